@@ -1,0 +1,51 @@
+import { sqlErrorFields } from '@ledger/db';
+import { DomainError, ERROR_STATUS, type ErrorBody, errorBody } from '@ledger/errors';
+import { ReplayedResponse } from '@ledger/idempotency';
+import { HttpException } from '@nestjs/common';
+
+export interface HttpErrorResponse {
+  status: number;
+  body: ErrorBody | unknown;
+  headers: Record<string, string>;
+  /** Unexpected: logged with its stack. */
+  unexpected: boolean;
+}
+
+// Errors that body-parser raises before any of our code runs.
+const BODY_PARSER_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  'entity.too.large': { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' },
+  'entity.parse.failed': { status: 400, code: 'VALIDATION_FAILED', message: 'the request body is not valid JSON' },
+  'encoding.unsupported': { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported content encoding' },
+  'charset.unsupported': { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported charset' },
+};
+
+const RETRYABLE_SQLSTATE_CLASSES = ['08', '40', '53', '57'];
+
+function fromDomain(error: DomainError): HttpErrorResponse {
+  return { status: error.status, body: errorBody(error.code, error.message, error.details), headers: {}, unexpected: false };
+}
+
+/** One mapping from anything thrown to the `{"error": {...}}` shape and a status. */
+export function toHttpError(error: unknown): HttpErrorResponse {
+  if (error instanceof ReplayedResponse) {
+    return { status: error.status, body: error.body, headers: { 'Idempotent-Replayed': 'true' }, unexpected: false };
+  }
+  if (error instanceof DomainError) return fromDomain(error);
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const code = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED';
+    return { status, body: errorBody(code, error.message), headers: {}, unexpected: status >= 500 };
+  }
+  const parserError = BODY_PARSER_ERRORS[(error as { type?: string } | null)?.type ?? ''];
+  if (parserError) return { status: parserError.status, body: errorBody(parserError.code, parserError.message), headers: {}, unexpected: false };
+  const sql = sqlErrorFields(error);
+  if (sql && RETRYABLE_SQLSTATE_CLASSES.includes(sql.code.slice(0, 2))) {
+    return {
+      status: ERROR_STATUS.UNAVAILABLE,
+      body: errorBody('UNAVAILABLE', 'the database is busy or unreachable; retry with the same Idempotency-Key'),
+      headers: { 'Retry-After': '1' },
+      unexpected: true,
+    };
+  }
+  return { status: 500, body: errorBody('INTERNAL', 'internal error; retry with the same Idempotency-Key'), headers: {}, unexpected: true };
+}

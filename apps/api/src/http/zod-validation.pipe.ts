@@ -1,0 +1,21 @@
+import { type PipeTransform } from '@nestjs/common';
+import { DomainError } from '@ledger/errors';
+import type { z } from 'zod';
+
+/** Validates a body or query against a zod schema; every bad field is named in the error. */
+export class ZodValidationPipe<Schema extends z.ZodType> implements PipeTransform<unknown, z.output<Schema>> {
+  constructor(
+    private readonly schema: Schema,
+    private readonly where: 'body' | 'query' = 'body',
+  ) {}
+
+  transform(value: unknown): z.output<Schema> {
+    const parsed = this.schema.safeParse(value ?? (this.where === 'query' ? {} : undefined));
+    if (parsed.success) return parsed.data;
+    const fields = parsed.error.issues.map((issue) => ({
+      path: issue.path.map(String).join('.') || this.where,
+      message: issue.message,
+    }));
+    throw new DomainError('VALIDATION_FAILED', `the request ${this.where} is not valid`, { fields });
+  }
+}

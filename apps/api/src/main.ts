@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { type AppConfig, loadConfig } from '@ledger/config';
+import { type Database, openMigratedDatabase } from '@ledger/db';
+// `npm start` runs the worker's jobs in this process too (embedded mode has one database connection).
+import { WorkerModule } from '../../worker/src/worker.module';
+import { createApiApp } from './create-api-app';
+import { loadDemoData } from './demo/demo-data';
+import { newOperatorToken, readOrCreateSecret } from './embedded-secrets';
+
+const logger = new Logger('ledger');
+
+async function operatorToken(config: AppConfig): Promise<string | undefined> {
+  if (config.adminToken !== undefined || config.databaseUrl !== undefined) return config.adminToken;
+  return readOrCreateSecret(config.dataDir, 'admin-token', newOperatorToken);
+}
+
+async function demoKey(config: AppConfig, database: Database, app: Parameters<typeof loadDemoData>[0]): Promise<string | undefined> {
+  if (!config.demoData) return undefined;
+  const tenants = await database.prisma.tenant.count();
+  if (tenants > 0) return readOrCreateSecret(config.dataDir, 'demo-api-key', () => 'unknown: the demo was loaded by another data directory');
+  const demo = await loadDemoData(app);
+  await readOrCreateSecret(config.dataDir, 'demo-admin-key', () => demo.adminKey);
+  return readOrCreateSecret(config.dataDir, 'demo-api-key', () => demo.posterKey);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const mode = config.databaseUrl === undefined ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
+  const { database, applied } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  logger.log(`database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`);
+  const token = await operatorToken(config);
+  const app = await createApiApp({ database, operatorToken: token, logLevels: ['error', 'warn', 'log'] });
+  if (config.workerInProcess) {
+    const worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(database), { logger: ['error', 'warn', 'log'] });
+    await worker.init();
+  }
+  const key = await demoKey(config, database, app);
+  await app.listen(config.port, config.host);
+  const base = `http://${config.host}:${config.port}`;
+  const lines = [
+    `Ledger is running at ${base}`,
+    `  API docs (OpenAPI):  ${base}/docs`,
+    `  health:              ${base}/health`,
+    ...(token && config.databaseUrl === undefined ? [`  operator token:      ${token}   (creates tenants: POST /v1/tenants)`] : []),
+    ...(key ? [`  demo API key:        ${key}`, `  try: curl -H "Authorization: Bearer ${key}" ${base}/v1/accounts/assets:bank:main`] : []),
+  ];
+  console.log(`\n${lines.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,18 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { loadConfig } from '@ledger/config';
+import { openMigratedDatabase } from '@ledger/db';
+import { WorkerModule } from './worker.module';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const { database } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(database));
+  app.enableShutdownHooks();
+  await app.init();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

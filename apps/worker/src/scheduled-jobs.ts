@@ -1,0 +1,43 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { PurgeExpiredKeysUseCase } from '@ledger/idempotency';
+import cron, { type ScheduledTask } from 'node-cron';
+
+interface Job {
+  name: string;
+  schedule: string;
+  run(): Promise<unknown>;
+}
+
+/** Background jobs on cron schedules; a run still going when the next is due is skipped. */
+@Injectable()
+export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('worker');
+  private readonly tasks: ScheduledTask[] = [];
+
+  constructor(private readonly purgeExpiredKeys: PurgeExpiredKeysUseCase) {}
+
+  jobs(): Job[] {
+    return [{ name: 'purge-expired-idempotency-keys', schedule: '17 * * * *', run: () => this.purgeExpiredKeys.execute() }];
+  }
+
+  onApplicationBootstrap(): void {
+    for (const job of this.jobs()) {
+      const task = cron.schedule(job.schedule, () => this.runOnce(job), { name: job.name, noOverlap: true });
+      this.tasks.push(task);
+    }
+    this.logger.log(`scheduled ${this.tasks.length} job(s)`);
+  }
+
+  async runOnce(job: Job): Promise<void> {
+    try {
+      const result = await job.run();
+      this.logger.log(`${job.name}: ${JSON.stringify(result)}`);
+    } catch (error) {
+      this.logger.error(`${job.name} failed: ${error instanceof Error ? error.stack : String(error)}`);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.tasks.map((task) => task.destroy()));
+  }
+}

@@ -1,0 +1,15 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { type Database, DatabaseModule } from '@ledger/db';
+import { IdempotencyModule } from '@ledger/idempotency';
+import { ScheduledJobs } from './scheduled-jobs';
+
+@Module({})
+export class WorkerModule {
+  static forRoot(database: Database): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [DatabaseModule.forRoot(database), IdempotencyModule],
+      providers: [ScheduledJobs],
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyRepository } from './api-key.repository';
+import { AuthGuard, OPERATOR_TOKEN } from './auth.guard';
+import { AuthenticateUseCase } from './authenticate.use-case';
+import { CreateApiKeyUseCase } from './create-api-key.use-case';
+import { CreateTenantUseCase } from './create-tenant.use-case';
+
+@Module({})
+export class AuthModule {
+  /** Installs the guard on every route; the operator token may only create tenants. */
+  static forRoot(options: { operatorToken: string | undefined }): DynamicModule {
+    return {
+      module: AuthModule,
+      providers: [
+        ApiKeyRepository,
+        AuthenticateUseCase,
+        CreateTenantUseCase,
+        CreateApiKeyUseCase,
+        { provide: OPERATOR_TOKEN, useValue: options.operatorToken },
+        { provide: APP_GUARD, useClass: AuthGuard },
+      ],
+      exports: [CreateTenantUseCase, CreateApiKeyUseCase, AuthenticateUseCase],
+    };
+  }
+}

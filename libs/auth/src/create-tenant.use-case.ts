@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { Database, newId } from '@ledger/db';
+import { ApiKeyRepository } from './api-key.repository';
+import { issueApiKey } from './api-key-secret';
+
+export interface CreatedTenant {
+  tenant: { id: string; name: string };
+  /** The tenant's first admin key, shown this once. */
+  apiKey: string;
+}
+
+@Injectable()
+export class CreateTenantUseCase {
+  constructor(
+    private readonly db: Database,
+    private readonly keys: ApiKeyRepository,
+  ) {}
+
+  async execute(command: { name: string }): Promise<CreatedTenant> {
+    const tenant = { id: newId(), name: command.name };
+    const keyId = newId();
+    const issued = issueApiKey(tenant.id, keyId);
+    await this.db.transaction('read committed', async (tx) => {
+      await this.keys.insertTenant(tx, tenant);
+      await this.keys.insert(tx, { tenantId: tenant.id, id: keyId, name: 'initial admin key', secretHash: issued.secretHash, roles: ['admin'] });
+    });
+    return { tenant, apiKey: issued.plaintext };
+  }
+}

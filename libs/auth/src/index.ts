@@ -1,0 +1,6 @@
+export { AuthModule } from './auth.module';
+export { Public, OperatorOnly, Roles, CurrentPrincipal, type Access } from './auth.decorators';
+export { ROLES, type Role, type Principal } from './roles';
+export { CreateTenantUseCase, type CreatedTenant } from './create-tenant.use-case';
+export { CreateApiKeyUseCase } from './create-api-key.use-case';
+export { issueApiKey, parseApiKey } from './api-key-secret';

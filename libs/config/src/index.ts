@@ -1,0 +1,1 @@
+export { loadConfig, ConfigError, type AppConfig } from './config';

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, sha256 } from './canonical-json';
+
+describe('canonicalJson', () => {
+  it('sorts keys at every level so key order never changes the bytes', () => {
+    const left = canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: 'x' } });
+    const right = canonicalJson({ a: { c: 'x', d: [1, { y: 2, z: 1 }] }, b: 1 });
+    expect(left).toBe(right);
+    expect(left).toBe('{"a":{"c":"x","d":[1,{"y":2,"z":1}]},"b":1}');
+  });
+
+  it('writes bigints as strings, dates as ISO text and drops undefined members', () => {
+    expect(canonicalJson({ amount: 10n, at: new Date('2026-01-02T03:04:05Z'), gone: undefined })).toBe(
+      '{"amount":"10","at":"2026-01-02T03:04:05.000Z"}',
+    );
+  });
+
+  it('tells different content apart', () => {
+    expect(sha256(canonicalJson({ a: 1 })).equals(sha256(canonicalJson({ a: 2 })))).toBe(false);
+    expect(sha256(canonicalJson([1, 2])).equals(sha256(canonicalJson([2, 1])))).toBe(false);
+  });
+});

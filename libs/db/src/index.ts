@@ -1,0 +1,12 @@
+export { Database } from './database';
+export { openMigratedDatabase } from './open-database';
+export { canonicalJson, sha256 } from './canonical-json';
+export { DatabaseModule } from './database.module';
+export { newId } from './ids';
+export { createDatabase, type DatabaseOptions } from './database.factory';
+export { applyMigrations, readMigrations, MigrationError, type Migration } from './migration-runner';
+export { migrationsDirectory } from './migrations-directory';
+export { sqlErrorFields, type IsolationLevel, type SqlExecutor, type SqlTransaction, type SqlPool } from './sql-client';
+export { isRetryableTransactionError, retryDelayMs, TRANSACTION_ATTEMPTS_MAX } from './transaction-retry';
+export { createTestDatabase, prepareTemplateDatabase, type TestDatabase } from './test-database';
+export { Prisma, PrismaClient } from './generated/prisma/client';

@@ -1,0 +1,37 @@
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { IsolationLevel, SqlPool, SqlTransaction } from './sql-client';
+
+function transactionOn(tx: Transaction): SqlTransaction {
+  return {
+    async query<Row extends object>(text: string, params: readonly unknown[] = []) {
+      const result = await tx.query<Row>(text, params as unknown[]);
+      return result.rows;
+    },
+    async execScript(script: string) {
+      await tx.exec(script);
+    },
+  };
+}
+
+/** The embedded database: one in-process PostgreSQL, so transactions run one at a time. */
+export class PgliteSqlPool implements SqlPool {
+  readonly driver = 'pglite';
+
+  constructor(readonly pglite: PGlite) {}
+
+  async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
+    const result = await this.pglite.query<Row>(text, params as unknown[]);
+    return result.rows;
+  }
+
+  async transaction<T>(isolation: IsolationLevel, work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+    return this.pglite.transaction(async (tx) => {
+      await tx.query(`SET TRANSACTION ISOLATION LEVEL ${isolation.toUpperCase()}`);
+      return work(transactionOn(tx));
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pglite.close();
+  }
+}

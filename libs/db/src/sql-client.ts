@@ -1,0 +1,40 @@
+// The thin SQL layer under the hand-written queries (posting, idempotency, outbox, checks).
+// Two drivers, one contract: node-postgres against a server, PGlite for the embedded database.
+
+export type IsolationLevel = 'read committed' | 'repeatable read' | 'serializable';
+
+/** Runs parameterised SQL; int8 columns come back as bigint. */
+export interface SqlExecutor {
+  query<Row extends object>(text: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+export interface SqlTransaction extends SqlExecutor {
+  /** Runs a script of several statements without parameters (migrations). */
+  execScript(script: string): Promise<void>;
+}
+
+export interface SqlPool extends SqlExecutor {
+  readonly driver: 'pg' | 'pglite';
+  transaction<T>(isolation: IsolationLevel, work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The fields both drivers report for a database error. */
+export interface SqlErrorFields {
+  code: string;
+  constraint?: string;
+  detail?: string;
+  message: string;
+}
+
+export function sqlErrorFields(error: unknown): SqlErrorFields | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const candidate = error as Partial<SqlErrorFields>;
+  if (typeof candidate.code !== 'string' || !/^[0-9A-Z]{5}$/.test(candidate.code)) return undefined;
+  return {
+    code: candidate.code,
+    constraint: candidate.constraint,
+    detail: candidate.detail,
+    message: candidate.message ?? '',
+  };
+}

@@ -1,0 +1,54 @@
+// Every error a client can cause carries a stable code. Domain code throws these; one exception
+// filter in the API turns them into `{"error": {code, message, details}}` with the status below.
+
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  IDEMPOTENCY_KEY_MISSING: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  ACCOUNT_NOT_FOUND: 404,
+  IDEMPOTENCY_KEY_IN_PROGRESS: 409,
+  EXTERNAL_REF_CONFLICT: 409,
+  ACCOUNT_CODE_CONFLICT: 409,
+  HOLD_ALREADY_RESOLVED: 409,
+  ALREADY_REVERSED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNBALANCED: 422,
+  INSUFFICIENT_FUNDS: 422,
+  CURRENCY_MISMATCH: 422,
+  AMOUNT_OUT_OF_RANGE: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  IMPORT_INVALID: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export interface ErrorBody {
+  error: { code: string; message: string; details: ErrorDetails };
+}
+
+export function errorBody(code: string, message: string, details: ErrorDetails = {}): ErrorBody {
+  return { error: { code, message, details } };
+}

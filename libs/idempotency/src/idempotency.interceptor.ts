@@ -1,0 +1,67 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { canonicalJson, sha256 } from '@ledger/db';
+import { DomainError } from '@ledger/errors';
+import { type Observable, from, lastValueFrom } from 'rxjs';
+import { IdempotentExecution } from './idempotent-execution';
+
+const IDEMPOTENCY_METADATA = 'ledger:idempotency';
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+export interface IdempotencyOptions {
+  /** false for the few POSTs outside the contract (tenant creation by the operator). */
+  required: boolean;
+  redact?: readonly string[];
+}
+
+export const Idempotency = (options: IdempotencyOptions) => SetMetadata(IDEMPOTENCY_METADATA, options);
+
+/** A stored answer sent again: rendered by the exception filter, with `Idempotent-Replayed: true`. */
+export class ReplayedResponse {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+interface HttpRequest {
+  method: string;
+  path: string;
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+  principal?: { tenantId: string };
+}
+
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly execution: IdempotentExecution,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<HttpRequest>();
+    const options = this.reflector.get<IdempotencyOptions | undefined>(IDEMPOTENCY_METADATA, context.getHandler());
+    if (request.method !== 'POST' || options?.required === false) return next.handle();
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) throw new DomainError('IDEMPOTENCY_KEY_MISSING', 'POST requests need an Idempotency-Key header');
+    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+      throw new DomainError('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 printable ASCII characters', {
+        fields: [{ path: 'Idempotency-Key', message: 'invalid header value' }],
+      });
+    }
+    const tenantId = request.principal!.tenantId;
+    const fingerprint = sha256(`POST ${request.path}\n${canonicalJson(request.body ?? null)}`);
+    const successStatus = context.switchToHttp().getResponse<{ statusCode: number }>().statusCode;
+    const run = async () => {
+      const outcome = await this.execution.run(
+        { tenantId, key, fingerprint, successStatus, redact: options?.redact ?? [] },
+        () => lastValueFrom(next.handle()),
+      );
+      if (outcome.kind === 'failed') throw outcome.error;
+      if (outcome.kind === 'replayed') throw new ReplayedResponse(outcome.status, outcome.body);
+      return outcome.body;
+    };
+    return from(run());
+  }
+}

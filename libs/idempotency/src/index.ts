@@ -1,0 +1,4 @@
+export { IdempotencyModule } from './idempotency.module';
+export { Idempotency, ReplayedResponse, type IdempotencyOptions } from './idempotency.interceptor';
+export { IdempotentExecution, IDEMPOTENCY_KEY_TTL_SECONDS, type Outcome } from './idempotent-execution';
+export { PurgeExpiredKeysUseCase } from './purge-expired-keys.use-case';

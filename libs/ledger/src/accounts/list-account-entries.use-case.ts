@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@ledger/errors';
+import { decodeCursor, encodeCursor } from '../domain/page-cursor';
+import { AccountRepository } from './account.repository';
+
+export interface AccountEntryView {
+  transactionId: string;
+  leg: number;
+  direction: string;
+  amount: string;
+  currency: string;
+  /** The account's posted balance right after this entry. */
+  postedBalance: string;
+  accountVersion: string;
+  effectiveAt: string;
+  createdAt: string;
+}
+
+export interface ListAccountEntriesCommand {
+  tenantId: string;
+  account: string;
+  cursor?: string;
+  limit: number;
+}
+
+@Injectable()
+export class ListAccountEntriesUseCase {
+  constructor(private readonly accounts: AccountRepository) {}
+
+  async execute(command: ListAccountEntriesCommand): Promise<{ data: AccountEntryView[]; nextCursor: string | null }> {
+    const account = await this.accounts.findByRef(command.tenantId, command.account);
+    if (account === undefined) throw new DomainError('NOT_FOUND', `account ${command.account} not found`);
+    const before = command.cursor === undefined ? undefined : BigInt(decodeCursor(command.cursor, /^\d{1,19}$/)[0]!);
+    const rows = await this.accounts.listEntries(command.tenantId, account.id, before, command.limit + 1);
+    const page = rows.slice(0, command.limit);
+    return {
+      data: page.map((row) => ({
+        transactionId: row.transactionId,
+        leg: row.leg,
+        direction: row.direction,
+        amount: row.amountMinor.toString(),
+        currency: row.currency,
+        postedBalance: row.postedBalanceAfter.toString(),
+        accountVersion: row.accountVersion.toString(),
+        effectiveAt: row.effectiveAt.toISOString(),
+        createdAt: row.createdAt.toISOString(),
+      })),
+      nextCursor: rows.length > command.limit ? encodeCursor([page.at(-1)!.accountVersion.toString()]) : null,
+    };
+  }
+}

@@ -1,0 +1,15 @@
+export { LedgerModule } from './ledger.module';
+export { CreateAccountUseCase } from './accounts/create-account.use-case';
+export { GetAccountUseCase } from './accounts/get-account.use-case';
+export { ListAccountEntriesUseCase, type AccountEntryView } from './accounts/list-account-entries.use-case';
+export { createAccountSchema, type CreateAccountRequest } from './accounts/create-account.schema';
+export type { AccountView } from './accounts/account.view';
+export { PostTransactionUseCase, type PostTransactionResult } from './transactions/post-transaction.use-case';
+export { GetTransactionUseCase } from './transactions/get-transaction.use-case';
+export { ListTransactionsUseCase } from './transactions/list-transactions.use-case';
+export { postTransactionSchema, legSchema, type PostTransactionRequest } from './transactions/post-transaction.schema';
+export type { TransactionView, EntryView } from './transactions/transaction.view';
+export { balancesOf, type Balances, type Side } from './domain/balances';
+export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, LEGS_PER_TRANSACTION_MAX } from './domain/limits';
+export { instantSchema } from './domain/field-schemas';
+export { isUuid } from './domain/posting-plan';

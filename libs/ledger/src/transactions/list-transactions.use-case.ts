@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@ledger/errors';
+import { AccountRepository } from '../accounts/account.repository';
+import { decodeCursor, encodeCursor } from '../domain/page-cursor';
+import type { TransactionFilter } from './transaction.repository';
+import { TransactionRepository } from './transaction.repository';
+import type { TransactionView } from './transaction.view';
+
+export interface ListTransactionsCommand {
+  tenantId: string;
+  account?: string;
+  externalRef?: string;
+  from?: Date;
+  to?: Date;
+  cursor?: string;
+  limit: number;
+}
+
+@Injectable()
+export class ListTransactionsUseCase {
+  constructor(
+    private readonly transactions: TransactionRepository,
+    private readonly accounts: AccountRepository,
+  ) {}
+
+  async execute(command: ListTransactionsCommand): Promise<{ data: TransactionView[]; nextCursor: string | null }> {
+    const filter: TransactionFilter = { externalRef: command.externalRef, from: command.from, to: command.to };
+    if (command.account !== undefined) {
+      const account = await this.accounts.findByRef(command.tenantId, command.account);
+      if (account === undefined) throw new DomainError('NOT_FOUND', `account ${command.account} not found`);
+      filter.accountId = account.id;
+    }
+    if (command.cursor !== undefined) {
+      filter.beforeId = decodeCursor(command.cursor, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)[0];
+    }
+    const rows = await this.transactions.list(command.tenantId, filter, command.limit + 1);
+    const page = rows.slice(0, command.limit);
+    const last = page.at(-1);
+    return {
+      data: page,
+      nextCursor: rows.length > command.limit && last ? encodeCursor([last.id]) : null,
+    };
+  }
+}
