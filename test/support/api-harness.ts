@@ -1,0 +1,64 @@
+import type { INestApplication } from '@nestjs/common';
+import { type TestDatabase, createTestDatabase } from '@ledger/db';
+import { createApiApp } from '../../apps/api/src/create-api-app';
+
+export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789';
+
+/** The real HTTP server on a random loopback port, on a fresh PostgreSQL database of its own. */
+export interface ApiHarness {
+  baseUrl: string;
+  db: TestDatabase;
+  app: INestApplication;
+  close(): Promise<void>;
+  /** A new tenant with an admin key, through the operator endpoint. */
+  createTenant(name?: string): Promise<{ tenantId: string; adminKey: string }>;
+  request(method: string, path: string, options?: { key?: string; body?: unknown; idempotencyKey?: string; headers?: Record<string, string> }): Promise<ApiResponse>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function startApi(poolSize = 20): Promise<ApiHarness> {
+  const db = await createTestDatabase(poolSize);
+  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, logLevels: ['error'] });
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const harness: ApiHarness = {
+    baseUrl,
+    db,
+    app,
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.key) headers['authorization'] = `Bearer ${options.key}`;
+      if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+      if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = text.length ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, headers: response.headers, body };
+    },
+    async createTenant(name = 'test tenant') {
+      const created = await harness.request('POST', '/v1/tenants', { key: TEST_OPERATOR_TOKEN, body: { name } });
+      if (created.status !== 201) throw new Error(`tenant creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+      return { tenantId: created.body.tenant.id, adminKey: created.body.apiKey };
+    },
+  };
+  return harness;
+}
