@@ -1,0 +1,96 @@
+import { DomainError } from '@ledger/errors';
+import { describe, expect, it } from 'vitest';
+import { type LockedAccount, planPosting } from './posting-plan';
+import type { DraftLeg } from './transaction-draft';
+
+function account(overrides: Partial<LockedAccount> & Pick<LockedAccount, 'id' | 'code'>): LockedAccount {
+  return {
+    currency: 'USD',
+    normalBalance: 'credit',
+    allowNegative: false,
+    postedDebits: 0n,
+    postedCredits: 0n,
+    pendingDebits: 0n,
+    pendingCredits: 0n,
+    version: 0n,
+    ...overrides,
+  };
+}
+
+const wallet = account({ id: '00000000-0000-7000-8000-000000000001', code: 'wallet', postedCredits: 100n, version: 4n });
+const cash = account({ id: '00000000-0000-7000-8000-000000000002', code: 'cash', normalBalance: 'debit', postedDebits: 100n });
+
+function legs(amountMinor: bigint, from = 'wallet', to = 'cash'): DraftLeg[] {
+  // Paying out of a wallet: debit the wallet (a liability), credit cash (an asset).
+  return [
+    { account: from, direction: 'debit', amountMinor, currency: 'USD' },
+    { account: to, direction: 'credit', amountMinor, currency: 'USD' },
+  ];
+}
+
+function codeOf(work: () => unknown): string | undefined {
+  try {
+    work();
+    return undefined;
+  } catch (error) {
+    return error instanceof DomainError ? error.code : String(error);
+  }
+}
+
+describe('planPosting', () => {
+  it('computes each entry balance after and the next account version', () => {
+    const plan = planPosting(legs(30n), [wallet, cash]);
+    expect(plan.entries.map((entry) => [entry.accountCode, entry.postedBalanceAfter, entry.accountVersion])).toEqual([
+      ['wallet', 70n, 5n],
+      ['cash', 70n, 1n],
+    ]);
+    expect(plan.deltas).toEqual([
+      { accountId: wallet.id, debitMinor: 30n, creditMinor: 0n },
+      { accountId: cash.id, debitMinor: 0n, creditMinor: 30n },
+    ]);
+  });
+
+  it('allows spending exactly the available balance and refuses one minor unit more', () => {
+    expect(codeOf(() => planPosting(legs(100n), [wallet, cash]))).toBeUndefined();
+    expect(codeOf(() => planPosting(legs(101n), [wallet, cash]))).toBe('INSUFFICIENT_FUNDS');
+  });
+
+  it('counts pending outflows against available', () => {
+    const held = { ...wallet, pendingDebits: 40n };
+    expect(codeOf(() => planPosting(legs(60n), [held, cash]))).toBeUndefined();
+    expect(codeOf(() => planPosting(legs(61n), [held, cash]))).toBe('INSUFFICIENT_FUNDS');
+  });
+
+  it('lets an allowNegative account go below zero', () => {
+    const overdraft = { ...wallet, allowNegative: true };
+    const treasury = { ...cash, allowNegative: true };
+    expect(planPosting(legs(500n), [overdraft, treasury]).entries.map((entry) => entry.postedBalanceAfter)).toEqual([-400n, -400n]);
+    expect(codeOf(() => planPosting(legs(500n), [overdraft, cash]))).toBe('INSUFFICIENT_FUNDS');
+  });
+
+  it('resolves accounts by id as well as by code, case-insensitively for ids', () => {
+    const plan = planPosting(legs(1n, wallet.id.toUpperCase(), 'cash'), [wallet, cash]);
+    expect(plan.entries[0]!.accountId).toBe(wallet.id);
+  });
+
+  it('names every unknown account', () => {
+    const error = (() => {
+      try {
+        planPosting(legs(1n, 'nope', 'nada'), [wallet, cash]);
+      } catch (caught) {
+        return caught as DomainError;
+      }
+    })();
+    expect(error?.code).toBe('ACCOUNT_NOT_FOUND');
+    expect(error?.details).toEqual({ accounts: ['nope', 'nada'] });
+  });
+
+  it('refuses a leg whose currency is not its account currency', () => {
+    const euroLegs = legs(1n).map((leg) => ({ ...leg, currency: 'EUR' }));
+    expect(codeOf(() => planPosting(euroLegs, [wallet, cash]))).toBe('CURRENCY_MISMATCH');
+  });
+
+  it('refuses the same account named by id and by code', () => {
+    expect(codeOf(() => planPosting(legs(1n, wallet.id, 'wallet'), [wallet, cash]))).toBe('VALIDATION_FAILED');
+  });
+});
