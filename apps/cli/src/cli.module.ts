@@ -1,0 +1,14 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@ledger/auth';
+import { type Database, DatabaseModule } from '@ledger/db';
+
+/** The use cases the CLI runs, on the same database the services use. */
+@Module({})
+export class CliModule {
+  static forRoot(database: Database): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [DatabaseModule.forRoot(database), AuthModule.forRoot({ operatorToken: undefined })],
+    };
+  }
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { CreateApiKeyUseCase, CreateTenantUseCase, ROLES, type Role } from '@ledger/auth';
+import { loadConfig } from '@ledger/config';
+import { type Database, openMigratedDatabase } from '@ledger/db';
+import { Command, InvalidArgumentError } from 'commander';
+import { CliModule } from './cli.module';
+
+async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const { database } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+async function withUseCases<T>(work: (context: { get<U>(type: new (...args: never[]) => U): U }) => Promise<T>): Promise<T> {
+  return withDatabase(async (database) => {
+    const context = await NestFactory.createApplicationContext(CliModule.forRoot(database), { logger: ['error'] });
+    try {
+      return await work(context);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+function parseRoles(text: string): Role[] {
+  const roles = text.split(',').map((role) => role.trim());
+  const unknown = roles.filter((role) => !(ROLES as readonly string[]).includes(role));
+  if (unknown.length > 0 || roles.length === 0) throw new InvalidArgumentError(`roles are a comma-separated list of: ${ROLES.join(', ')}`);
+  return roles as Role[];
+}
+
+const program = new Command('ledger').description('Operate the ledger: migrations, tenants and keys').showHelpAfterError();
+
+program
+  .command('migrate')
+  .description('apply pending SQL migrations (DATABASE_URL, or the embedded database in LEDGER_DATA_DIR)')
+  .action(async () => {
+    const config = loadConfig();
+    const { database, applied } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+    await database.close();
+    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'up to date: no pending migrations');
+  });
+
+const tenants = program.command('tenants').description('manage tenants');
+tenants
+  .command('create <name>')
+  .description('create a tenant and print its first admin API key (shown once)')
+  .action(async (name: string) => {
+    const created = await withUseCases((context) => context.get(CreateTenantUseCase).execute({ name }));
+    console.log(`tenant: ${created.tenant.id} (${created.tenant.name})\nadmin API key (shown once): ${created.apiKey}`);
+  });
+
+const keys = program.command('keys').description('manage API keys');
+keys
+  .command('create')
+  .description('create an API key for a tenant and print it (shown once)')
+  .requiredOption('--tenant <id>', 'tenant id')
+  .requiredOption('--roles <list>', `comma-separated roles: ${ROLES.join(', ')}`, parseRoles)
+  .option('--name <name>', 'a name to recognise the key by', 'cli key')
+  .action(async (options: { tenant: string; roles: Role[]; name: string }) => {
+    const created = await withUseCases((context) =>
+      context.get(CreateApiKeyUseCase).execute({ tenantId: options.tenant, name: options.name, roles: options.roles }),
+    );
+    console.log(`key ${created.id} roles ${created.roles.join(',')} (shown once): ${created.key}`);
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

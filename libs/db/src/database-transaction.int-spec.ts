@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestDatabase, createTestDatabase } from './test-database';
+
+describe('Database.transaction', () => {
+  let test: TestDatabase;
+
+  beforeAll(async () => {
+    test = await createTestDatabase(12);
+    await test.database.sql.query('CREATE TABLE counters (id int PRIMARY KEY, value int NOT NULL)');
+    await test.database.sql.query('INSERT INTO counters VALUES (1, 0)');
+  });
+  afterAll(async () => {
+    await test.drop();
+  });
+
+  it('re-runs serializable transactions that fail with 40001 until each has committed once', async () => {
+    let attempts = 0;
+    const increments = 10;
+    await Promise.all(
+      Array.from({ length: increments }, () =>
+        test.database.transaction('serializable', async (tx) => {
+          attempts++;
+          const rows = await tx.query<{ value: number }>('SELECT value FROM counters WHERE id = 1');
+          // Read-then-write under SERIALIZABLE: concurrent runs conflict and must be retried.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await tx.query('UPDATE counters SET value = $1 WHERE id = 1', [rows[0]!.value + 1]);
+        }),
+      ),
+    );
+    const rows = await test.database.sql.query<{ value: number }>('SELECT value FROM counters WHERE id = 1');
+    expect(rows[0]!.value).toBe(increments);
+    expect(attempts).toBeGreaterThan(increments);
+  });
+
+  it('joins an enclosing transaction instead of opening a second one', async () => {
+    await expect(
+      test.database.transaction('read committed', async () => {
+        await test.database.transaction('read committed', (inner) => inner.query('UPDATE counters SET value = -1 WHERE id = 1'));
+        throw new Error('roll back both');
+      }),
+    ).rejects.toThrow('roll back both');
+    const rows = await test.database.sql.query<{ value: number }>('SELECT value FROM counters WHERE id = 1');
+    expect(rows[0]!.value).not.toBe(-1);
+  });
+
+  it('does not retry errors that are not serialization failures or deadlocks', async () => {
+    let attempts = 0;
+    await expect(
+      test.database.transaction('read committed', async (tx) => {
+        attempts++;
+        await tx.query('SELECT 1 / 0');
+      }),
+    ).rejects.toMatchObject({ code: '22012' });
+    expect(attempts).toBe(1);
+  });
+});

@@ -1,0 +1,84 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+
+// Where the CPU goes, per transfer: the API's Node process, all PostgreSQL processes, and this load
+// generator. On a 2-core machine this says which of the three a workload is really waiting for.
+// Linux /proc only; elsewhere the figures are NaN.
+
+function clockTicksPerSecond(): number {
+  try {
+    const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+    return Number.isInteger(ticks) && ticks > 0 ? ticks : 100;
+  } catch {
+    return 100;
+  }
+}
+
+const TICKS_PER_SECOND = clockTicksPerSecond();
+
+interface ProcessTimes {
+  comm: string;
+  cpuMs: number;
+}
+
+function readProcessTimes(pid: number): ProcessTimes | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // comm is in parentheses and may hold spaces; the numeric fields follow the last ')'.
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    // After comm: state is field 3, utime field 14, stime field 15 (1-based over the whole line).
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return { comm, cpuMs: (ticks * 1000) / TICKS_PER_SECOND };
+  } catch {
+    return undefined;
+  }
+}
+
+export interface CpuSnapshot {
+  apiNodeMs: number;
+  postgresByPid: Map<number, number>;
+  benchClientMs: number;
+  available: boolean;
+}
+
+export function takeCpuSnapshot(apiPid: number): CpuSnapshot {
+  const postgresByPid = new Map<number, number>();
+  let available = true;
+  try {
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      const times = readProcessTimes(Number(name));
+      if (times?.comm === 'postgres') postgresByPid.set(Number(name), times.cpuMs);
+    }
+  } catch {
+    available = false;
+  }
+  const api = readProcessTimes(apiPid);
+  const own = process.cpuUsage();
+  return {
+    apiNodeMs: api?.cpuMs ?? Number.NaN,
+    postgresByPid,
+    benchClientMs: (own.user + own.system) / 1000,
+    available: available && api !== undefined,
+  };
+}
+
+export interface CpuSpent {
+  apiNodeMs: number;
+  postgresMs: number;
+  benchClientMs: number;
+}
+
+/** CPU spent between two snapshots. Backends that exited in between are lost (idle ones, in practice). */
+export function cpuSpentBetween(before: CpuSnapshot, after: CpuSnapshot): CpuSpent {
+  let postgresMs = 0;
+  for (const [pid, cpuMs] of after.postgresByPid) postgresMs += cpuMs - (before.postgresByPid.get(pid) ?? 0);
+  const available = before.available && after.available;
+  return {
+    apiNodeMs: available ? after.apiNodeMs - before.apiNodeMs : Number.NaN,
+    postgresMs: available ? postgresMs : Number.NaN,
+    benchClientMs: after.benchClientMs - before.benchClientMs,
+  };
+}
