@@ -34,6 +34,5 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
       .build(),
   );
   SwaggerModule.setup('docs', app, document);
-  app.enableShutdownHooks();
   return app;
 }

@@ -25,6 +25,25 @@ async function demoKey(config: AppConfig, database: Database, app: Parameters<ty
   return readOrCreateSecret(config.dataDir, 'demo-api-key', () => demo.posterKey);
 }
 
+/** Finish in-flight requests, stop the jobs, then close the database (the embedded one flushes to disk). */
+function closeOnSignal(close: () => Promise<void>): void {
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal}: shutting down`);
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const mode = config.databaseUrl === undefined ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
@@ -32,10 +51,15 @@ async function main(): Promise<void> {
   logger.log(`database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`);
   const token = await operatorToken(config);
   const app = await createApiApp({ database, operatorToken: token, logLevels: ['error', 'warn', 'log'] });
-  if (config.workerInProcess) {
-    const worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(database), { logger: ['error', 'warn', 'log'] });
-    await worker.init();
-  }
+  const worker = config.workerInProcess
+    ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database), { logger: ['error', 'warn', 'log'] })
+    : undefined;
+  await worker?.init();
+  closeOnSignal(async () => {
+    await app.close();
+    await worker?.close();
+    await database.close();
+  });
   const key = await demoKey(config, database, app);
   await app.listen(config.port, config.host);
   const base = `http://${config.host}:${config.port}`;

@@ -8,8 +8,15 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const { database } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(database));
-  app.enableShutdownHooks();
   await app.init();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void app
+        .close()
+        .then(() => database.close())
+        .finally(() => process.exit(0));
+    });
+  }
 }
 
 main().catch((error: unknown) => {
