@@ -1,5 +1,6 @@
 import { prepareTemplateDatabase } from '@ledger/db';
 
-export default async function globalSetup(): Promise<void> {
-  await prepareTemplateDatabase();
+/** Migrates one template database for this run; every test file copies it. Dropped at the end. */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  return prepareTemplateDatabase();
 }

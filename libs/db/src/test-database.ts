@@ -8,7 +8,16 @@ import { PgSqlPool } from './pg-sql-pool';
 
 // Integration tests: migrate once into a template database, then give each test file its own copy.
 export const TEST_SERVER_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
-export const TEST_TEMPLATE_DATABASE = 'ledger_test_template';
+
+// One template per test run (named in the environment the test workers inherit), so that two runs
+// on one machine never drop each other's template.
+const TEMPLATE_ENV = 'LEDGER_TEST_TEMPLATE_DATABASE';
+
+function templateDatabase(): string {
+  const name = process.env[TEMPLATE_ENV];
+  if (name === undefined) throw new Error(`${TEMPLATE_ENV} is not set: run integration tests through vitest's global setup`);
+  return name;
+}
 
 function urlFor(database: string): string {
   const url = new URL(TEST_SERVER_URL);
@@ -26,17 +35,18 @@ async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> 
   }
 }
 
-export async function prepareTemplateDatabase(): Promise<void> {
-  await onServer(async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${TEST_TEMPLATE_DATABASE} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${TEST_TEMPLATE_DATABASE}`);
-  });
-  const pool = new PgSqlPool(new pg.Pool({ connectionString: urlFor(TEST_TEMPLATE_DATABASE), max: 1 }));
+/** Creates and migrates this run's template database; returns a function that drops it again. */
+export async function prepareTemplateDatabase(): Promise<() => Promise<void>> {
+  const template = `ledger_test_${randomBytes(5).toString('hex')}`;
+  process.env[TEMPLATE_ENV] = template;
+  await onServer((client) => client.query(`CREATE DATABASE ${template}`));
+  const pool = new PgSqlPool(new pg.Pool({ connectionString: urlFor(template), max: 1 }));
   try {
     await applyMigrations(pool, migrationsDirectory());
   } finally {
     await pool.close();
   }
+  return () => onServer(async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`)));
 }
 
 export interface TestDatabase {
@@ -46,8 +56,9 @@ export interface TestDatabase {
 }
 
 export async function createTestDatabase(poolSize = 20): Promise<TestDatabase> {
-  const name = `ledger_test_${randomBytes(6).toString('hex')}`;
-  await onServer((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${TEST_TEMPLATE_DATABASE}`));
+  const template = templateDatabase();
+  const name = `${template}_${randomBytes(4).toString('hex')}`;
+  await onServer((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   const url = urlFor(name);
   const database = await createDatabase({ databaseUrl: url, dataDir: '', poolSize });
   return {
