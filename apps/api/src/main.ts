@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type AppConfig, loadConfig } from '@ledger/config';
 import { type Database, openMigratedDatabase } from '@ledger/db';
@@ -8,8 +7,6 @@ import { WorkerModule } from '../../worker/src/worker.module';
 import { createApiApp } from './create-api-app';
 import { loadDemoData } from './demo/demo-data';
 import { newOperatorToken, readOrCreateSecret } from './embedded-secrets';
-
-const logger = new Logger('ledger');
 
 async function operatorToken(config: AppConfig): Promise<string | undefined> {
   if (config.adminToken !== undefined || config.databaseUrl !== undefined) return config.adminToken;
@@ -31,7 +28,7 @@ function closeOnSignal(close: () => Promise<void>): void {
   const onSignal = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
-    logger.log(`${signal}: shutting down`);
+    console.log(`${signal}: shutting down`);
     close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -48,11 +45,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const mode = config.databaseUrl === undefined ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
   const { database, applied } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
-  logger.log(`database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`);
+  console.log(`database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`);
   const token = await operatorToken(config);
-  const app = await createApiApp({ database, operatorToken: token, logLevels: ['error', 'warn', 'log'] });
+  const app = await createApiApp({ database, operatorToken: token, logLevels: ['error', 'warn'] });
   const worker = config.workerInProcess
-    ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database), { logger: ['error', 'warn', 'log'] })
+    ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database), { logger: ['error', 'warn'] })
     : undefined;
   await worker?.init();
   closeOnSignal(async () => {
