@@ -8,6 +8,8 @@ import { GetTransactionUseCase } from './transactions/get-transaction.use-case';
 import { ListTransactionsUseCase } from './transactions/list-transactions.use-case';
 import { PostTransactionUseCase } from './transactions/post-transaction.use-case';
 import { TransactionRepository } from './transactions/transaction.repository';
+import { PostingEngine } from './transactions/posting-engine';
+import { PostingRepository } from './transactions/posting.repository';
 
 const useCases = [
   CreateAccountUseCase,
@@ -20,7 +22,7 @@ const useCases = [
 
 @Module({
   imports: [OutboxModule],
-  providers: [AccountRepository, TransactionRepository, ...useCases],
+  providers: [AccountRepository, TransactionRepository, PostingRepository, PostingEngine, ...useCases],
   exports: useCases,
 })
 export class LedgerModule {}

@@ -7,6 +7,8 @@ import { GetTransactionUseCase } from '../src/transactions/get-transaction.use-c
 import { PostTransactionUseCase } from '../src/transactions/post-transaction.use-case';
 import { postTransactionSchema } from '../src/transactions/post-transaction.schema';
 import { TransactionRepository } from '../src/transactions/transaction.repository';
+import { PostingEngine } from '../src/transactions/posting-engine';
+import { PostingRepository } from '../src/transactions/posting.repository';
 import type { z } from 'zod';
 
 /** The ledger's use cases wired by hand over a real database: no Nest needed. */
@@ -15,7 +17,8 @@ export function ledgerFixture(db: Database) {
   const transactions = new TransactionRepository(db);
   const accounts = new AccountRepository(db);
   const createAccount = new CreateAccountUseCase(db, accounts, outbox);
-  const post = new PostTransactionUseCase(db, transactions, outbox, new GetTransactionUseCase(transactions));
+  const engine = new PostingEngine(new PostingRepository(), outbox);
+  const post = new PostTransactionUseCase(db, engine, new GetTransactionUseCase(transactions));
   return {
     async tenant(): Promise<string> {
       const id = newId();

@@ -7,3 +7,5 @@ export const METADATA_BYTES_MAX = 8192;
 export const METADATA_DEPTH_MAX = 5;
 export const PAGE_SIZE_MAX = 200;
 export const PAGE_SIZE_DEFAULT = 50;
+export const HOLD_DURATION_MAX_MS = 90 * 24 * 3600 * 1000;
+export const BATCH_SIZE_MAX = 1000;

@@ -1,6 +1,6 @@
 import { DomainError } from '@ledger/errors';
 import { describe, expect, it } from 'vitest';
-import { type LockedAccount, planPosting } from './posting-plan';
+import { type ItemDraft, type LockedAccount, PostingPlanner } from './posting-plan';
 import type { DraftLeg } from './transaction-draft';
 
 function account(overrides: Partial<LockedAccount> & Pick<LockedAccount, 'id' | 'code'>): LockedAccount {
@@ -28,6 +28,14 @@ function legs(amountMinor: bigint, from = 'wallet', to = 'cash'): DraftLeg[] {
   ];
 }
 
+/** Plans one posted item; throws its error, as a single posting would. */
+function planPosting(draftLegs: DraftLeg[], accounts: LockedAccount[]) {
+  const planner = new PostingPlanner(accounts);
+  const plan = planner.plan({ pending: false, legs: draftLegs, releases: [] });
+  if (!plan.ok) throw plan.error;
+  return { entries: plan.entries, deltas: planner.accountDeltas() };
+}
+
 function codeOf(work: () => unknown): string | undefined {
   try {
     work();
@@ -45,8 +53,8 @@ describe('planPosting', () => {
       ['cash', 70n, 1n],
     ]);
     expect(plan.deltas).toEqual([
-      { accountId: wallet.id, debitMinor: 30n, creditMinor: 0n },
-      { accountId: cash.id, debitMinor: 0n, creditMinor: 30n },
+      { accountId: wallet.id, postedDebits: 30n, postedCredits: 0n, pendingDebits: 0n, pendingCredits: 0n, versions: 1n },
+      { accountId: cash.id, postedDebits: 0n, postedCredits: 30n, pendingDebits: 0n, pendingCredits: 0n, versions: 1n },
     ]);
   });
 
@@ -92,5 +100,41 @@ describe('planPosting', () => {
 
   it('refuses the same account named by id and by code', () => {
     expect(codeOf(() => planPosting(legs(1n, wallet.id, 'wallet'), [wallet, cash]))).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('PostingPlanner across items', () => {
+  it('lets each item see the ones before it, and a failed item changes nothing', () => {
+    const planner = new PostingPlanner([wallet, cash]);
+    const pay = (amountMinor: bigint): ItemDraft => ({ pending: false, legs: legs(amountMinor), releases: [] });
+    expect(planner.plan(pay(60n)).ok).toBe(true);
+    const refused = planner.plan(pay(50n));
+    expect(refused.ok ? undefined : refused.error.code).toBe('INSUFFICIENT_FUNDS');
+    const last = planner.plan(pay(40n));
+    expect(last.ok && last.entries[0]!.postedBalanceAfter).toBe(0n);
+    expect(last.ok && last.entries[0]!.accountVersion).toBe(6n);
+    expect(planner.accountDeltas()[0]).toMatchObject({ postedDebits: 100n, versions: 2n });
+  });
+
+  it('a hold reserves available balance without moving the posted balance', () => {
+    const planner = new PostingPlanner([wallet, cash]);
+    const hold = planner.plan({ pending: true, legs: legs(70n), releases: [] });
+    expect(hold.ok && hold.entries.map((entry) => [entry.pending, entry.postedBalanceAfter])).toEqual([
+      [true, 100n],
+      [true, 100n],
+    ]);
+    const second = planner.plan({ pending: true, legs: legs(31n), releases: [] });
+    expect(second.ok ? undefined : second.error.code).toBe('INSUFFICIENT_FUNDS');
+  });
+
+  it('capturing part of a hold releases all of it and posts the captured part', () => {
+    const planner = new PostingPlanner([{ ...wallet, pendingDebits: 70n }, { ...cash, pendingCredits: 70n }]);
+    const releases = [
+      { accountId: wallet.id, direction: 'debit' as const, amountMinor: 70n },
+      { accountId: cash.id, direction: 'credit' as const, amountMinor: 70n },
+    ];
+    const capture = planner.plan({ pending: false, legs: legs(50n), releases });
+    expect(capture.ok && capture.entries.map((entry) => entry.postedBalanceAfter)).toEqual([50n, 50n]);
+    expect(planner.accountDeltas()[0]).toMatchObject({ postedDebits: 50n, pendingDebits: -70n });
   });
 });

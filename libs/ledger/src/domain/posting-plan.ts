@@ -1,5 +1,5 @@
 import { DomainError } from '@ledger/errors';
-import { type AccountTotals, type Side, balancesOf, signedAmount } from './balances';
+import { type AccountTotals, type Side, balancesOf } from './balances';
 import type { DraftLeg } from './transaction-draft';
 
 /** An account as read under its row lock. */
@@ -11,26 +11,42 @@ export interface LockedAccount extends AccountTotals {
   version: bigint;
 }
 
+/** A resolved hold's leg: its reserved amount goes back. */
+export interface ReleasedLeg {
+  accountId: string;
+  direction: Side;
+  amountMinor: bigint;
+}
+
+export interface ItemDraft {
+  /** 'pending' legs reserve amounts; 'posted' legs move posted balances. */
+  pending: boolean;
+  legs: readonly DraftLeg[];
+  releases: readonly ReleasedLeg[];
+}
+
 export interface PlannedEntry {
   leg: number;
   accountId: string;
   accountCode: string;
   direction: Side;
+  pending: boolean;
   amountMinor: bigint;
   currency: string;
   accountVersion: bigint;
   postedBalanceAfter: bigint;
 }
 
+export type ItemPlan = { ok: true; entries: PlannedEntry[] } | { ok: false; error: DomainError };
+
+/** What the batch changes on one account, summed over its successful items. */
 export interface AccountDelta {
   accountId: string;
-  debitMinor: bigint;
-  creditMinor: bigint;
-}
-
-export interface PostingPlan {
-  entries: PlannedEntry[];
-  deltas: AccountDelta[];
+  postedDebits: bigint;
+  postedCredits: bigint;
+  pendingDebits: bigint;
+  pendingCredits: bigint;
+  versions: bigint;
 }
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -39,37 +55,26 @@ export function isUuid(text: string): boolean {
   return UUID_PATTERN.test(text);
 }
 
-function resolveLegs(legs: readonly DraftLeg[], accounts: readonly LockedAccount[]): LockedAccount[] {
-  const byRef = new Map<string, LockedAccount>();
-  for (const account of accounts) {
-    byRef.set(account.id, account);
-    byRef.set(account.code, account);
-  }
-  const missing = legs.filter((leg) => !byRef.has(isUuid(leg.account) ? leg.account.toLowerCase() : leg.account));
-  if (missing.length > 0) {
-    throw new DomainError('ACCOUNT_NOT_FOUND', `unknown account ${missing[0]!.account}`, {
-      accounts: missing.map((leg) => leg.account),
-    });
-  }
-  const resolved = legs.map((leg) => byRef.get(isUuid(leg.account) ? leg.account.toLowerCase() : leg.account)!);
-  if (new Set(resolved.map((account) => account.id)).size !== resolved.length) {
-    throw new DomainError('VALIDATION_FAILED', 'an account may appear in only one leg of a transaction', {
-      fields: [{ path: 'entries', message: 'the same account is named twice (by id and by code)' }],
-    });
-  }
-  return resolved;
+type TotalsField = 'postedDebits' | 'postedCredits' | 'pendingDebits' | 'pendingCredits';
+
+function field(pending: boolean, direction: Side): TotalsField {
+  if (pending) return direction === 'debit' ? 'pendingDebits' : 'pendingCredits';
+  return direction === 'debit' ? 'postedDebits' : 'postedCredits';
 }
 
-/**
- * Works out, for accounts already locked, every entry's resulting balance and each account's new
- * totals, refusing the whole transaction if any leg is in the wrong currency or would take an
- * account that may not go negative below zero.
- */
-export function planPosting(legs: readonly DraftLeg[], accounts: readonly LockedAccount[]): PostingPlan {
-  const resolved = resolveLegs(legs, accounts);
-  const entries: PlannedEntry[] = [];
-  const deltas: AccountDelta[] = [];
-  for (const [index, leg] of legs.entries()) {
+function resolveLegs(legs: readonly DraftLeg[], byRef: ReadonlyMap<string, LockedAccount>): LockedAccount[] {
+  const refOf = (leg: DraftLeg) => (isUuid(leg.account) ? leg.account.toLowerCase() : leg.account);
+  const missing = legs.filter((leg) => !byRef.has(refOf(leg)));
+  if (missing.length > 0) {
+    throw new DomainError('ACCOUNT_NOT_FOUND', `unknown account ${missing[0]!.account}`, { accounts: missing.map((leg) => leg.account) });
+  }
+  const resolved = legs.map((leg) => byRef.get(refOf(leg))!);
+  if (new Set(resolved.map((account) => account.id)).size !== resolved.length) {
+    throw new DomainError('VALIDATION_FAILED', 'an account may appear in only one leg of a transaction', {
+      fields: [{ path: 'entries', message: 'the same account is named twice' }],
+    });
+  }
+  legs.forEach((leg, index) => {
     const account = resolved[index]!;
     if (account.currency !== leg.currency) {
       throw new DomainError('CURRENCY_MISMATCH', `account ${account.code} holds ${account.currency}, not ${leg.currency}`, {
@@ -79,30 +84,98 @@ export function planPosting(legs: readonly DraftLeg[], accounts: readonly Locked
         entryCurrency: leg.currency,
       });
     }
-    const change = signedAmount(account.normalBalance, leg.direction, leg.amountMinor);
-    const before = balancesOf(account);
-    const postedBalanceAfter = before.posted + change;
-    if (!account.allowNegative && before.available + change < 0n) {
-      throw new DomainError('INSUFFICIENT_FUNDS', `account ${account.code} has ${before.available} available, needs ${-change}`, {
-        account: account.code,
-        availableMinor: before.available.toString(),
-        requiredMinor: (-change).toString(),
-        currency: account.currency,
-      });
+  });
+  return resolved;
+}
+
+/**
+ * Plans items in order against accounts already locked, each seeing the effects of the ones before.
+ * An item that would take a non-negative account's available balance below zero, or names a wrong
+ * account or currency, fails alone: its effects are not applied and later items do not see them.
+ */
+export class PostingPlanner {
+  private readonly state = new Map<string, LockedAccount>();
+  private readonly byRef = new Map<string, LockedAccount>();
+  private readonly deltas = new Map<string, AccountDelta>();
+
+  constructor(accounts: readonly LockedAccount[]) {
+    for (const account of accounts) {
+      this.state.set(account.id, { ...account });
+      this.byRef.set(account.id, account);
+      this.byRef.set(account.code, account);
     }
-    const debitMinor = leg.direction === 'debit' ? leg.amountMinor : 0n;
-    const creditMinor = leg.direction === 'credit' ? leg.amountMinor : 0n;
-    deltas.push({ accountId: account.id, debitMinor, creditMinor });
-    entries.push({
-      leg: index,
-      accountId: account.id,
-      accountCode: account.code,
-      direction: leg.direction,
-      amountMinor: leg.amountMinor,
-      currency: leg.currency,
-      accountVersion: account.version + 1n,
-      postedBalanceAfter,
+  }
+
+  plan(item: ItemDraft): ItemPlan {
+    try {
+      return { ok: true, entries: this.apply(item) };
+    } catch (error) {
+      if (error instanceof DomainError) return { ok: false, error };
+      throw error;
+    }
+  }
+
+  accountDeltas(): AccountDelta[] {
+    return [...this.deltas.values()].sort((left, right) => (left.accountId < right.accountId ? -1 : 1));
+  }
+
+  private apply(item: ItemDraft): PlannedEntry[] {
+    const resolved = resolveLegs(item.legs, this.byRef);
+    const next = new Map<string, LockedAccount>();
+    const touch = (accountId: string) => {
+      if (!next.has(accountId)) next.set(accountId, { ...this.state.get(accountId)! });
+      return next.get(accountId)!;
+    };
+    for (const release of item.releases) touch(release.accountId)[field(true, release.direction)] -= release.amountMinor;
+    item.legs.forEach((leg, index) => (touch(resolved[index]!.id)[field(item.pending, leg.direction)] += leg.amountMinor));
+    for (const account of next.values()) {
+      const available = balancesOf(account).available;
+      if (!account.allowNegative && available < 0n) {
+        const before = balancesOf(this.state.get(account.id)!).available;
+        throw new DomainError('INSUFFICIENT_FUNDS', `account ${account.code} has ${before} available, needs ${before - available}`, {
+          account: account.code,
+          availableMinor: before.toString(),
+          requiredMinor: (before - available).toString(),
+          currency: account.currency,
+        });
+      }
+      account.version += 1n;
+    }
+    this.commit(next);
+    return item.legs.map((leg, index) => {
+      const account = next.get(resolved[index]!.id)!;
+      return {
+        leg: index,
+        accountId: account.id,
+        accountCode: account.code,
+        direction: leg.direction,
+        pending: item.pending,
+        amountMinor: leg.amountMinor,
+        currency: leg.currency,
+        accountVersion: account.version,
+        postedBalanceAfter: balancesOf(account).posted,
+      };
     });
   }
-  return { entries, deltas };
+
+  private commit(next: ReadonlyMap<string, LockedAccount>): void {
+    for (const account of next.values()) {
+      const before = this.state.get(account.id)!;
+      const delta = this.deltas.get(account.id) ?? {
+        accountId: account.id,
+        postedDebits: 0n,
+        postedCredits: 0n,
+        pendingDebits: 0n,
+        pendingCredits: 0n,
+        versions: 0n,
+      };
+      delta.postedDebits += account.postedDebits - before.postedDebits;
+      delta.postedCredits += account.postedCredits - before.postedCredits;
+      delta.pendingDebits += account.pendingDebits - before.pendingDebits;
+      delta.pendingCredits += account.pendingCredits - before.pendingCredits;
+      delta.versions += account.version - before.version;
+      this.deltas.set(account.id, delta);
+      this.state.set(account.id, account);
+    }
+  }
 }

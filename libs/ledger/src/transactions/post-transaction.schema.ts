@@ -15,6 +15,8 @@ export const postTransactionSchema = z.strictObject({
   effectiveAt: instantSchema.optional(),
   metadata: metadataSchema.default({}),
   entries: z.array(legSchema).min(2).max(LEGS_PER_TRANSACTION_MAX),
+  /** A hold: the amounts are reserved until posted, voided, or expired at expiresAt. */
+  pending: z.strictObject({ expiresAt: instantSchema }).optional(),
 });
 
 export type PostTransactionRequest = z.infer<typeof postTransactionSchema>;

@@ -1,18 +1,19 @@
-// The posting path, as SQL a reviewer can read. All run inside one READ COMMITTED transaction.
-
-/** Claims the external reference first: a concurrent twin waits here, then sees this one's row. */
-export const INSERT_TRANSACTION = `
-INSERT INTO transactions (tenant_id, id, status, external_ref, content_hash, description, metadata, effective_at)
-VALUES ($1, $2, 'posted', $3, $4, $5, $6::text::jsonb, coalesce($7, now()))
-ON CONFLICT (tenant_id, external_ref) DO NOTHING
-RETURNING effective_at, created_at`;
-
-export const FIND_BY_EXTERNAL_REF = `
-SELECT id, content_hash FROM transactions WHERE tenant_id = $1 AND external_ref = $2`;
+// The posting path as SQL a reviewer can read. All of it runs in one READ COMMITTED transaction.
 
 /**
- * Locks every account of the transaction in id order: any two postings lock their common accounts
- * in the same order, so they queue instead of deadlocking.
+ * Serialises postings that name the same external references (sorted, so two batches never wait for
+ * each other in opposite orders). Taken before any account lock.
+ */
+export const LOCK_EXTERNAL_REFS = `
+SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':ref:' || ref, 0))
+  FROM unnest($2::text[]) AS ref ORDER BY ref`;
+
+export const FIND_EXTERNAL_REFS = `
+SELECT id, external_ref, content_hash FROM transactions WHERE tenant_id = $1 AND external_ref = ANY($2::text[])`;
+
+/**
+ * Locks every account of the batch in id order: any two postings lock their common accounts in the
+ * same order, so they queue instead of deadlocking.
  */
 export const LOCK_ACCOUNTS = `
 SELECT id, code, currency, normal_balance, allow_negative,
@@ -23,48 +24,61 @@ SELECT id, code, currency, normal_balance, allow_negative,
    FOR UPDATE`;
 
 /**
- * Applies the plan: new account totals and the entries, in one statement. The database checks it
- * again: accounts_available_non_negative, entries_zero_sum, the entries' currency foreign key.
+ * Takes one of the tenant's journal stripes that no other transaction holds, starting from a random
+ * one; the lock is held to commit. WAIT_FOR_JOURNAL_STRIPE is the fallback when all are busy.
  */
-export const APPLY_POSTING = `
-WITH updated_accounts AS (
+export const TAKE_FREE_JOURNAL_STRIPE = `
+SELECT stripe, seq, hash FROM journal_heads
+ WHERE tenant_id = $1
+ ORDER BY (stripe + $2) % $3
+ LIMIT 1
+   FOR UPDATE SKIP LOCKED`;
+
+export const WAIT_FOR_JOURNAL_STRIPE = `
+SELECT stripe, seq, hash FROM journal_heads WHERE tenant_id = $1 AND stripe = $2 FOR UPDATE`;
+
+/**
+ * Writes a planned batch in one statement: transaction rows, account totals, entries, open holds,
+ * journal links and the stripe's new head. PostgreSQL checks it again: accounts_available_non_negative,
+ * entries_zero_sum, the currency foreign key, one resolution per hold, one reversal per transaction.
+ */
+export const WRITE_BATCH = `
+WITH new_transactions AS (
+  INSERT INTO transactions (tenant_id, id, status, external_ref, content_hash, description, metadata,
+                            effective_at, created_at, expires_at, hold_id, reverses_id)
+  SELECT $1, t.id, t.status, t.external_ref, t.content_hash, t.description, t.metadata::jsonb,
+         t.effective_at, t.created_at, t.expires_at, t.hold_id, t.reverses_id
+    FROM unnest($2::uuid[], $3::text[], $4::text[], $5::bytea[], $6::text[], $7::text[],
+                $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], $11::uuid[], $12::uuid[])
+         AS t(id, status, external_ref, content_hash, description, metadata, effective_at, created_at,
+              expires_at, hold_id, reverses_id)
+), updated_accounts AS (
   UPDATE accounts a
-     SET posted_debits = a.posted_debits + d.debit_minor,
-         posted_credits = a.posted_credits + d.credit_minor,
-         version = a.version + 1
-    FROM unnest($3::uuid[], $4::int8[], $5::int8[]) AS d(account_id, debit_minor, credit_minor)
+     SET posted_debits = a.posted_debits + d.posted_debits,
+         posted_credits = a.posted_credits + d.posted_credits,
+         pending_debits = a.pending_debits + d.pending_debits,
+         pending_credits = a.pending_credits + d.pending_credits,
+         version = a.version + d.versions
+    FROM unnest($13::uuid[], $14::int8[], $15::int8[], $16::int8[], $17::int8[], $18::int8[])
+         AS d(account_id, posted_debits, posted_credits, pending_debits, pending_credits, versions)
    WHERE a.tenant_id = $1 AND a.id = d.account_id
+), new_entries AS (
+  INSERT INTO entries (tenant_id, transaction_id, leg, account_id, direction, pending, amount_minor,
+                       currency, account_version, posted_balance_after, effective_at, created_at)
+  SELECT $1, e.transaction_id, e.leg, e.account_id, e.direction, e.pending, e.amount_minor,
+         e.currency, e.account_version, e.posted_balance_after, e.effective_at, e.created_at
+    FROM unnest($19::uuid[], $20::int2[], $21::uuid[], $22::text[], $23::bool[], $24::int8[],
+                $25::text[], $26::int8[], $27::int8[], $28::timestamptz[], $29::timestamptz[])
+         AS e(transaction_id, leg, account_id, direction, pending, amount_minor, currency,
+              account_version, posted_balance_after, effective_at, created_at)
+), opened_holds AS (
+  INSERT INTO open_holds (tenant_id, hold_id, expires_at)
+  SELECT $1, h.hold_id, h.expires_at FROM unnest($30::uuid[], $31::timestamptz[]) AS h(hold_id, expires_at)
+), closed_holds AS (
+  DELETE FROM open_holds WHERE tenant_id = $1 AND hold_id = ANY($32::uuid[])
+), new_links AS (
+  INSERT INTO journal_links (tenant_id, stripe, seq, transaction_id, encoding_version, previous_hash, hash)
+  SELECT $1, $33, l.seq, l.transaction_id, $34, l.previous_hash, l.hash
+    FROM unnest($35::int8[], $36::uuid[], $37::bytea[], $38::bytea[]) AS l(seq, transaction_id, previous_hash, hash)
 )
-INSERT INTO entries (tenant_id, transaction_id, leg, account_id, direction, amount_minor, currency,
-                     account_version, posted_balance_after, effective_at)
-SELECT $1, $2, e.leg, e.account_id, e.direction, e.amount_minor, e.currency,
-       e.account_version, e.posted_balance_after, $6
-  FROM unnest($7::int2[], $8::uuid[], $9::text[], $10::int8[], $11::text[], $12::int8[], $13::int8[])
-       AS e(leg, account_id, direction, amount_minor, currency, account_version, posted_balance_after)`;
-
-const TRANSACTION_WITH_ENTRIES = `
-SELECT t.id, t.status, t.external_ref, t.description, t.metadata, t.effective_at, t.created_at,
-       json_agg(json_build_object(
-         'leg', e.leg, 'accountId', e.account_id, 'accountCode', a.code, 'direction', e.direction,
-         'amount', e.amount_minor::text, 'currency', e.currency) ORDER BY e.leg) AS entries
-  FROM transactions t
-  JOIN entries e ON e.tenant_id = t.tenant_id AND e.transaction_id = t.id
-  JOIN accounts a ON a.tenant_id = e.tenant_id AND a.id = e.account_id`;
-
-/** One transaction with its entries, as the API shows it. */
-export const FIND_TRANSACTION = `${TRANSACTION_WITH_ENTRIES}
- WHERE t.tenant_id = $1 AND t.id = $2
- GROUP BY t.tenant_id, t.id`;
-
-/** Newest first (ids are UUIDv7, so id order is creation order), keyset-paged on id. */
-export const LIST_TRANSACTIONS = `${TRANSACTION_WITH_ENTRIES}
- WHERE t.tenant_id = $1
-   AND ($2::text IS NULL OR t.external_ref = $2)
-   AND ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM entries x
-         WHERE x.tenant_id = t.tenant_id AND x.transaction_id = t.id AND x.account_id = $3))
-   AND ($4::timestamptz IS NULL OR t.created_at >= $4)
-   AND ($5::timestamptz IS NULL OR t.created_at < $5)
-   AND ($6::uuid IS NULL OR t.id < $6)
- GROUP BY t.tenant_id, t.id
- ORDER BY t.id DESC
- LIMIT $7`;
+UPDATE journal_heads SET seq = $39, hash = $40 WHERE tenant_id = $1 AND stripe = $33`;

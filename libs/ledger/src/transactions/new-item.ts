@@ -1,0 +1,41 @@
+import { canonicalJson, newId, sha256 } from '@ledger/db';
+import { DomainError } from '@ledger/errors';
+import { assertEffectiveAtInWindow } from '../domain/effective-at';
+import { HOLD_DURATION_MAX_MS } from '../domain/limits';
+import { assertBalanced, assertDistinctAccounts } from '../domain/transaction-draft';
+import type { NewItem } from './posting-engine';
+import type { PostTransactionRequest } from './post-transaction.schema';
+
+/**
+ * A posting or hold from a client request, with every check that needs no database: balanced per
+ * currency, accounts distinct, dates in their windows. Throws the first problem found.
+ */
+export function itemFromRequest(request: PostTransactionRequest, now: Date): NewItem {
+  const legs = request.entries.map((leg) => ({ account: leg.account, direction: leg.direction, amountMinor: leg.amount, currency: leg.currency }));
+  assertBalanced(legs);
+  assertDistinctAccounts(legs);
+  if (request.effectiveAt !== undefined) assertEffectiveAtInWindow(request.effectiveAt, now);
+  const expiresAt = request.pending?.expiresAt ?? null;
+  if (expiresAt !== null && (expiresAt.getTime() <= now.getTime() || expiresAt.getTime() > now.getTime() + HOLD_DURATION_MAX_MS)) {
+    throw new DomainError('VALIDATION_FAILED', 'pending.expiresAt must be in the future and at most 90 days away', {
+      fields: [{ path: 'pending.expiresAt', message: 'out of range' }],
+    });
+  }
+  return {
+    id: newId(now.getTime()),
+    status: expiresAt === null ? 'posted' : 'pending',
+    externalRef: request.externalRef ?? null,
+    // What an external reference stands for: the same reference with other content is a conflict.
+    contentHash: sha256(canonicalJson(request)),
+    description: request.description ?? null,
+    metadata: request.metadata,
+    effectiveAt: request.effectiveAt ?? now,
+    createdAt: now,
+    expiresAt,
+    holdId: null,
+    reversesId: null,
+    legs,
+    releases: [],
+    event: expiresAt === null ? 'transaction.posted' : 'transaction.pending',
+  };
+}

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { Injectable } from '@nestjs/common';
+import { type SqlExecutor, canonicalJson, sha256 } from '@ledger/db';
+import { DomainError } from '@ledger/errors';
+import { type EventType, OutboxWriter } from '@ledger/outbox';
+import { JOURNAL_ENCODING_VERSION, chainHash, encodeJournalRecord } from '../domain/journal-encoding';
+import { type PlannedEntry, PostingPlanner, type ReleasedLeg } from '../domain/posting-plan';
+import type { DraftLeg } from '../domain/transaction-draft';
+import { type JournalLink, type JournalStripe, PostingRepository, type TransactionRow } from './posting.repository';
+import type { TransactionView } from './transaction.view';
+
+/** One transaction to write: a posting, a hold, a capture, a void/expiry record or a reversal. */
+export interface NewItem extends TransactionRow {
+  legs: readonly DraftLeg[];
+  releases: readonly ReleasedLeg[];
+  event: EventType;
+}
+
+export type ItemResult =
+  | { status: 'created'; transaction: TransactionView }
+  | { status: 'exists'; transactionId: string }
+  | { status: 'error'; error: DomainError };
+
+interface Created {
+  index: number;
+  item: NewItem;
+  entries: PlannedEntry[];
+}
+
+export function descriptionDigest(row: Pick<TransactionRow, 'externalRef' | 'description' | 'metadata'>): Buffer {
+  return sha256(canonicalJson({ externalRef: row.externalRef, description: row.description, metadata: row.metadata }));
+}
+
+function chain(tenantId: string, created: readonly Created[], stripe: JournalStripe): JournalLink[] {
+  let previousHash = stripe.hash;
+  return created.map(({ item, entries }, offset) => {
+    const encoding = encodeJournalRecord({
+      tenantId,
+      transactionId: item.id,
+      status: item.status,
+      effectiveAt: item.effectiveAt,
+      createdAt: item.createdAt,
+      holdId: item.holdId,
+      reversesId: item.reversesId,
+      expiresAt: item.expiresAt,
+      descriptionDigest: descriptionDigest(item),
+      entries,
+    });
+    const link = { seq: stripe.seq + BigInt(offset + 1), transactionId: item.id, previousHash, hash: chainHash(previousHash, encoding) };
+    previousHash = link.hash;
+    return link;
+  });
+}
+
+function view(created: Created, link: JournalLink, stripe: number): TransactionView {
+  const { item, entries } = created;
+  return {
+    id: item.id,
+    status: item.status,
+    externalRef: item.externalRef,
+    description: item.description,
+    metadata: item.metadata,
+    effectiveAt: item.effectiveAt.toISOString(),
+    createdAt: item.createdAt.toISOString(),
+    expiresAt: item.expiresAt?.toISOString() ?? null,
+    holdId: item.holdId,
+    reversesId: item.reversesId,
+    reversedById: null,
+    resolution: null,
+    entries: entries.map((entry) => ({
+      leg: entry.leg,
+      accountId: entry.accountId,
+      accountCode: entry.accountCode,
+      direction: entry.direction,
+      pending: entry.pending,
+      amount: entry.amountMinor.toString(),
+      currency: entry.currency,
+    })),
+    journal: { stripe, seq: link.seq.toString(), hash: link.hash.toString('hex') },
+  };
+}
+
+/**
+ * Writes any number of transactions in one database transaction with a fixed number of statements:
+ * external references locked and checked, accounts locked in id order, every item planned in order
+ * (each fails alone), then one statement for all rows, and one for their events.
+ */
+@Injectable()
+export class PostingEngine {
+  constructor(
+    private readonly postings: PostingRepository,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  async write(tx: SqlExecutor, tenantId: string, items: readonly NewItem[]): Promise<ItemResult[]> {
+    const refs = items.flatMap((item) => (item.externalRef ? [item.externalRef] : []));
+    await this.postings.lockExternalRefs(tx, tenantId, refs);
+    const claimedRefs = await this.postings.findExternalRefs(tx, tenantId, refs);
+    const accountRefs = items.flatMap((item) => [...item.legs.map((leg) => leg.account), ...item.releases.map((release) => release.accountId)]);
+    const planner = new PostingPlanner(await this.postings.lockAccounts(tx, tenantId, accountRefs));
+    const results: (ItemResult | undefined)[] = [];
+    const created: Created[] = [];
+    for (const [index, item] of items.entries()) {
+      const claimed = item.externalRef ? claimedRefs.get(item.externalRef) : undefined;
+      if (claimed) {
+        results.push(
+          claimed.contentHash.equals(item.contentHash)
+            ? { status: 'exists', transactionId: claimed.id }
+            : { status: 'error', error: new DomainError('EXTERNAL_REF_CONFLICT', `externalRef ${item.externalRef} already names a different transaction`, { externalRef: item.externalRef, transactionId: claimed.id }) },
+        );
+        continue;
+      }
+      const plan = planner.plan({ pending: item.status === 'pending', legs: item.legs, releases: item.releases });
+      if (!plan.ok) {
+        results.push({ status: 'error', error: plan.error });
+        continue;
+      }
+      if (item.externalRef) claimedRefs.set(item.externalRef, { id: item.id, contentHash: item.contentHash });
+      created.push({ index, item, entries: plan.entries });
+      results.push(undefined);
+    }
+    if (created.length > 0) await this.writeCreated(tx, tenantId, planner, created, results);
+    return results.map((result) => {
+      assert.ok(result !== undefined, 'every item has a result');
+      return result;
+    });
+  }
+
+  private async writeCreated(tx: SqlExecutor, tenantId: string, planner: PostingPlanner, created: Created[], results: (ItemResult | undefined)[]) {
+    const stripe = await this.postings.takeJournalStripe(tx, tenantId);
+    const links = chain(tenantId, created, stripe);
+    await this.postings.writeBatch(tx, tenantId, {
+      transactions: created.map(({ item }) => item),
+      deltas: planner.accountDeltas(),
+      entries: created.flatMap(({ item, entries }) => entries.map((entry) => ({ ...entry, transactionId: item.id, effectiveAt: item.effectiveAt, createdAt: item.createdAt }))),
+      openedHolds: created.flatMap(({ item }) => (item.status === 'pending' ? [{ holdId: item.id, expiresAt: item.expiresAt! }] : [])),
+      closedHoldIds: created.flatMap(({ item }) => (item.holdId ? [item.holdId] : [])),
+      stripe,
+      links,
+      encodingVersion: JOURNAL_ENCODING_VERSION,
+    });
+    const views = created.map((entry, offset) => view(entry, links[offset]!, stripe.stripe));
+    created.forEach((entry, offset) => (results[entry.index] = { status: 'created', transaction: views[offset]! }));
+    await this.outbox.append(
+      tx,
+      tenantId,
+      created.map(({ item }, offset) => ({ type: item.event, aggregateType: 'transaction', aggregateId: item.id, aggregateVersion: 1n, data: { transaction: views[offset]! } })),
+    );
+  }
+}

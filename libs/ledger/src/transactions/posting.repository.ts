@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { type SqlExecutor, sqlErrorFields } from '@ledger/db';
+import { DomainError } from '@ledger/errors';
+import type { Side } from '../domain/balances';
+import type { AccountDelta, LockedAccount, PlannedEntry } from '../domain/posting-plan';
+import { isUuid } from '../domain/posting-plan';
+import {
+  FIND_EXTERNAL_REFS,
+  LOCK_ACCOUNTS,
+  LOCK_EXTERNAL_REFS,
+  TAKE_FREE_JOURNAL_STRIPE,
+  WAIT_FOR_JOURNAL_STRIPE,
+  WRITE_BATCH,
+} from './posting.sql';
+import type { TransactionStatus } from './transaction.view';
+
+/** Each tenant's journal is this many hash chains (the migration creates them). */
+export const JOURNAL_STRIPES = 16;
+
+export interface TransactionRow {
+  id: string;
+  status: TransactionStatus;
+  externalRef: string | null;
+  contentHash: Buffer;
+  description: string | null;
+  metadata: Record<string, unknown>;
+  effectiveAt: Date;
+  createdAt: Date;
+  expiresAt: Date | null;
+  holdId: string | null;
+  reversesId: string | null;
+}
+
+export interface JournalStripe {
+  stripe: number;
+  seq: bigint;
+  hash: Buffer;
+}
+
+export interface JournalLink {
+  seq: bigint;
+  transactionId: string;
+  previousHash: Buffer;
+  hash: Buffer;
+}
+
+export interface BatchWrite {
+  transactions: readonly TransactionRow[];
+  deltas: readonly AccountDelta[];
+  entries: readonly (PlannedEntry & { transactionId: string; effectiveAt: Date; createdAt: Date })[];
+  openedHolds: readonly { holdId: string; expiresAt: Date }[];
+  closedHoldIds: readonly string[];
+  stripe: JournalStripe;
+  links: readonly JournalLink[];
+  encodingVersion: number;
+}
+
+interface LockedAccountRow {
+  id: string;
+  code: string;
+  currency: string;
+  normal_balance: Side;
+  allow_negative: boolean;
+  posted_debits: bigint;
+  posted_credits: bigint;
+  pending_debits: bigint;
+  pending_credits: bigint;
+  version: bigint;
+}
+
+/**
+ * The database's own checks, met only if a plan was wrong or raced: still the client's error codes.
+ */
+function translateWriteError(error: unknown): unknown {
+  const sql = sqlErrorFields(error);
+  if (sql?.code === '23514' && sql.constraint === 'accounts_available_non_negative') {
+    return new DomainError('INSUFFICIENT_FUNDS', 'an account would go below zero');
+  }
+  if (sql?.code === '23505' && sql.constraint === 'transactions_one_resolution_per_hold') {
+    return new DomainError('HOLD_ALREADY_RESOLVED', 'the hold is already resolved');
+  }
+  if (sql?.code === '23505' && sql.constraint === 'transactions_one_reversal') {
+    return new DomainError('ALREADY_REVERSED', 'the transaction is already reversed');
+  }
+  if (sql?.code === 'LG001') return new DomainError('UNBALANCED', sql.message);
+  if (sql?.code === '22003') return new DomainError('AMOUNT_OUT_OF_RANGE', 'a balance would exceed the largest amount the ledger holds');
+  return error;
+}
+
+@Injectable()
+export class PostingRepository {
+  async lockExternalRefs(tx: SqlExecutor, tenantId: string, refs: readonly string[]): Promise<void> {
+    if (refs.length > 0) await tx.query(LOCK_EXTERNAL_REFS, [tenantId, [...new Set(refs)]]);
+  }
+
+  async findExternalRefs(tx: SqlExecutor, tenantId: string, refs: readonly string[]) {
+    if (refs.length === 0) return new Map<string, { id: string; contentHash: Buffer }>();
+    const rows = await tx.query<{ id: string; external_ref: string; content_hash: Uint8Array }>(FIND_EXTERNAL_REFS, [tenantId, [...new Set(refs)]]);
+    return new Map(rows.map((row) => [row.external_ref, { id: row.id, contentHash: Buffer.from(row.content_hash) }]));
+  }
+
+  async lockAccounts(tx: SqlExecutor, tenantId: string, refs: Iterable<string>): Promise<LockedAccount[]> {
+    const unique = [...new Set(refs)];
+    const ids = unique.filter(isUuid).map((ref) => ref.toLowerCase());
+    const codes = unique.filter((ref) => !isUuid(ref));
+    const rows = await tx.query<LockedAccountRow>(LOCK_ACCOUNTS, [tenantId, ids, codes]);
+    return rows.map((row) => ({
+      id: row.id,
+      code: row.code,
+      currency: row.currency,
+      normalBalance: row.normal_balance,
+      allowNegative: row.allow_negative,
+      postedDebits: row.posted_debits,
+      postedCredits: row.posted_credits,
+      pendingDebits: row.pending_debits,
+      pendingCredits: row.pending_credits,
+      version: row.version,
+    }));
+  }
+
+  /** A free stripe if there is one; otherwise waits for a random one. */
+  async takeJournalStripe(tx: SqlExecutor, tenantId: string): Promise<JournalStripe> {
+    const start = Math.floor(Math.random() * JOURNAL_STRIPES);
+    const free = await tx.query<{ stripe: number; seq: bigint; hash: Uint8Array }>(TAKE_FREE_JOURNAL_STRIPE, [tenantId, start, JOURNAL_STRIPES]);
+    const row = free[0] ?? (await tx.query<{ stripe: number; seq: bigint; hash: Uint8Array }>(WAIT_FOR_JOURNAL_STRIPE, [tenantId, start]))[0];
+    if (row === undefined) throw new Error(`tenant ${tenantId} has no journal stripes`);
+    return { stripe: row.stripe, seq: row.seq, hash: Buffer.from(row.hash) };
+  }
+
+  async writeBatch(tx: SqlExecutor, tenantId: string, batch: BatchWrite): Promise<void> {
+    const { transactions: rows, deltas, entries, links } = batch;
+    const head = links.at(-1)!;
+    await tx
+      .query(WRITE_BATCH, [
+        tenantId,
+        rows.map((row) => row.id),
+        rows.map((row) => row.status),
+        rows.map((row) => row.externalRef),
+        rows.map((row) => row.contentHash),
+        rows.map((row) => row.description),
+        rows.map((row) => JSON.stringify(row.metadata)),
+        rows.map((row) => row.effectiveAt),
+        rows.map((row) => row.createdAt),
+        rows.map((row) => row.expiresAt),
+        rows.map((row) => row.holdId),
+        rows.map((row) => row.reversesId),
+        deltas.map((delta) => delta.accountId),
+        deltas.map((delta) => delta.postedDebits),
+        deltas.map((delta) => delta.postedCredits),
+        deltas.map((delta) => delta.pendingDebits),
+        deltas.map((delta) => delta.pendingCredits),
+        deltas.map((delta) => delta.versions),
+        entries.map((entry) => entry.transactionId),
+        entries.map((entry) => entry.leg),
+        entries.map((entry) => entry.accountId),
+        entries.map((entry) => entry.direction),
+        entries.map((entry) => entry.pending),
+        entries.map((entry) => entry.amountMinor),
+        entries.map((entry) => entry.currency),
+        entries.map((entry) => entry.accountVersion),
+        entries.map((entry) => entry.postedBalanceAfter),
+        entries.map((entry) => entry.effectiveAt),
+        entries.map((entry) => entry.createdAt),
+        batch.openedHolds.map((hold) => hold.holdId),
+        batch.openedHolds.map((hold) => hold.expiresAt),
+        batch.closedHoldIds,
+        batch.stripe.stripe,
+        batch.encodingVersion,
+        links.map((link) => link.seq),
+        links.map((link) => link.transactionId),
+        links.map((link) => link.previousHash),
+        links.map((link) => link.hash),
+        head.seq,
+        head.hash,
+      ])
+      .catch((error: unknown) => {
+        throw translateWriteError(error);
+      });
+  }
+}
