@@ -169,6 +169,17 @@ describe('bad requests: documented error and nothing written', () => {
     });
   });
 
+  it.each<[string, Record<string, string>]>([
+    ['charset', { 'content-type': 'application/json; charset=latin1' }],
+    ['content encoding', { 'content-type': 'application/json', 'content-encoding': 'compress' }],
+  ])('an unsupported %s is 415 UNSUPPORTED_MEDIA_TYPE', async (_label, headers) => {
+    const body = JSON.stringify(transfer('assets:cash', 'income:sales', '1'));
+    await refused(async () => {
+      const response = await api.request('POST', '/v1/transactions', { key: tenant.posterKey, idempotencyKey: randomUUID(), headers, body });
+      expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    });
+  });
+
   it('an unknown top-level field or leg field is 400 and names it', async () => {
     await refused(async () => {
       const top = await post(transfer('assets:cash', 'income:sales', '1', 'USD', { sneaky: true }));
@@ -241,10 +252,12 @@ describe('bad requests: documented error and nothing written', () => {
   });
 
   it('taking a constrained account below zero is 422 INSUFFICIENT_FUNDS with details', async () => {
+    await createAccount(api, tenant.adminKey, { code: 'expenses:any', currency: 'USD', normalBalance: 'debit' });
     const available = BigInt((await api.request('GET', '/v1/accounts/assets:cash', { key: tenant.posterKey })).body.balances.available);
     expect(available > 0n).toBe(true);
     await refused(async () => {
-      const response = await post(transfer('income:sales', 'assets:cash', (available + 1n).toString()));
+      // The debited expense account only grows; the credited cash account is the one that runs short.
+      const response = await post(transfer('expenses:any', 'assets:cash', (available + 1n).toString()));
       expectError(response, 422, 'INSUFFICIENT_FUNDS');
       expect(response.body.error.details).toEqual({
         account: 'assets:cash',
