@@ -5,6 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Database } from '@ledger/db';
 import { json } from 'express';
 import { ApiModule } from './api.module';
+import { jsonDepthLimit } from './http/json-depth.middleware';
 import { jsonOnly } from './http/json-only.middleware';
 
 /** Largest JSON body accepted; a batch of 1000 transfers fits with room to spare. */
@@ -24,6 +25,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
   app.disable('x-powered-by');
   app.use(jsonOnly);
   app.use(json({ limit: REQUEST_BODY_BYTES_MAX, strict: true }));
+  app.use(jsonDepthLimit);
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

@@ -5,6 +5,7 @@ import { CreateApiKeyUseCase, CreateTenantUseCase, ROLES, type Role } from '@led
 import { loadConfig } from '@ledger/config';
 import { type Database, openMigratedDatabase } from '@ledger/db';
 import { Command, InvalidArgumentError } from 'commander';
+import { JournalRepository, VerifyJournalUseCase } from '@ledger/ledger';
 import { CliModule } from './cli.module';
 
 async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
@@ -35,7 +36,7 @@ function parseRoles(text: string): Role[] {
   return roles as Role[];
 }
 
-const program = new Command('ledger').description('Operate the ledger: migrations, tenants and keys').showHelpAfterError();
+const program = new Command('ledger').description('Operate the ledger: migrations, tenants, keys, journal verification').showHelpAfterError();
 
 program
   .command('migrate')
@@ -68,6 +69,30 @@ keys
       context.get(CreateApiKeyUseCase).execute({ tenantId: options.tenant, name: options.name, roles: options.roles }),
     );
     console.log(`key ${created.id} roles ${created.roles.join(',')} (shown once): ${created.key}`);
+  });
+
+const journal = program.command('journal').description('the hash-chained journal');
+journal
+  .command('verify')
+  .description('re-compute every hash chain from the stored rows; name the first broken link (exit 1 if any)')
+  .option('--tenant <id>', 'one tenant (default: all)')
+  .action(async (options: { tenant?: string }) => {
+    const broken = await withUseCases(async (context) => {
+      const tenants = options.tenant ? [options.tenant] : await context.get(JournalRepository).tenants();
+      let failures = 0;
+      for (const tenantId of tenants) {
+        const result = await context.get(VerifyJournalUseCase).execute(tenantId);
+        if (result.ok) {
+          console.log(`tenant ${tenantId}: ok, ${result.links} links in ${result.stripes.length} stripes`);
+          continue;
+        }
+        failures++;
+        const link = result.firstBroken!;
+        console.log(`tenant ${tenantId}: BROKEN at stripe ${link.stripe ?? '-'} seq ${link.seq ?? '-'} transaction ${link.transactionId ?? '-'}: ${link.reason}`);
+      }
+      return failures;
+    });
+    if (broken > 0) process.exitCode = 1;
   });
 
 program.parseAsync().catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PurgeExpiredKeysUseCase } from '@ledger/idempotency';
+import { ExpireHoldsUseCase, TakeBalanceSnapshotsUseCase } from '@ledger/ledger';
 import cron, { type ScheduledTask } from 'node-cron';
 
 interface Job {
@@ -14,10 +15,19 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
   private readonly logger = new Logger('worker');
   private readonly tasks: ScheduledTask[] = [];
 
-  constructor(private readonly purgeExpiredKeys: PurgeExpiredKeysUseCase) {}
+  constructor(
+    private readonly purgeExpiredKeys: PurgeExpiredKeysUseCase,
+    private readonly expireHolds: ExpireHoldsUseCase,
+    private readonly takeSnapshots: TakeBalanceSnapshotsUseCase,
+  ) {}
 
+  /** Each is safe to run in several workers at once (row locks, ON CONFLICT DO NOTHING). */
   jobs(): Job[] {
-    return [{ name: 'purge-expired-idempotency-keys', schedule: '17 * * * *', run: () => this.purgeExpiredKeys.execute() }];
+    return [
+      { name: 'expire-holds', schedule: '*/10 * * * * *', run: () => this.expireHolds.execute() },
+      { name: 'balance-snapshots', schedule: '23 * * * *', run: () => this.takeSnapshots.execute() },
+      { name: 'purge-expired-idempotency-keys', schedule: '17 * * * *', run: () => this.purgeExpiredKeys.execute() },
+    ];
   }
 
   onApplicationBootstrap(): void {
@@ -31,7 +41,7 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
   async runOnce(job: Job): Promise<void> {
     try {
       const result = await job.run();
-      this.logger.log(`${job.name}: ${JSON.stringify(result)}`);
+      this.logger.debug(`${job.name}: ${JSON.stringify(result)}`);
     } catch (error) {
       this.logger.error(`${job.name} failed: ${error instanceof Error ? error.stack : String(error)}`);
     }

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type Database, DatabaseModule } from '@ledger/db';
 import { IdempotencyModule } from '@ledger/idempotency';
+import { LedgerModule } from '@ledger/ledger';
 import { ScheduledJobs } from './scheduled-jobs';
 
 @Module({})
@@ -8,7 +9,7 @@ export class WorkerModule {
   static forRoot(database: Database): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [DatabaseModule.forRoot(database), IdempotencyModule],
+      imports: [DatabaseModule.forRoot(database), IdempotencyModule, LedgerModule],
       providers: [ScheduledJobs],
     };
   }

@@ -3,26 +3,44 @@ import { OutboxModule } from '@ledger/outbox';
 import { AccountRepository } from './accounts/account.repository';
 import { CreateAccountUseCase } from './accounts/create-account.use-case';
 import { GetAccountUseCase } from './accounts/get-account.use-case';
+import { GetBalanceUseCase } from './accounts/get-balance.use-case';
 import { ListAccountEntriesUseCase } from './accounts/list-account-entries.use-case';
+import { ListAccountsUseCase } from './accounts/list-accounts.use-case';
+import { TakeBalanceSnapshotsUseCase } from './accounts/take-balance-snapshots.use-case';
+import { ExpireHoldsUseCase } from './holds/expire-holds.use-case';
+import { HoldRepository } from './holds/hold.repository';
+import { ResolveHoldUseCase } from './holds/resolve-hold.use-case';
+import { JournalRepository } from './journal/journal.repository';
+import { VerifyJournalUseCase } from './journal/verify-journal.use-case';
+import { ReverseTransactionUseCase } from './reversals/reverse-transaction.use-case';
 import { GetTransactionUseCase } from './transactions/get-transaction.use-case';
 import { ListTransactionsUseCase } from './transactions/list-transactions.use-case';
+import { PostBatchUseCase } from './transactions/post-batch.use-case';
 import { PostTransactionUseCase } from './transactions/post-transaction.use-case';
-import { TransactionRepository } from './transactions/transaction.repository';
 import { PostingEngine } from './transactions/posting-engine';
 import { PostingRepository } from './transactions/posting.repository';
+import { TransactionRepository } from './transactions/transaction.repository';
 
 const useCases = [
   CreateAccountUseCase,
   GetAccountUseCase,
+  GetBalanceUseCase,
+  ListAccountsUseCase,
   ListAccountEntriesUseCase,
+  TakeBalanceSnapshotsUseCase,
   PostTransactionUseCase,
+  PostBatchUseCase,
   GetTransactionUseCase,
   ListTransactionsUseCase,
+  ResolveHoldUseCase,
+  ExpireHoldsUseCase,
+  ReverseTransactionUseCase,
+  VerifyJournalUseCase,
 ];
 
 @Module({
   imports: [OutboxModule],
-  providers: [AccountRepository, TransactionRepository, PostingRepository, PostingEngine, ...useCases],
+  providers: [AccountRepository, TransactionRepository, PostingRepository, HoldRepository, JournalRepository, PostingEngine, ...useCases],
   exports: useCases,
 })
 export class LedgerModule {}

@@ -102,3 +102,31 @@ CREATE TABLE balance_snapshots (
   PRIMARY KEY (tenant_id, account_id, as_of),
   FOREIGN KEY (tenant_id, account_id) REFERENCES accounts (tenant_id, id)
 );
+
+-- Locks the accounts of a posting, in id order, with transaction-scoped advisory locks, then reads them.
+-- Advisory locks need no transaction id, so a posting gets its xid only at its first write, after all
+-- of its locks: for any two postings that share an account, xid order is commit order, and the outbox
+-- feed (ordered by xid) lists them as they committed. As a volatile function, its final SELECT takes a
+-- fresh snapshot after the locks are held, so it reads what the previous holder committed.
+CREATE FUNCTION ledger_lock_accounts(p_tenant_id uuid, p_ids uuid[], p_codes text[])
+RETURNS TABLE (id uuid, code text, currency text, normal_balance text, allow_negative boolean,
+               posted_debits bigint, posted_credits bigint, pending_debits bigint, pending_credits bigint,
+               version bigint)
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  account_id uuid;
+BEGIN
+  FOR account_id IN
+    SELECT a.id FROM accounts a
+     WHERE a.tenant_id = p_tenant_id AND (a.id = ANY (p_ids) OR a.code = ANY (p_codes))
+     ORDER BY a.id
+  LOOP
+    PERFORM pg_advisory_xact_lock(hashtextextended(p_tenant_id::text || ':account:' || account_id::text, 0));
+  END LOOP;
+  RETURN QUERY
+    SELECT a.id, a.code, a.currency::text, a.normal_balance, a.allow_negative, a.posted_debits, a.posted_credits,
+           a.pending_debits, a.pending_credits, a.version
+      FROM accounts a
+     WHERE a.tenant_id = p_tenant_id AND (a.id = ANY (p_ids) OR a.code = ANY (p_codes))
+     ORDER BY a.id;
+END $$;

@@ -7,13 +7,15 @@ import {
   CreateAccountUseCase,
   type CreateAccountRequest,
   GetAccountUseCase,
+  GetBalanceUseCase,
   ListAccountEntriesUseCase,
+  ListAccountsUseCase,
   createAccountSchema,
 } from '@ledger/ledger';
 import type { z } from 'zod';
 import { requestSchema } from '../http/openapi';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
-import { pageQuerySchema } from './query.schemas';
+import { accountsQuerySchema, balanceQuerySchema, pageQuerySchema } from './query.schemas';
 
 @ApiTags('accounts')
 @ApiBearerAuth()
@@ -23,7 +25,27 @@ export class AccountsController {
     private readonly createAccount: CreateAccountUseCase,
     private readonly getAccount: GetAccountUseCase,
     private readonly listEntries: ListAccountEntriesUseCase,
+    private readonly listAccounts: ListAccountsUseCase,
+    private readonly getBalance: GetBalanceUseCase,
   ) {}
+
+  @Get()
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodValidationPipe(accountsQuerySchema, 'query')) query: z.output<typeof accountsQuerySchema>,
+  ) {
+    return this.listAccounts.execute({ tenantId: principal.tenantId, ...query });
+  }
+
+  /** The posted balance as of any past time (default now), exact, from entries and snapshots. */
+  @Get(':account/balance')
+  balance(
+    @CurrentPrincipal() principal: Principal,
+    @Param('account') account: string,
+    @Query(new ZodValidationPipe(balanceQuerySchema, 'query')) query: z.output<typeof balanceQuerySchema>,
+  ) {
+    return this.getBalance.execute({ tenantId: principal.tenantId, account, asOf: query.asOf });
+  }
 
   @Post()
   @Roles('admin')

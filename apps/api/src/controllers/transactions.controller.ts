@@ -5,16 +5,26 @@ import { Idempotency } from '@ledger/idempotency';
 import {
   GetTransactionUseCase,
   ListTransactionsUseCase,
+  PostBatchUseCase,
   PostTransactionUseCase,
   type PostTransactionRequest,
+  ResolveHoldUseCase,
+  ReverseTransactionUseCase,
   type TransactionView,
+  postBatchSchema,
   postTransactionSchema,
+  positiveAmountSchema,
 } from '@ledger/ledger';
+import { z } from 'zod';
 import type { Response } from 'express';
-import type { z } from 'zod';
 import { requestSchema } from '../http/openapi';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { transactionsQuerySchema } from './query.schemas';
+
+// A POST without a body is an empty object.
+const capturePayloadSchema = z.strictObject({ amount: positiveAmountSchema.optional() }).default({});
+const reversePayloadSchema = z.strictObject({ description: z.string().max(1000).optional() }).default({});
+const emptyPayloadSchema = z.strictObject({}).default({});
 
 @ApiTags('transactions')
 @ApiBearerAuth()
@@ -24,7 +34,47 @@ export class TransactionsController {
     private readonly postTransaction: PostTransactionUseCase,
     private readonly getTransaction: GetTransactionUseCase,
     private readonly listTransactions: ListTransactionsUseCase,
+    private readonly postBatch: PostBatchUseCase,
+    private readonly resolveHold: ResolveHoldUseCase,
+    private readonly reverseTransaction: ReverseTransactionUseCase,
   ) {}
+
+  /** Up to 1000 transactions; each succeeds or fails on its own (results in the same order). */
+  @Post('batch')
+  @Roles('poster')
+  @Idempotency({ required: true })
+  @ApiHeader({ name: 'Idempotency-Key', required: true })
+  @ApiBody({ schema: requestSchema(postBatchSchema) })
+  batch(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(postBatchSchema)) body: z.output<typeof postBatchSchema>) {
+    return this.postBatch.execute({ tenantId: principal.tenantId, transactions: body.transactions });
+  }
+
+  /** Captures a hold, all of it or `amount` of a two-leg hold; the rest is released. */
+  @Post(':id/post')
+  @Roles('poster')
+  @Idempotency({ required: true })
+  @ApiHeader({ name: 'Idempotency-Key', required: true })
+  @ApiBody({ schema: requestSchema(capturePayloadSchema), required: false })
+  capture(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body(new ZodValidationPipe(capturePayloadSchema)) body: z.output<typeof capturePayloadSchema>) {
+    return this.resolveHold.execute({ tenantId: principal.tenantId, holdId: id, action: 'post', amountMinor: body.amount });
+  }
+
+  @Post(':id/void')
+  @Roles('poster')
+  @Idempotency({ required: true })
+  @ApiHeader({ name: 'Idempotency-Key', required: true })
+  void(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body(new ZodValidationPipe(emptyPayloadSchema)) _body: object) {
+    return this.resolveHold.execute({ tenantId: principal.tenantId, holdId: id, action: 'void' });
+  }
+
+  @Post(':id/reverse')
+  @Roles('poster')
+  @Idempotency({ required: true })
+  @ApiHeader({ name: 'Idempotency-Key', required: true })
+  @ApiBody({ schema: requestSchema(reversePayloadSchema), required: false })
+  reverse(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body(new ZodValidationPipe(reversePayloadSchema)) body: z.output<typeof reversePayloadSchema>) {
+    return this.reverseTransaction.execute({ tenantId: principal.tenantId, id, description: body.description });
+  }
 
   /** An externalRef already posted with the same content answers with that transaction (header Ledger-Existing: true). */
   @Post()

@@ -32,8 +32,11 @@ export function toHttpError(error: unknown): HttpErrorResponse {
   }
   if (error instanceof DomainError) return fromDomain(error);
   if (error instanceof HttpException) {
+    // Nest wraps body-parser's errors; the original names what went wrong.
+    const wrapped = BODY_PARSER_ERRORS[(error.cause as { type?: string } | undefined)?.type ?? ''];
+    if (wrapped) return { status: wrapped.status, body: errorBody(wrapped.code, error.message || wrapped.message), headers: {}, unexpected: false };
     const status = error.getStatus();
-    const code = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED';
+    const code = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED';
     return { status, body: errorBody(code, error.message), headers: {}, unexpected: status >= 500 };
   }
   const parserError = BODY_PARSER_ERRORS[(error as { type?: string } | null)?.type ?? ''];

@@ -3,6 +3,30 @@ import { Database, type SqlExecutor } from '@ledger/db';
 import type { Side } from '../domain/balances';
 import { isUuid } from '../domain/posting-plan';
 import type { AccountRecord } from './account.view';
+import { ACCOUNT_KEYS_AFTER, BALANCE_AS_OF, LIST_ACCOUNTS, TAKE_SNAPSHOTS } from './balance-history.sql';
+
+interface AccountRow {
+  id: string;
+  code: string;
+  name: string | null;
+  currency: string;
+  normal_balance: Side;
+  allow_negative: boolean;
+  metadata: Record<string, unknown>;
+  posted_debits: bigint;
+  posted_credits: bigint;
+  pending_debits: bigint;
+  pending_credits: bigint;
+  version: bigint;
+  created_at: Date;
+}
+
+export interface AccountFilter {
+  currency?: string;
+  codePrefix?: string;
+  metadata?: Record<string, unknown>;
+  afterId?: string;
+}
 
 const INSERT_ACCOUNT = `
 INSERT INTO accounts (tenant_id, id, code, name, currency, normal_balance, allow_negative, metadata)
@@ -78,5 +102,59 @@ export class AccountRepository {
       orderBy: { accountVersion: 'desc' },
       take,
     });
+  }
+
+  async list(tenantId: string, filter: AccountFilter, take: number): Promise<AccountRecord[]> {
+    const rows = await this.db.executor.query<AccountRow>(LIST_ACCOUNTS, [
+      tenantId,
+      filter.currency ?? null,
+      filter.codePrefix ?? null,
+      filter.metadata === undefined ? null : JSON.stringify(filter.metadata),
+      filter.afterId ?? null,
+      take,
+    ]);
+    return rows.map((row) => ({
+      id: row.id,
+      code: row.code,
+      name: row.name,
+      currency: row.currency,
+      normalBalance: row.normal_balance,
+      allowNegative: row.allow_negative,
+      metadata: row.metadata,
+      postedDebits: row.posted_debits,
+      postedCredits: row.posted_credits,
+      pendingDebits: row.pending_debits,
+      pendingCredits: row.pending_credits,
+      version: row.version,
+      createdAt: row.created_at,
+    }));
+  }
+
+  async postedTotalsAsOf(tenantId: string, accountId: string, asOf: Date) {
+    const rows = await this.db.executor.query<{ posted_debits: bigint | string; posted_credits: bigint | string; snapshot_as_of: Date | null; entries_after_snapshot: bigint }>(
+      BALANCE_AS_OF,
+      [tenantId, accountId, asOf],
+    );
+    const row = rows[0]!;
+    // Sums of bigint are numeric in PostgreSQL: read them as exact text, never as floats.
+    return {
+      postedDebits: BigInt(row.posted_debits),
+      postedCredits: BigInt(row.posted_credits),
+      snapshotAsOf: row.snapshot_as_of,
+      entriesAfterSnapshot: row.entries_after_snapshot,
+    };
+  }
+
+  async accountKeysAfter(after: { tenantId: string; id: string }, limit: number) {
+    const rows = await this.db.executor.query<{ tenant_id: string; id: string }>(ACCOUNT_KEYS_AFTER, [after.tenantId, after.id, limit]);
+    return rows.map((row) => ({ tenantId: row.tenant_id, id: row.id }));
+  }
+
+  async takeSnapshots(asOf: Date, accounts: readonly { tenantId: string; id: string }[]): Promise<number> {
+    const rows = await this.db.executor.query<{ count: bigint }>(
+      `WITH inserted AS (${TAKE_SNAPSHOTS} RETURNING 1) SELECT count(*)::int8 AS count FROM inserted`,
+      [asOf, accounts.map((account) => account.tenantId), accounts.map((account) => account.id)],
+    );
+    return Number(rows[0]!.count);
   }
 }

@@ -12,16 +12,14 @@ export const FIND_EXTERNAL_REFS = `
 SELECT id, external_ref, content_hash FROM transactions WHERE tenant_id = $1 AND external_ref = ANY($2::text[])`;
 
 /**
- * Locks every account of the batch in id order: any two postings lock their common accounts in the
- * same order, so they queue instead of deadlocking.
+ * Locks every account of the batch in id order (see ledger_lock_accounts in the migrations): any two
+ * postings lock their common accounts in the same order, so they queue instead of deadlocking, and
+ * the first write, which fixes a transaction's place in the event feed, comes after the locks.
  */
-export const LOCK_ACCOUNTS = `
-SELECT id, code, currency, normal_balance, allow_negative,
-       posted_debits, posted_credits, pending_debits, pending_credits, version
-  FROM accounts
- WHERE tenant_id = $1 AND (id = ANY($2::uuid[]) OR code = ANY($3::text[]))
- ORDER BY id
-   FOR UPDATE`;
+export const LOCK_ACCOUNTS = `SELECT * FROM ledger_lock_accounts($1, $2::uuid[], $3::text[])`;
+
+/** Serialises everything that resolves one hold or reverses one transaction. */
+export const LOCK_TRANSACTION = `SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':transaction:' || $2, 0))`;
 
 /**
  * Takes one of the tenant's journal stripes that no other transaction holds, starting from a random

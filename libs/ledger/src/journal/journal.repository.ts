@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '@ledger/db';
+import type { JournalEntry, JournalStatus } from '../domain/journal-encoding';
+import { ALL_TENANTS, JOURNAL_HEADS, JOURNAL_PAGE, UNJOURNALED } from './journal.sql';
+
+export interface StoredLink {
+  seq: bigint;
+  transactionId: string;
+  encodingVersion: number;
+  previousHash: Buffer;
+  hash: Buffer;
+  status: JournalStatus;
+  externalRef: string | null;
+  description: string | null;
+  metadata: Record<string, unknown>;
+  effectiveAt: Date;
+  createdAt: Date;
+  expiresAt: Date | null;
+  holdId: string | null;
+  reversesId: string | null;
+  entries: JournalEntry[];
+}
+
+interface LinkRow {
+  seq: bigint;
+  transaction_id: string;
+  encoding_version: number;
+  previous_hash: Uint8Array;
+  hash: Uint8Array;
+  status: JournalStatus;
+  external_ref: string | null;
+  description: string | null;
+  metadata: Record<string, unknown>;
+  effective_at: Date;
+  created_at: Date;
+  expires_at: Date | null;
+  hold_id: string | null;
+  reverses_id: string | null;
+  entries: { leg: number; accountId: string; direction: 'debit' | 'credit'; pending: boolean; amount: string; currency: string }[];
+}
+
+@Injectable()
+export class JournalRepository {
+  constructor(private readonly db: Database) {}
+
+  async tenants(): Promise<string[]> {
+    return (await this.db.executor.query<{ id: string }>(ALL_TENANTS)).map((row) => row.id);
+  }
+
+  async heads(tenantId: string): Promise<{ stripe: number; seq: bigint; hash: Buffer }[]> {
+    const rows = await this.db.executor.query<{ stripe: number; seq: bigint; hash: Uint8Array }>(JOURNAL_HEADS, [tenantId]);
+    return rows.map((row) => ({ stripe: row.stripe, seq: row.seq, hash: Buffer.from(row.hash) }));
+  }
+
+  async page(tenantId: string, stripe: number, afterSeq: bigint, limit: number): Promise<StoredLink[]> {
+    const rows = await this.db.executor.query<LinkRow>(JOURNAL_PAGE, [tenantId, stripe, afterSeq, limit]);
+    return rows.map((row) => ({
+      seq: row.seq,
+      transactionId: row.transaction_id,
+      encodingVersion: row.encoding_version,
+      previousHash: Buffer.from(row.previous_hash),
+      hash: Buffer.from(row.hash),
+      status: row.status,
+      externalRef: row.external_ref,
+      description: row.description,
+      metadata: row.metadata,
+      effectiveAt: row.effective_at,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      holdId: row.hold_id,
+      reversesId: row.reverses_id,
+      entries: row.entries.map((entry) => ({ ...entry, amountMinor: BigInt(entry.amount) })),
+    }));
+  }
+
+  async firstUnjournaled(tenantId: string): Promise<string | undefined> {
+    return (await this.db.executor.query<{ id: string }>(UNJOURNALED, [tenantId]))[0]?.id;
+  }
+}

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { JOURNAL_ENCODING_VERSION, JOURNAL_GENESIS_HASH, chainHash, encodeJournalRecord } from '../domain/journal-encoding';
+import { descriptionDigest } from '../transactions/posting-engine';
+import { JournalRepository, type StoredLink } from './journal.repository';
+
+export const JOURNAL_PAGE_SIZE = 500;
+
+export interface BrokenLink {
+  stripe: number | null;
+  seq: string | null;
+  transactionId: string | null;
+  reason: string;
+}
+
+export interface JournalVerification {
+  tenantId: string;
+  ok: boolean;
+  links: number;
+  stripes: { stripe: number; seq: string; hash: string }[];
+  firstBroken: BrokenLink | null;
+}
+
+function check(tenantId: string, link: StoredLink, expectedSeq: bigint, previousHash: Buffer): string | undefined {
+  if (link.seq !== expectedSeq) return `sequence jumps from ${expectedSeq - 1n} to ${link.seq}`;
+  if (link.encodingVersion !== JOURNAL_ENCODING_VERSION) return `unknown encoding version ${link.encodingVersion}`;
+  if (!link.previousHash.equals(previousHash)) return 'previous hash does not match the link before it';
+  const encoding = encodeJournalRecord({ ...link, tenantId, descriptionDigest: descriptionDigest(link) });
+  if (!chainHash(previousHash, encoding).equals(link.hash)) return 'stored content does not match its hash (altered after posting)';
+  return undefined;
+}
+
+/**
+ * Re-computes every stripe of a tenant's journal from the stored rows and names the first broken
+ * link: altered content, a missing or re-ordered link, a head that does not match, a transaction
+ * outside the journal. Reads in pages, so memory stays flat however long the journal is.
+ */
+@Injectable()
+export class VerifyJournalUseCase {
+  constructor(private readonly journal: JournalRepository) {}
+
+  async execute(tenantId: string): Promise<JournalVerification> {
+    const heads = await this.journal.heads(tenantId);
+    const result: JournalVerification = { tenantId, ok: true, links: 0, stripes: [], firstBroken: null };
+    for (const head of heads) {
+      const broken = await this.verifyStripe(tenantId, head, result);
+      if (broken) return { ...result, ok: false, firstBroken: broken };
+    }
+    const outside = await this.journal.firstUnjournaled(tenantId);
+    if (outside) return { ...result, ok: false, firstBroken: { stripe: null, seq: null, transactionId: outside, reason: 'transaction is not in the journal' } };
+    return result;
+  }
+
+  private async verifyStripe(tenantId: string, head: { stripe: number; seq: bigint; hash: Buffer }, result: JournalVerification): Promise<BrokenLink | undefined> {
+    let previousHash: Buffer = JOURNAL_GENESIS_HASH;
+    let seq = 0n;
+    for (;;) {
+      const page = await this.journal.page(tenantId, head.stripe, seq, JOURNAL_PAGE_SIZE);
+      for (const link of page) {
+        const reason = check(tenantId, link, seq + 1n, previousHash);
+        if (reason) return { stripe: head.stripe, seq: link.seq.toString(), transactionId: link.transactionId, reason };
+        previousHash = link.hash;
+        seq = link.seq;
+        result.links++;
+      }
+      if (page.length < JOURNAL_PAGE_SIZE) break;
+    }
+    if (seq !== head.seq || !previousHash.equals(head.hash)) {
+      return { stripe: head.stripe, seq: head.seq.toString(), transactionId: null, reason: `head (seq ${head.seq}) does not match the last link (seq ${seq})` };
+    }
+    result.stripes.push({ stripe: head.stripe, seq: seq.toString(), hash: previousHash.toString('hex') });
+    return undefined;
+  }
+}
