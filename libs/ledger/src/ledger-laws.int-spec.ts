@@ -12,7 +12,7 @@ describe('ledger laws in PostgreSQL', () => {
 
   beforeAll(async () => {
     test = await createTestDatabase(4);
-    const ledger = ledgerFixture(test.database);
+    const ledger = await ledgerFixture(test.database);
     tenantId = await ledger.tenant();
     cashId = (await ledger.account(tenantId, { code: 'assets:cash', currency: 'USD', normalBalance: 'debit' })).id;
     salesId = (await ledger.account(tenantId, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true })).id;

@@ -1,16 +1,16 @@
 import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerFixture } from '../test/ledger-fixture';
+import { type LedgerFixture, ledgerFixture } from '../test/ledger-fixture';
 
 // Real concurrent connections against PostgreSQL: each posting runs in its own transaction.
 describe('concurrent posting', () => {
   let test: TestDatabase;
-  let ledger: ReturnType<typeof ledgerFixture>;
+  let ledger: LedgerFixture;
 
   beforeAll(async () => {
     test = await createTestDatabase(30);
-    ledger = ledgerFixture(test.database);
+    ledger = await ledgerFixture(test.database);
   });
   afterAll(async () => {
     await test.drop();
