@@ -189,3 +189,29 @@ export async function readEventFeed(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+export const DAY_MS = 24 * 3600 * 1000;
+
+/** An ISO time `ms` milliseconds from now (negative: in the past). */
+export function isoFromNow(ms: number): string {
+  return new Date(Date.now() + ms).toISOString();
+}
+
+/** The API's view of an account now; fails on anything but 200. */
+export async function getAccount(api: ApiHarness, key: string, ref: string): Promise<any> {
+  const response = await api.request('GET', `/v1/accounts/${encodeURIComponent(ref)}`, { key });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body;
+}
+
+/** The API's view of a transaction now; fails on anything but 200. */
+export async function getTransaction(api: ApiHarness, key: string, id: string): Promise<any> {
+  const response = await api.request('GET', `/v1/transactions/${id}`, { key });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body;
+}
+
+/** A POST with a fresh Idempotency-Key (and no body unless one is given). */
+export function postWithKey(api: ApiHarness, key: string, path: string, body?: unknown, idempotencyKey: string = randomUUID()): Promise<ApiResponse> {
+  return api.request('POST', path, { key, idempotencyKey, body });
+}

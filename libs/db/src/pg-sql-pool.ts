@@ -1,5 +1,26 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { IsolationLevel, SqlPool, SqlTransaction } from './sql-client';
+
+// Every statement is prepared once per connection under a name derived from its text, so PostgreSQL
+// parses and plans the posting path's SQL once, not on every call. The texts are constants of the
+// code, so the set of names is small and fixed.
+const STATEMENT_NAMES = new Map<string, string>();
+const STATEMENT_NAMES_MAX = 1_000;
+
+function statementName(text: string): string | undefined {
+  let name = STATEMENT_NAMES.get(text);
+  if (name === undefined) {
+    if (STATEMENT_NAMES.size >= STATEMENT_NAMES_MAX) return undefined;
+    name = `l_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    STATEMENT_NAMES.set(text, name);
+  }
+  return name;
+}
+
+function queryConfig(text: string, params: readonly unknown[]): pg.QueryConfig {
+  return { name: statementName(text), text, values: params as unknown[], types: typeParsers };
+}
 
 const INT8_OID = 20;
 const typeParsers = {
@@ -10,7 +31,7 @@ const typeParsers = {
 function transactionOn(client: pg.PoolClient): SqlTransaction {
   return {
     async query<Row extends object>(text: string, params: readonly unknown[] = []) {
-      const result = await client.query<Row>({ text, values: params as unknown[], types: typeParsers });
+      const result = await client.query<Row>(queryConfig(text, params));
       return result.rows;
     },
     async execScript(script: string) {
@@ -25,7 +46,7 @@ export class PgSqlPool implements SqlPool {
   constructor(readonly pool: pg.Pool) {}
 
   async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
-    const result = await this.pool.query<Row>({ text, values: params as unknown[], types: typeParsers });
+    const result = await this.pool.query<Row>(queryConfig(text, params));
     return result.rows;
   }
 

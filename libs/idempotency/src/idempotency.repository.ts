@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type SqlExecutor } from '@ledger/db';
 
-// "In progress" is not a row: it is this advisory lock, held by the transaction doing the work. It
-// cannot outlive a crash, so a key can never be stuck in progress.
-const TRY_LOCK_KEY = `SELECT pg_try_advisory_xact_lock(hashtextextended($1::text || ':' || $2, 0)) AS locked`;
-
-const FIND_LIVE_KEY = `
-SELECT fingerprint, state, response_status, response_body
-  FROM idempotency_keys
- WHERE tenant_id = $1 AND key = $2 AND expires_at > now()`;
+// "In progress" is not a row: it is the key's advisory lock, held by the transaction doing the work
+// (see ledger_claim_idempotency_key). It cannot outlive a crash, so a key is never stuck in progress.
+const CLAIM_KEY = `SELECT * FROM ledger_claim_idempotency_key($1, $2)`;
 
 // An expired row for the same key is replaced; a live one cannot exist here (we hold the lock).
 const STORE_OUTCOME = `
@@ -23,6 +18,8 @@ const DELETE_EXPIRED = `
 DELETE FROM idempotency_keys
  WHERE (tenant_id, key) IN (SELECT tenant_id, key FROM idempotency_keys WHERE expires_at <= now() LIMIT $1)`;
 
+export type Claim = { kind: 'in_progress' } | { kind: 'new' } | { kind: 'stored'; outcome: StoredOutcome };
+
 export interface StoredOutcome {
   fingerprint: Buffer;
   state: 'completed' | 'failed';
@@ -34,19 +31,16 @@ export interface StoredOutcome {
 export class IdempotencyRepository {
   constructor(private readonly db: Database) {}
 
-  async tryLock(tx: SqlExecutor, tenantId: string, key: string): Promise<boolean> {
-    const rows = await tx.query<{ locked: boolean }>(TRY_LOCK_KEY, [tenantId, key]);
-    return rows[0]!.locked;
-  }
-
-  async find(tx: SqlExecutor, tenantId: string, key: string): Promise<StoredOutcome | undefined> {
-    const rows = await tx.query<{ fingerprint: Uint8Array; state: StoredOutcome['state']; response_status: number; response_body: unknown }>(
-      FIND_LIVE_KEY,
+  /** Locks the key for this transaction (or finds it locked) and reads its stored outcome. */
+  async claim(tx: SqlExecutor, tenantId: string, key: string): Promise<Claim> {
+    const rows = await tx.query<{ state: StoredOutcome['state'] | 'in_progress'; fingerprint: Uint8Array; response_status: number; response_body: unknown }>(
+      CLAIM_KEY,
       [tenantId, key],
     );
     const row = rows[0];
-    if (row === undefined) return undefined;
-    return { fingerprint: Buffer.from(row.fingerprint), state: row.state, status: row.response_status, body: row.response_body };
+    if (row === undefined) return { kind: 'new' };
+    if (row.state === 'in_progress') return { kind: 'in_progress' };
+    return { kind: 'stored', outcome: { fingerprint: Buffer.from(row.fingerprint), state: row.state, status: row.response_status, body: row.response_body } };
   }
 
   async store(tx: SqlExecutor, tenantId: string, key: string, outcome: StoredOutcome, ttlSeconds: number): Promise<void> {

@@ -35,8 +35,10 @@ function redacted(body: unknown, fields: readonly string[]): unknown {
 }
 
 /**
- * Runs a request at most once per (tenant, key). The key's outcome is written in the same database
- * transaction as the work itself: either both commit or neither does.
+ * Runs a request at most once per (tenant, key). A success's outcome is written in the same database
+ * transaction as the work itself: both commit or neither does. A client error rolls the work back and
+ * then stores the error under the key in a second transaction, unless another request with the key
+ * stored an outcome first, which is then the answer.
  */
 @Injectable()
 export class IdempotentExecution {
@@ -46,44 +48,40 @@ export class IdempotentExecution {
   ) {}
 
   async run(request: IdempotentRequest, handler: () => Promise<unknown>): Promise<Outcome> {
+    try {
+      return await this.db.transaction('read committed', async (tx) => {
+        const claim = await this.keys.claim(tx, request.tenantId, request.key);
+        if (claim.kind === 'in_progress') {
+          throw new DomainError('IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with this Idempotency-Key is still running; retry later', { key: request.key });
+        }
+        if (claim.kind === 'stored') return this.replay(request, claim.outcome);
+        const body = await handler();
+        await this.store(tx, request, { fingerprint: request.fingerprint, state: 'completed', status: request.successStatus, body });
+        return { kind: 'executed', body } as const;
+      });
+    } catch (error) {
+      if (!isStorableFailure(error)) throw error;
+      return this.storeFailure(request, error);
+    }
+  }
+
+  private async storeFailure(request: IdempotentRequest, error: DomainError): Promise<Outcome> {
     return this.db.transaction('read committed', async (tx) => {
-      if (!(await this.keys.tryLock(tx, request.tenantId, request.key))) {
-        throw new DomainError('IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with this Idempotency-Key is still running; retry later', {
-          key: request.key,
-        });
-      }
-      // A fresh statement after the lock: it sees whatever the previous holder committed.
-      const stored = await this.keys.find(tx, request.tenantId, request.key);
-      if (stored !== undefined) return this.replay(request, stored);
-      return this.execute(tx, request, handler);
+      const claim = await this.keys.claim(tx, request.tenantId, request.key);
+      // Another request with this key is running now: its outcome will be the stored one.
+      if (claim.kind === 'in_progress') return { kind: 'failed', error } as const;
+      if (claim.kind === 'stored') return this.replay(request, claim.outcome);
+      const body = { error: { code: error.code, message: error.message, details: error.details } };
+      await this.store(tx, request, { fingerprint: request.fingerprint, state: 'failed', status: error.status, body });
+      return { kind: 'failed', error } as const;
     });
   }
 
   private replay(request: IdempotentRequest, stored: StoredOutcome): Outcome {
     if (!stored.fingerprint.equals(request.fingerprint)) {
-      throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for a different request', {
-        key: request.key,
-      });
+      throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for a different request', { key: request.key });
     }
     return { kind: 'replayed', status: stored.status, body: stored.body };
-  }
-
-  private async execute(tx: SqlTransaction, request: IdempotentRequest, handler: () => Promise<unknown>): Promise<Outcome> {
-    // The savepoint lets a failed handler's writes be undone while the key's lock and its stored
-    // failure stay in this transaction.
-    await tx.query('SAVEPOINT idempotent_handler');
-    let body: unknown;
-    try {
-      body = await handler();
-    } catch (error) {
-      if (!isStorableFailure(error)) throw error;
-      await tx.query('ROLLBACK TO SAVEPOINT idempotent_handler');
-      const failure = { error: { code: error.code, message: error.message, details: error.details } };
-      await this.store(tx, request, { fingerprint: request.fingerprint, state: 'failed', status: error.status, body: failure });
-      return { kind: 'failed', error };
-    }
-    await this.store(tx, request, { fingerprint: request.fingerprint, state: 'completed', status: request.successStatus, body });
-    return { kind: 'executed', body };
   }
 
   private async store(tx: SqlTransaction, request: IdempotentRequest, outcome: StoredOutcome): Promise<void> {
