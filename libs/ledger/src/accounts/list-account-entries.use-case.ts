@@ -7,6 +7,8 @@ export interface AccountEntryView {
   transactionId: string;
   leg: number;
   direction: string;
+  /** A hold's entry: it reserved the amount and did not move the posted balance. */
+  pending: boolean;
   amount: string;
   currency: string;
   /** The account's posted balance right after this entry. */
@@ -38,6 +40,7 @@ export class ListAccountEntriesUseCase {
         transactionId: row.transactionId,
         leg: row.leg,
         direction: row.direction,
+        pending: row.pending,
         amount: row.amountMinor.toString(),
         currency: row.currency,
         postedBalance: row.postedBalanceAfter.toString(),

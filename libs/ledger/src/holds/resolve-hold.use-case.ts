@@ -57,6 +57,10 @@ export class ResolveHoldUseCase {
       if (hold === undefined) throw await this.whyNotOpen(tx, command.tenantId, holdId);
       const now = command.now ?? new Date();
       if (command.action === 'expire' && hold.expiresAt > now) throw new DomainError('VALIDATION_FAILED', 'the hold has not expired yet');
+      // Past its expiry a hold can only be released (voided, or expired by the worker), never captured.
+      if (command.action === 'post' && hold.expiresAt <= now) {
+        throw new DomainError('HOLD_EXPIRED', `hold ${holdId} expired at ${hold.expiresAt.toISOString()}`, { holdId, expiresAt: hold.expiresAt.toISOString() });
+      }
       const { status, event } = OUTCOME[command.action];
       const item: NewItem = {
         id: newId(now.getTime()),

@@ -4,7 +4,7 @@ import { AccountRepository } from '../accounts/account.repository';
 import { decodeCursor, encodeCursor } from '../domain/page-cursor';
 import type { TransactionFilter } from './transaction.repository';
 import { TransactionRepository } from './transaction.repository';
-import type { TransactionView } from './transaction.view';
+import type { TransactionStatus, TransactionView } from './transaction.view';
 
 export interface ListTransactionsCommand {
   tenantId: string;
@@ -12,6 +12,8 @@ export interface ListTransactionsCommand {
   externalRef?: string;
   from?: Date;
   to?: Date;
+  status?: TransactionStatus;
+  metadata?: Record<string, unknown>;
   cursor?: string;
   limit: number;
 }
@@ -24,7 +26,13 @@ export class ListTransactionsUseCase {
   ) {}
 
   async execute(command: ListTransactionsCommand): Promise<{ data: TransactionView[]; nextCursor: string | null }> {
-    const filter: TransactionFilter = { externalRef: command.externalRef, from: command.from, to: command.to };
+    const filter: TransactionFilter = {
+      externalRef: command.externalRef,
+      from: command.from,
+      to: command.to,
+      status: command.status,
+      metadata: command.metadata,
+    };
     if (command.account !== undefined) {
       const account = await this.accounts.findByRef(command.tenantId, command.account);
       if (account === undefined) throw new DomainError('NOT_FOUND', `account ${command.account} not found`);
