@@ -45,6 +45,7 @@ export interface ApiProcessOptions {
   port: number;
   adminToken: string;
   poolSize: number;
+  nodeArgs: string[];
 }
 
 /** The API server as a child process, so that it and the load generator do not share an event loop. */
@@ -70,7 +71,7 @@ export class ApiProcess {
 
   static async start(options: ApiProcessOptions): Promise<ApiProcess> {
     const entry = resolve(__dirname, '../../apps/api/src/main.js');
-    const child = spawn(process.execPath, [entry], {
+    const child = spawn(process.execPath, [...options.nodeArgs, entry], {
       env: {
         ...process.env,
         DATABASE_URL: options.databaseUrl,

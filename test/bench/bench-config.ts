@@ -1,3 +1,5 @@
+import { MODES, type Mode, WORKLOADS, type WorkloadName } from './workloads';
+
 // Bench settings, read once from the environment so a short run (BENCH_RUNS=1 BENCH_TRANSFERS=500)
 // needs no code change. Every value is bounded: a typo must not start an hour-long run.
 
@@ -12,6 +14,9 @@ export interface BenchConfig {
   /** Unmeasured transfers before the first measured run of each mode (JIT, plan caches, pools). */
   warmupTransfers: number;
   concurrencies: number[];
+  /** api and sql always; replica (the API's statements over pg, no HTTP) only on request. */
+  modes: Mode[];
+  workloads: WorkloadName[];
   /** The API's pg pool: at least the highest concurrency, so the pool is not what is measured. */
   apiPoolSize: number;
   /** A run stops issuing transfers after this long, so a pathological run still ends. */
@@ -22,6 +27,8 @@ export interface BenchConfig {
   walletFundingMinor: bigint;
   setupConcurrency: number;
   resultsDirectory: string;
+  /** Extra node flags for the API child, e.g. --prof to see where its CPU goes (diagnostics only). */
+  apiNodeArgs: string[];
 }
 
 function integerFromEnv(name: string, fallback: number, min: number, max: number): number {
@@ -43,6 +50,24 @@ function concurrenciesFromEnv(): number[] {
   return values;
 }
 
+function modesFromEnv(): Mode[] {
+  const raw = process.env.BENCH_MODES ?? 'api,sql';
+  const modes = raw.split(',').map((part) => part.trim());
+  const known = (mode: string): mode is Mode => (MODES as readonly string[]).includes(mode);
+  if (!modes.includes('api') || !modes.includes('sql') || !modes.every(known)) {
+    throw new Error(`BENCH_MODES=${raw}: expected api,sql optionally with replica`);
+  }
+  return MODES.filter((mode) => modes.includes(mode));
+}
+
+function workloadsFromEnv(): WorkloadName[] {
+  const raw = process.env.BENCH_WORKLOADS ?? WORKLOADS.join(',');
+  const names = raw.split(',').map((part) => part.trim());
+  const known = (name: string): name is WorkloadName => (WORKLOADS as readonly string[]).includes(name);
+  if (names.length === 0 || !names.every(known)) throw new Error(`BENCH_WORKLOADS=${raw}: expected a subset of ${WORKLOADS.join(',')}`);
+  return WORKLOADS.filter((name) => names.includes(name));
+}
+
 export function loadBenchConfig(): BenchConfig {
   const concurrencies = concurrenciesFromEnv();
   const databaseName = process.env.BENCH_DATABASE ?? 'ledger_bench';
@@ -52,15 +77,18 @@ export function loadBenchConfig(): BenchConfig {
     databaseName,
     walletCount: integerFromEnv('BENCH_WALLETS', 10_000, 2, 100_000),
     runCount: integerFromEnv('BENCH_RUNS', 3, 1, 15),
-    transfersPerRun: integerFromEnv('BENCH_TRANSFERS', 4_000, 100, 200_000),
+    transfersPerRun: integerFromEnv('BENCH_TRANSFERS', 3_000, 100, 200_000),
     warmupTransfers: integerFromEnv('BENCH_WARMUP_TRANSFERS', 1_000, 0, 50_000),
     concurrencies,
+    modes: modesFromEnv(),
+    workloads: workloadsFromEnv(),
     apiPoolSize: integerFromEnv('BENCH_API_POOL_SIZE', Math.max(...concurrencies), 1, 90),
     runTimeoutMs: integerFromEnv('BENCH_RUN_TIMEOUT_S', 60, 1, 3_600) * 1000,
     benchTimeoutMs: integerFromEnv('BENCH_TIMEOUT_S', 900, 10, 14_400) * 1000,
     walletFundingMinor: 10_000_000n,
     setupConcurrency: integerFromEnv('BENCH_SETUP_CONCURRENCY', 16, 1, 64),
     resultsDirectory: process.env.BENCH_RESULTS_DIR ?? 'bench-results',
+    apiNodeArgs: (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
   };
 }
 
@@ -73,6 +101,8 @@ export function describeConfig(config: BenchConfig): Record<string, string | num
     transfersPerRun: config.transfersPerRun,
     warmupTransfers: config.warmupTransfers,
     concurrencies: config.concurrencies.join(','),
+    modes: config.modes.join(','),
+    workloads: config.workloads.join(','),
     apiPoolSize: config.apiPoolSize,
     runTimeoutS: config.runTimeoutMs / 1000,
     benchTimeoutS: config.benchTimeoutMs / 1000,

@@ -9,6 +9,13 @@ export interface LoadOptions {
   /** No new transfer starts after this; the run reports itself as timed out. */
   timeoutMs: number;
   attempt: TransferAttempt;
+  /** Called right before the first and right after the last transfer (CPU and activity accounting). */
+  hooks?: LoadHooks;
+}
+
+export interface LoadHooks {
+  onLoadStart(): void;
+  onLoadEnd(): void;
 }
 
 export interface LoadResult {
@@ -35,6 +42,7 @@ export async function runClosedLoop(options: LoadOptions): Promise<LoadResult> {
   let started = 0;
   let succeeded = 0;
   let timedOut = false;
+  options.hooks?.onLoadStart();
   const startedAtMs = performance.now();
   const deadlineMs = startedAtMs + options.timeoutMs;
 
@@ -64,10 +72,12 @@ export async function runClosedLoop(options: LoadOptions): Promise<LoadResult> {
   };
 
   await Promise.all(Array.from({ length: options.concurrency }, (_, index) => worker(index)));
+  const elapsedMs = performance.now() - startedAtMs;
+  options.hooks?.onLoadEnd();
   return {
     attempted: started,
     succeeded,
-    elapsedMs: performance.now() - startedAtMs,
+    elapsedMs,
     timedOut,
     latenciesMs: latenciesMs.subarray(0, succeeded),
     errors,

@@ -1,4 +1,5 @@
 import type { LoadResult } from './load-loop';
+import type { ConnectionStates } from './pg-activity';
 
 export interface RunSummary {
   transfersPerSecond: number;
@@ -11,6 +12,9 @@ export interface RunSummary {
   timedOut: boolean;
   /** CPU time per successful transfer, by process group (see cpu-usage.ts). */
   cpuMsPerTransfer: CpuPerTransfer;
+  connectionStates: ConnectionStates;
+  /** Replica mode only: mean round trip of each statement of the API's posting path. */
+  statementMeansMs?: Record<string, number>;
 }
 
 export interface CpuPerTransfer {
@@ -38,7 +42,12 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-export function summarizeRun(result: LoadResult, cpuMsPerTransfer: CpuPerTransfer): RunSummary {
+export function summarizeRun(
+  result: LoadResult,
+  cpuMsPerTransfer: CpuPerTransfer,
+  connectionStates: ConnectionStates,
+  statementMeansMs?: Record<string, number>,
+): RunSummary {
   const errorCount = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
   return {
     transfersPerSecond: result.elapsedMs > 0 ? (result.succeeded * 1000) / result.elapsedMs : 0,
@@ -50,6 +59,8 @@ export function summarizeRun(result: LoadResult, cpuMsPerTransfer: CpuPerTransfe
     elapsedMs: result.elapsedMs,
     timedOut: result.timedOut,
     cpuMsPerTransfer,
+    connectionStates,
+    ...(statementMeansMs === undefined ? {} : { statementMeansMs }),
   };
 }
 
@@ -74,6 +85,20 @@ export function summarizeCell(runs: RunSummary[]): CellSummary {
       postgres: median(runs.map((run) => run.cpuMsPerTransfer.postgres)),
       benchClient: median(runs.map((run) => run.cpuMsPerTransfer.benchClient)),
     },
+    connectionStates: {
+      waitingForClient: median(runs.map((run) => run.connectionStates.waitingForClient)),
+      lockWait: median(runs.map((run) => run.connectionStates.lockWait)),
+      executing: median(runs.map((run) => run.connectionStates.executing)),
+      samples: runs.reduce((sum, run) => sum + run.connectionStates.samples, 0),
+    },
+    ...medianStatementTimes(runs),
     runs,
   };
+}
+
+function medianStatementTimes(runs: readonly RunSummary[]): { statementMeansMs?: Record<string, number> } {
+  const first = runs[0]?.statementMeansMs;
+  if (first === undefined) return {};
+  const names = Object.keys(first);
+  return { statementMeansMs: Object.fromEntries(names.map((name) => [name, median(runs.map((run) => run.statementMeansMs?.[name] ?? Number.NaN))])) };
 }
