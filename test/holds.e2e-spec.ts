@@ -256,15 +256,20 @@ describe('hold events', () => {
     const capture = (await postWithKey(api, tenant.posterKey, `/v1/transactions/${toCapture.id}/post`)).body;
     const voidRecord = (await postWithKey(api, tenant.posterKey, `/v1/transactions/${toVoid.id}/void`)).body;
     const { events } = await readEventFeed(api, tenant.posterKey, { ready: (all) => all.some((event) => event.type === 'hold.voided') });
+    // A hold and its resolution are one aggregate: the hold is version 1, its resolution version 2.
     const byAggregate = (id: string) => events.filter((event) => event.aggregateId === id);
-    expect(byAggregate(toCapture.id).map((event) => event.type)).toEqual(['transaction.pending']);
-    expect(byAggregate(toVoid.id).map((event) => event.type)).toEqual(['transaction.pending']);
-    const posted = byAggregate(capture.id);
-    expect(posted.map((event) => event.type)).toEqual(['hold.posted']);
-    expect(posted[0].data.transaction).toMatchObject({ id: capture.id, holdId: toCapture.id, status: 'posted' });
-    const voided = byAggregate(voidRecord.id);
-    expect(voided.map((event) => event.type)).toEqual(['hold.voided']);
-    expect(voided[0]).toMatchObject({ tenantId: tenant.tenantId, data: { transaction: { id: voidRecord.id, holdId: toVoid.id, status: 'voided', entries: [] } } });
+    expect(byAggregate(toCapture.id).map((event) => [event.type, event.aggregateVersion])).toEqual([
+      ['transaction.pending', '1'],
+      ['hold.posted', '2'],
+    ]);
+    expect(byAggregate(toVoid.id).map((event) => [event.type, event.aggregateVersion])).toEqual([
+      ['transaction.pending', '1'],
+      ['hold.voided', '2'],
+    ]);
+    const posted = byAggregate(toCapture.id)[1];
+    expect(posted.data.transaction).toMatchObject({ id: capture.id, holdId: toCapture.id, status: 'posted' });
+    const voided = byAggregate(toVoid.id)[1];
+    expect(voided).toMatchObject({ tenantId: tenant.tenantId, data: { transaction: { id: voidRecord.id, holdId: toVoid.id, status: 'voided', entries: [] } } });
     expect(byAggregate(toCapture.id)[0].data.transaction).toMatchObject({ status: 'pending', expiresAt: toCapture.expiresAt });
   });
 });

@@ -103,18 +103,21 @@ CREATE TABLE balance_snapshots (
   FOREIGN KEY (tenant_id, account_id) REFERENCES accounts (tenant_id, id)
 );
 
--- Locks the accounts of a posting, in id order, with transaction-scoped advisory locks, then reads them.
--- Advisory locks need no transaction id, so a posting gets its xid only at its first write, after all
--- of its locks: for any two postings that share an account, xid order is commit order, and the outbox
--- feed (ordered by xid) lists them as they committed. As a volatile function, its final SELECT takes a
--- fresh snapshot after the locks are held, so it reads what the previous holder committed.
-CREATE FUNCTION ledger_lock_accounts(p_tenant_id uuid, p_ids uuid[], p_codes text[])
+-- Locks what a posting needs, in one round trip: its accounts, in id order, with transaction-scoped
+-- advisory locks (then a fresh read of them), and one of the tenant's journal stripes that no other
+-- transaction holds (or, if all are busy, waits for the one at p_stripe_start).
+-- Advisory locks need no transaction id, so a posting gets its xid only with the stripe's row lock,
+-- after its account locks: for any two postings that share an account, xid order is commit order,
+-- and the outbox feed (ordered by xid) lists them as they committed. As a volatile function, each of
+-- its statements takes a fresh snapshot, so the reads see what the previous lock holder committed.
+CREATE FUNCTION ledger_lock_for_posting(p_tenant_id uuid, p_ids uuid[], p_codes text[], p_stripe_start integer)
 RETURNS TABLE (id uuid, code text, currency text, normal_balance text, allow_negative boolean,
                posted_debits bigint, posted_credits bigint, pending_debits bigint, pending_credits bigint,
-               version bigint)
+               version bigint, stripe smallint, stripe_seq bigint, stripe_hash bytea)
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   account_id uuid;
+  head record;
 BEGIN
   FOR account_id IN
     SELECT a.id FROM accounts a
@@ -123,9 +126,22 @@ BEGIN
   LOOP
     PERFORM pg_advisory_xact_lock(hashtextextended(p_tenant_id::text || ':account:' || account_id::text, 0));
   END LOOP;
+  IF account_id IS NULL THEN
+    RETURN;
+  END IF;
+  SELECT h.stripe, h.seq, h.hash INTO head FROM journal_heads h
+   WHERE h.tenant_id = p_tenant_id
+   ORDER BY (h.stripe + p_stripe_start) % 16
+   LIMIT 1
+     FOR UPDATE SKIP LOCKED;
+  IF NOT FOUND THEN
+    SELECT h.stripe, h.seq, h.hash INTO head FROM journal_heads h
+     WHERE h.tenant_id = p_tenant_id AND h.stripe = p_stripe_start % 16
+       FOR UPDATE;
+  END IF;
   RETURN QUERY
     SELECT a.id, a.code, a.currency::text, a.normal_balance, a.allow_negative, a.posted_debits, a.posted_credits,
-           a.pending_debits, a.pending_credits, a.version
+           a.pending_debits, a.pending_credits, a.version, head.stripe, head.seq, head.hash
       FROM accounts a
      WHERE a.tenant_id = p_tenant_id AND (a.id = ANY (p_ids) OR a.code = ANY (p_codes))
      ORDER BY a.id;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
 import { type SqlExecutor, canonicalJson, sha256 } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
-import { type EventType, OutboxWriter } from '@ledger/outbox';
+import type { EventType, NewEvent } from '@ledger/outbox';
 import { JOURNAL_ENCODING_VERSION, chainHash, encodeJournalRecord } from '../domain/journal-encoding';
 import { type PlannedEntry, PostingPlanner, type ReleasedLeg } from '../domain/posting-plan';
 import type { DraftLeg } from '../domain/transaction-draft';
@@ -81,23 +81,30 @@ function view(created: Created, link: JournalLink, stripe: number): TransactionV
 }
 
 /**
+ * A hold's story is one aggregate: the hold (version 1) and its resolution (version 2); every other
+ * transaction is an aggregate of its own.
+ */
+function eventOf(item: NewItem, transaction: TransactionView): NewEvent {
+  const aggregateId = item.holdId ?? item.id;
+  return { type: item.event, aggregateType: 'transaction', aggregateId, aggregateVersion: item.holdId ? 2n : 1n, data: { transaction } };
+}
+
+/**
  * Writes any number of transactions in one database transaction with a fixed number of statements:
- * external references locked and checked, accounts locked in id order, every item planned in order
- * (each fails alone), then one statement for all rows, and one for their events.
+ * external references locked and checked, accounts and a journal stripe locked, every item planned in
+ * order (each fails alone), then one statement for all rows and their events.
  */
 @Injectable()
 export class PostingEngine {
-  constructor(
-    private readonly postings: PostingRepository,
-    private readonly outbox: OutboxWriter,
-  ) {}
+  constructor(private readonly postings: PostingRepository) {}
 
   async write(tx: SqlExecutor, tenantId: string, items: readonly NewItem[]): Promise<ItemResult[]> {
     const refs = items.flatMap((item) => (item.externalRef ? [item.externalRef] : []));
     await this.postings.lockExternalRefs(tx, tenantId, refs);
     const claimedRefs = await this.postings.findExternalRefs(tx, tenantId, refs);
     const accountRefs = items.flatMap((item) => [...item.legs.map((leg) => leg.account), ...item.releases.map((release) => release.accountId)]);
-    const planner = new PostingPlanner(await this.postings.lockAccounts(tx, tenantId, accountRefs));
+    const locks = await this.postings.lockForPosting(tx, tenantId, accountRefs);
+    const planner = new PostingPlanner(locks.accounts);
     const results: (ItemResult | undefined)[] = [];
     const created: Created[] = [];
     for (const [index, item] of items.entries()) {
@@ -119,16 +126,22 @@ export class PostingEngine {
       created.push({ index, item, entries: plan.entries });
       results.push(undefined);
     }
-    if (created.length > 0) await this.writeCreated(tx, tenantId, planner, created, results);
+    if (created.length > 0) await this.writeCreated(tx, tenantId, { planner, stripe: locks.stripe! }, created, results);
     return results.map((result) => {
       assert.ok(result !== undefined, 'every item has a result');
       return result;
     });
   }
 
-  private async writeCreated(tx: SqlExecutor, tenantId: string, planner: PostingPlanner, created: Created[], results: (ItemResult | undefined)[]) {
-    const stripe = await this.postings.takeJournalStripe(tx, tenantId);
+  private async writeCreated(
+    tx: SqlExecutor,
+    tenantId: string,
+    { planner, stripe }: { planner: PostingPlanner; stripe: JournalStripe },
+    created: Created[],
+    results: (ItemResult | undefined)[],
+  ) {
     const links = chain(tenantId, created, stripe);
+    const views = created.map((entry, offset) => view(entry, links[offset]!, stripe.stripe));
     await this.postings.writeBatch(tx, tenantId, {
       transactions: created.map(({ item }) => item),
       deltas: planner.accountDeltas(),
@@ -138,13 +151,8 @@ export class PostingEngine {
       stripe,
       links,
       encodingVersion: JOURNAL_ENCODING_VERSION,
+      events: created.map(({ item }, offset) => eventOf(item, views[offset]!)),
     });
-    const views = created.map((entry, offset) => view(entry, links[offset]!, stripe.stripe));
     created.forEach((entry, offset) => (results[entry.index] = { status: 'created', transaction: views[offset]! }));
-    await this.outbox.append(
-      tx,
-      tenantId,
-      created.map(({ item }, offset) => ({ type: item.event, aggregateType: 'transaction', aggregateId: item.id, aggregateVersion: 1n, data: { transaction: views[offset]! } })),
-    );
   }
 }

@@ -4,14 +4,8 @@ import { DomainError } from '@ledger/errors';
 import type { Side } from '../domain/balances';
 import type { AccountDelta, LockedAccount, PlannedEntry } from '../domain/posting-plan';
 import { isUuid } from '../domain/posting-plan';
-import {
-  FIND_EXTERNAL_REFS,
-  LOCK_ACCOUNTS,
-  LOCK_EXTERNAL_REFS,
-  TAKE_FREE_JOURNAL_STRIPE,
-  WAIT_FOR_JOURNAL_STRIPE,
-  WRITE_BATCH,
-} from './posting.sql';
+import { type NewEvent, outboxInsertParams } from '@ledger/outbox';
+import { FIND_EXTERNAL_REFS, LOCK_EXTERNAL_REFS, LOCK_FOR_POSTING, WRITE_BATCH } from './posting.sql';
 import type { TransactionStatus } from './transaction.view';
 
 /** Each tenant's journal is this many hash chains (the migration creates them). */
@@ -53,6 +47,13 @@ export interface BatchWrite {
   stripe: JournalStripe;
   links: readonly JournalLink[];
   encodingVersion: number;
+  events: readonly NewEvent[];
+}
+
+export interface PostingLocks {
+  accounts: LockedAccount[];
+  /** Undefined when no account of the batch exists (nothing can be written). */
+  stripe: JournalStripe | undefined;
 }
 
 interface LockedAccountRow {
@@ -66,6 +67,9 @@ interface LockedAccountRow {
   pending_debits: bigint;
   pending_credits: bigint;
   version: bigint;
+  stripe: number;
+  stripe_seq: bigint;
+  stripe_hash: Uint8Array;
 }
 
 /**
@@ -99,32 +103,29 @@ export class PostingRepository {
     return new Map(rows.map((row) => [row.external_ref, { id: row.id, contentHash: Buffer.from(row.content_hash) }]));
   }
 
-  async lockAccounts(tx: SqlExecutor, tenantId: string, refs: Iterable<string>): Promise<LockedAccount[]> {
+  /** The batch's accounts, locked in id order, and a journal stripe (see LOCK_FOR_POSTING). */
+  async lockForPosting(tx: SqlExecutor, tenantId: string, refs: Iterable<string>): Promise<PostingLocks> {
     const unique = [...new Set(refs)];
     const ids = unique.filter(isUuid).map((ref) => ref.toLowerCase());
     const codes = unique.filter((ref) => !isUuid(ref));
-    const rows = await tx.query<LockedAccountRow>(LOCK_ACCOUNTS, [tenantId, ids, codes]);
-    return rows.map((row) => ({
-      id: row.id,
-      code: row.code,
-      currency: row.currency,
-      normalBalance: row.normal_balance,
-      allowNegative: row.allow_negative,
-      postedDebits: row.posted_debits,
-      postedCredits: row.posted_credits,
-      pendingDebits: row.pending_debits,
-      pendingCredits: row.pending_credits,
-      version: row.version,
-    }));
-  }
-
-  /** A free stripe if there is one; otherwise waits for a random one. */
-  async takeJournalStripe(tx: SqlExecutor, tenantId: string): Promise<JournalStripe> {
     const start = Math.floor(Math.random() * JOURNAL_STRIPES);
-    const free = await tx.query<{ stripe: number; seq: bigint; hash: Uint8Array }>(TAKE_FREE_JOURNAL_STRIPE, [tenantId, start, JOURNAL_STRIPES]);
-    const row = free[0] ?? (await tx.query<{ stripe: number; seq: bigint; hash: Uint8Array }>(WAIT_FOR_JOURNAL_STRIPE, [tenantId, start]))[0];
-    if (row === undefined) throw new Error(`tenant ${tenantId} has no journal stripes`);
-    return { stripe: row.stripe, seq: row.seq, hash: Buffer.from(row.hash) };
+    const rows = await tx.query<LockedAccountRow>(LOCK_FOR_POSTING, [tenantId, ids, codes, start]);
+    const head = rows[0];
+    return {
+      accounts: rows.map((row) => ({
+        id: row.id,
+        code: row.code,
+        currency: row.currency,
+        normalBalance: row.normal_balance,
+        allowNegative: row.allow_negative,
+        postedDebits: row.posted_debits,
+        postedCredits: row.posted_credits,
+        pendingDebits: row.pending_debits,
+        pendingCredits: row.pending_credits,
+        version: row.version,
+      })),
+      stripe: head === undefined ? undefined : { stripe: head.stripe, seq: head.stripe_seq, hash: Buffer.from(head.stripe_hash) },
+    };
   }
 
   async writeBatch(tx: SqlExecutor, tenantId: string, batch: BatchWrite): Promise<void> {
@@ -172,6 +173,7 @@ export class PostingRepository {
         links.map((link) => link.hash),
         head.seq,
         head.hash,
+        ...outboxInsertParams(batch.events),
       ])
       .catch((error: unknown) => {
         throw translateWriteError(error);

@@ -1,3 +1,5 @@
+import { outboxInsertSql } from '@ledger/outbox';
+
 // The posting path as SQL a reviewer can read. All of it runs in one READ COMMITTED transaction.
 
 /**
@@ -12,33 +14,21 @@ export const FIND_EXTERNAL_REFS = `
 SELECT id, external_ref, content_hash FROM transactions WHERE tenant_id = $1 AND external_ref = ANY($2::text[])`;
 
 /**
- * Locks every account of the batch in id order (see ledger_lock_accounts in the migrations): any two
- * postings lock their common accounts in the same order, so they queue instead of deadlocking, and
- * the first write, which fixes a transaction's place in the event feed, comes after the locks.
+ * Locks the batch's accounts in id order, then takes a free journal stripe (see
+ * ledger_lock_for_posting in the migrations): any two postings lock their common accounts in the same
+ * order, so they queue instead of deadlocking, and the stripe's row lock, which fixes a transaction's
+ * place in the event feed, comes after them. Each account row carries the stripe's head.
  */
-export const LOCK_ACCOUNTS = `SELECT * FROM ledger_lock_accounts($1, $2::uuid[], $3::text[])`;
+export const LOCK_FOR_POSTING = `SELECT * FROM ledger_lock_for_posting($1, $2::uuid[], $3::text[], $4)`;
 
 /** Serialises everything that resolves one hold or reverses one transaction. */
 export const LOCK_TRANSACTION = `SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':transaction:' || $2, 0))`;
 
 /**
- * Takes one of the tenant's journal stripes that no other transaction holds, starting from a random
- * one; the lock is held to commit. WAIT_FOR_JOURNAL_STRIPE is the fallback when all are busy.
- */
-export const TAKE_FREE_JOURNAL_STRIPE = `
-SELECT stripe, seq, hash FROM journal_heads
- WHERE tenant_id = $1
- ORDER BY (stripe + $2) % $3
- LIMIT 1
-   FOR UPDATE SKIP LOCKED`;
-
-export const WAIT_FOR_JOURNAL_STRIPE = `
-SELECT stripe, seq, hash FROM journal_heads WHERE tenant_id = $1 AND stripe = $2 FOR UPDATE`;
-
-/**
  * Writes a planned batch in one statement: transaction rows, account totals, entries, open holds,
- * journal links and the stripe's new head. PostgreSQL checks it again: accounts_available_non_negative,
- * entries_zero_sum, the currency foreign key, one resolution per hold, one reversal per transaction.
+ * journal links, the stripe's new head and the outbox events. PostgreSQL checks it again:
+ * accounts_available_non_negative, entries_zero_sum, the currency foreign key, one resolution per hold,
+ * one reversal per transaction.
  */
 export const WRITE_BATCH = `
 WITH new_transactions AS (
@@ -78,5 +68,7 @@ WITH new_transactions AS (
   INSERT INTO journal_links (tenant_id, stripe, seq, transaction_id, encoding_version, previous_hash, hash)
   SELECT $1, $33, l.seq, l.transaction_id, $34, l.previous_hash, l.hash
     FROM unnest($35::int8[], $36::uuid[], $37::bytea[], $38::bytea[]) AS l(seq, transaction_id, previous_hash, hash)
+), new_head AS (
+  UPDATE journal_heads SET seq = $39, hash = $40 WHERE tenant_id = $1 AND stripe = $33
 )
-UPDATE journal_heads SET seq = $39, hash = $40 WHERE tenant_id = $1 AND stripe = $33`;
+${outboxInsertSql(41)}`;
