@@ -15,6 +15,7 @@ import {
   postTransaction,
   postWithKey,
   readEventFeed,
+  seededTenant,
   setupTenant,
   sqlRows,
   transfer,
@@ -52,11 +53,7 @@ async function placeHold(tenant: TestTenant, from: string, to: string, amount: s
   return mustPost(api, tenant.posterKey, holdBody(from, to, amount));
 }
 
-async function newTenant(name: string): Promise<TestTenant> {
-  const tenant = await setupTenant(api, name);
-  await createAccount(api, tenant.adminKey, { code: 'equity:seed', currency: 'USD', normalBalance: 'credit', allowNegative: true });
-  return tenant;
-}
+const newTenant = (name: string) => seededTenant(api, name);
 
 describe('placing holds', () => {
   let tenant: TestTenant;

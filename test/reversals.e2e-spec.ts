@@ -4,7 +4,6 @@ import { type ApiHarness, startApi } from './support/api-harness';
 import {
   DAY_MS,
   type TestTenant,
-  createAccount,
   expectError,
   expectNothingWritten,
   expectValidationError,
@@ -14,9 +13,11 @@ import {
   mustPost,
   postWithKey,
   readEventFeed,
+  seededTenant,
   setupTenant,
   sqlRows,
   transfer,
+  walletAndShop,
 } from './support/ledger-fixtures';
 
 let api: ApiHarness;
@@ -27,21 +28,9 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function newTenant(name: string): Promise<TestTenant> {
-  const tenant = await setupTenant(api, name);
-  await createAccount(api, tenant.adminKey, { code: 'equity:seed', currency: 'USD', normalBalance: 'credit', allowNegative: true });
-  return tenant;
-}
+const newTenant = (name: string) => seededTenant(api, name);
 
-/** A fresh credit-normal wallet (never negative) and a shop account. */
-async function accounts(tenant: TestTenant) {
-  const name = randomUUID().slice(0, 8);
-  const wallet = `liabilities:${name}:wallet`;
-  const shop = `liabilities:${name}:shop`;
-  await createAccount(api, tenant.adminKey, { code: wallet, currency: 'USD', normalBalance: 'credit' });
-  await createAccount(api, tenant.adminKey, { code: shop, currency: 'USD', normalBalance: 'credit' });
-  return { wallet, shop, codes: ['equity:seed', wallet, shop] };
-}
+const accounts = (tenant: TestTenant) => walletAndShop(api, tenant);
 
 const reverse = (tenant: TestTenant, id: string, body?: unknown) => postWithKey(api, tenant.posterKey, `/v1/transactions/${id}/reverse`, body);
 

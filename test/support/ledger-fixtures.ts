@@ -215,3 +215,20 @@ export async function getTransaction(api: ApiHarness, key: string, id: string): 
 export function postWithKey(api: ApiHarness, key: string, path: string, body?: unknown, idempotencyKey: string = randomUUID()): Promise<ApiResponse> {
   return api.request('POST', path, { key, idempotencyKey, body });
 }
+
+/** A tenant with an `equity:seed` account that may go negative, to fund the others from. */
+export async function seededTenant(api: ApiHarness, name: string): Promise<TestTenant> {
+  const tenant = await setupTenant(api, name);
+  await createAccount(api, tenant.adminKey, { code: 'equity:seed', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+  return tenant;
+}
+
+/** A fresh, unfunded credit-normal wallet (never negative) and a shop account. */
+export async function walletAndShop(api: ApiHarness, tenant: TestTenant) {
+  const name = randomUUID().slice(0, 8);
+  const wallet = `liabilities:${name}:wallet`;
+  const shop = `liabilities:${name}:shop`;
+  await createAccount(api, tenant.adminKey, { code: wallet, currency: 'USD', normalBalance: 'credit' });
+  await createAccount(api, tenant.adminKey, { code: shop, currency: 'USD', normalBalance: 'credit' });
+  return { wallet, shop, codes: ['equity:seed', wallet, shop] };
+}
