@@ -3,12 +3,15 @@ import { APP_FILTER } from '@nestjs/core';
 import { AuthModule } from '@ledger/auth';
 import { type Database, DatabaseModule } from '@ledger/db';
 import { IdempotencyModule } from '@ledger/idempotency';
+import { ImportsModule } from '@ledger/imports';
 import { LedgerModule } from '@ledger/ledger';
 import { OutboxModule } from '@ledger/outbox';
 import { AccountsController } from './controllers/accounts.controller';
 import { ApiKeysController } from './controllers/api-keys.controller';
 import { EventsController } from './controllers/events.controller';
 import { HealthController } from './controllers/health.controller';
+import { ImportsController } from './controllers/imports.controller';
+import { SourcesController } from './controllers/sources.controller';
 import { TenantsController } from './controllers/tenants.controller';
 import { TransactionsController } from './controllers/transactions.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
@@ -29,6 +32,7 @@ export class ApiModule {
         IdempotencyModule,
         LedgerModule,
         OutboxModule,
+        ImportsModule,
       ],
       controllers: [
         HealthController,
@@ -37,6 +41,8 @@ export class ApiModule {
         AccountsController,
         TransactionsController,
         EventsController,
+        SourcesController,
+        ImportsController,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

@@ -7,6 +7,7 @@ import { json } from 'express';
 import { ApiModule } from './api.module';
 import { jsonDepthLimit } from './http/json-depth.middleware';
 import { jsonOnly } from './http/json-only.middleware';
+import { statementUpload } from './http/statement-upload.middleware';
 
 /** Largest JSON body accepted; a batch of 1000 transfers fits with room to spare. */
 export const REQUEST_BODY_BYTES_MAX = 2 * 1024 * 1024;
@@ -23,6 +24,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
     logger: options.logLevels ?? ['error', 'warn', 'log'],
   });
   app.disable('x-powered-by');
+  app.use('/v1/imports', statementUpload);
   app.use(jsonOnly);
   app.use(json({ limit: REQUEST_BODY_BYTES_MAX, strict: true }));
   app.use(jsonDepthLimit);

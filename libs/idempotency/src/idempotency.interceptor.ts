@@ -30,6 +30,8 @@ interface HttpRequest {
   body: unknown;
   headers: Record<string, string | string[] | undefined>;
   principal?: { tenantId: string };
+  /** A received file upload: its hash is part of what the request is. */
+  upload?: { sha256: string };
 }
 
 @Injectable()
@@ -51,7 +53,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
       });
     }
     const tenantId = request.principal!.tenantId;
-    const fingerprint = sha256(`POST ${request.path}\n${canonicalJson(request.body ?? null)}`);
+    const content = request.upload === undefined ? (request.body ?? null) : { fields: request.body ?? null, fileSha256: request.upload.sha256 };
+    const fingerprint = sha256(`POST ${request.path}\n${canonicalJson(content)}`);
     const successStatus = context.switchToHttp().getResponse<{ statusCode: number }>().statusCode;
     const run = async () => {
       const outcome = await this.execution.run(

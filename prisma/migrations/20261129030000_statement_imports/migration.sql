@@ -65,7 +65,8 @@ CREATE TABLE statement_lines (
   PRIMARY KEY (tenant_id, id),
   UNIQUE (tenant_id, source_id, external_id),
   FOREIGN KEY (tenant_id, source_id) REFERENCES statement_sources (tenant_id, id),
-  FOREIGN KEY (tenant_id, import_id) REFERENCES statement_imports (tenant_id, id)
+  -- Deferred: an import streams its lines first and writes its own row last, when the counts are known.
+  FOREIGN KEY (tenant_id, import_id) REFERENCES statement_imports (tenant_id, id) DEFERRABLE INITIALLY DEFERRED
 );
 CREATE INDEX statement_lines_import_idx ON statement_lines (tenant_id, import_id, line_number);
 CREATE INDEX statement_lines_booked_idx ON statement_lines (tenant_id, source_id, booked_on);

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@ledger/errors';
+import { ImportRepository } from './import.repository';
+import type { ImportView, StoredLineView } from './import.views';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+@Injectable()
+export class GetImportUseCase {
+  constructor(private readonly imports: ImportRepository) {}
+
+  async execute(command: { tenantId: string; id: string }): Promise<ImportView> {
+    const found = UUID.test(command.id) ? await this.imports.findImport(command.tenantId, command.id.toLowerCase()) : undefined;
+    if (found === undefined) throw new DomainError('NOT_FOUND', `import ${command.id} not found`);
+    return found;
+  }
+}
+
+function decodeLineCursor(cursor: string): { lineNumber: number; id: string } {
+  const [lineNumber, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  if (!/^\d{1,10}$/.test(lineNumber ?? '') || !UUID.test(id ?? '')) {
+    throw new DomainError('VALIDATION_FAILED', 'cursor is not one this list gave out', { fields: [{ path: 'cursor', message: 'invalid cursor' }] });
+  }
+  return { lineNumber: Number(lineNumber), id: id! };
+}
+
+/** The lines an import added, in file order. */
+@Injectable()
+export class ListImportLinesUseCase {
+  constructor(
+    private readonly imports: ImportRepository,
+    private readonly getImport: GetImportUseCase,
+  ) {}
+
+  async execute(command: { tenantId: string; id: string; cursor?: string; limit: number }): Promise<{ data: StoredLineView[]; nextCursor: string | null }> {
+    const found = await this.getImport.execute(command);
+    const after = command.cursor ? decodeLineCursor(command.cursor) : { lineNumber: 0, id: '00000000-0000-0000-0000-000000000000' };
+    const rows = await this.imports.listLines(command.tenantId, found.id, after, command.limit + 1);
+    const page = rows.slice(0, command.limit);
+    const last = page.at(-1);
+    return { data: page, nextCursor: rows.length > command.limit && last ? Buffer.from(`${last.lineNumber}|${last.id}`).toString('base64url') : null };
+  }
+}

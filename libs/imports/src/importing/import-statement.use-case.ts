@@ -1,0 +1,172 @@
+import { Injectable } from '@nestjs/common';
+import { Database, type SqlTransaction, newId } from '@ledger/db';
+import { DomainError } from '@ledger/errors';
+import { OutboxWriter } from '@ledger/outbox';
+import { type LineAmount, balanceCheck } from '../balance-check';
+import { type CsvProfile, csvProfileSchema } from '../csv/csv-profile';
+import { type StatementFormat, parse } from '../parse';
+import type { StatementError, StatementHeader, StatementLine } from '../statement-items';
+import type { StatementInput } from '../text-input';
+import { HashedInput } from './hashed-input';
+import { ImportRepository } from './import.repository';
+import type { ImportView, StatementSummary } from './import.views';
+
+/** Limits on one file: larger statements are split by the bank or the user. */
+export const IMPORT_FILE_BYTES_MAX = 1024 * 1024 * 1024;
+export const IMPORT_LINES_MAX = 5_000_000;
+export const IMPORT_STATEMENTS_MAX = 10_000;
+/** Lines written per statement while the file streams. */
+export const LINE_BATCH_SIZE = 1_000;
+const ERRORS_REPORTED_MAX = 1_000;
+const BUILT_IN_CSV_PROFILES = new Set(['gateway', 'bank']);
+export const STATEMENT_FORMAT_PATTERN = /^(camt053|mt940|csv:[a-z0-9][a-z0-9_-]{0,39})$/;
+
+export interface ImportStatementCommand {
+  tenantId: string;
+  source: string;
+  format?: string;
+  fileName?: string;
+  input: StatementInput;
+  /** Progress for a person watching: bytes read so far. */
+  onProgress?: (bytesRead: bigint) => void;
+}
+
+export interface ImportResult {
+  import: ImportView;
+  /** False when this source already had the same file (recognised by its hash): nothing new was stored. */
+  created: boolean;
+}
+
+class SameFileAlreadyImported extends Error {}
+
+interface Progress {
+  lines: number;
+  inserted: number;
+  batch: StatementLine[];
+  errors: StatementError[];
+  statements: StatementSummary[];
+  totals: LineAmount[];
+}
+
+function summary(header: StatementHeader, totals: readonly LineAmount[]): StatementSummary {
+  const check = balanceCheck(header, totals);
+  const balance = (value: StatementHeader['openingBalance']) => (value ? { amount: value.amountMinor.toString(), currency: value.currency, date: value.date } : null);
+  return {
+    statementIndex: header.statementIndex,
+    accountId: header.accountId,
+    statementId: header.statementId,
+    currency: header.currency,
+    opening: balance(header.openingBalance),
+    closing: balance(header.closingBalance),
+    lines: header.lineCount,
+    balanced: check.ok,
+    ...(check.ok ? {} : { balanceProblem: check.reason }),
+  };
+}
+
+/**
+ * Reads a statement file as it streams and stores its lines, deduplicated per source, in one database
+ * transaction: a file with any line that cannot be read exactly is refused as a whole with every bad
+ * line's number and reason, and nothing of it is stored.
+ */
+@Injectable()
+export class ImportStatementUseCase {
+  constructor(
+    private readonly db: Database,
+    private readonly imports: ImportRepository,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  async execute(command: ImportStatementCommand): Promise<ImportResult> {
+    const source = await this.imports.findSource(command.tenantId, command.source);
+    if (source === undefined) throw new DomainError('NOT_FOUND', `statement source ${command.source} not found`);
+    const format = command.format ?? source.format;
+    if (format === null || !STATEMENT_FORMAT_PATTERN.test(format)) {
+      throw new DomainError('VALIDATION_FAILED', 'format must be camt053, mt940 or csv:<profile> (or set a default on the source)', {
+        fields: [{ path: 'format', message: format === null ? 'required: the source has no default' : `unknown format ${format}` }],
+      });
+    }
+    const csvProfiles = await this.csvProfiles(command.tenantId, format);
+    const input = new HashedInput(command.input, IMPORT_FILE_BYTES_MAX, command.onProgress);
+    const importId = newId();
+    try {
+      return await this.db.transaction('read committed', async (tx) => {
+        const progress = await this.readAndStore(tx, command.tenantId, source.id, importId, parse(format as StatementFormat, input, { accountId: source.name, csvProfiles }));
+        const record = {
+          id: importId,
+          sourceId: source.id,
+          format,
+          fileName: command.fileName?.slice(0, 255) ?? null,
+          fileSha256: input.digest(),
+          fileBytes: input.bytes,
+          lines: progress.lines,
+          duplicates: progress.lines - progress.inserted,
+          statements: progress.statements,
+          warnings: progress.statements.filter((statement) => !statement.balanced).map((statement) => `statement ${statement.statementIndex}: ${statement.balanceProblem}`),
+        };
+        const createdAt = await this.imports.insertImport(tx, command.tenantId, record);
+        if (createdAt === undefined) throw new SameFileAlreadyImported();
+        const view: ImportView = { ...record, source: source.name, fileSha256: record.fileSha256.toString('hex'), fileBytes: record.fileBytes.toString(), createdAt: createdAt.toISOString() };
+        await this.outbox.append(tx, command.tenantId, [
+          { type: 'statement.imported', aggregateType: 'statement_import', aggregateId: importId, aggregateVersion: 1n, data: { import: view } },
+        ]);
+        return { import: view, created: true };
+      });
+    } catch (error) {
+      if (!(error instanceof SameFileAlreadyImported)) throw error;
+      return { import: (await this.imports.findImportByHash(command.tenantId, source.id, input.digest()))!, created: false };
+    }
+  }
+
+  private async readAndStore(tx: SqlTransaction, tenantId: string, sourceId: string, importId: string, items: ReturnType<typeof parse>): Promise<Progress> {
+    const progress: Progress = { lines: 0, inserted: 0, batch: [], errors: [], statements: [], totals: [] };
+    const flush = async () => {
+      if (progress.errors.length === 0 && progress.batch.length > 0) progress.inserted += await this.imports.insertLines(tx, tenantId, sourceId, importId, progress.batch);
+      progress.batch = [];
+    };
+    for await (const item of items) {
+      if (item.kind === 'error') {
+        if (progress.errors.length < ERRORS_REPORTED_MAX) progress.errors.push(item);
+      } else if (item.kind === 'line') {
+        if (++progress.lines > IMPORT_LINES_MAX) throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_LINES_MAX} lines`);
+        progress.totals.push({ statementIndex: item.statementIndex, amountMinor: item.amountMinor, currency: item.currency });
+        progress.totals = compactTotals(progress.totals);
+        progress.batch.push(item);
+        if (progress.batch.length >= LINE_BATCH_SIZE) await flush();
+      } else {
+        if (progress.statements.length >= IMPORT_STATEMENTS_MAX) throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_STATEMENTS_MAX} statements`);
+        progress.statements.push(summary(item, progress.totals.filter((total) => total.statementIndex === item.statementIndex)));
+        progress.totals = [];
+      }
+    }
+    if (progress.errors.length > 0) {
+      throw new DomainError('IMPORT_INVALID', `the file has ${progress.errors.length} line(s) that cannot be read exactly; nothing was stored`, {
+        errors: progress.errors.map((error) => ({ line: error.lineNumber, reason: error.reason })),
+      });
+    }
+    if (progress.lines === 0 && progress.statements.length === 0) throw new DomainError('IMPORT_INVALID', 'the file holds no statement', { errors: [] });
+    await flush();
+    return progress;
+  }
+
+  private async csvProfiles(tenantId: string, format: string): Promise<Record<string, CsvProfile>> {
+    if (!format.startsWith('csv:')) return {};
+    const name = format.slice('csv:'.length);
+    if (BUILT_IN_CSV_PROFILES.has(name)) return {};
+    const definition = await this.imports.findCsvProfile(tenantId, name);
+    if (definition === undefined) throw new DomainError('VALIDATION_FAILED', `unknown CSV profile ${name}`, { fields: [{ path: 'format', message: 'unknown profile' }] });
+    return { [name]: csvProfileSchema.parse(definition) };
+  }
+}
+
+/** Running totals per statement and currency, kept as few LineAmount values (memory stays flat). */
+function compactTotals(totals: LineAmount[]): LineAmount[] {
+  if (totals.length < 64) return totals;
+  const byKey = new Map<string, LineAmount>();
+  for (const total of totals) {
+    const key = `${total.statementIndex}:${total.currency}`;
+    const sum = byKey.get(key);
+    byKey.set(key, sum ? { ...sum, amountMinor: sum.amountMinor + total.amountMinor } : { ...total });
+  }
+  return [...byKey.values()];
+}

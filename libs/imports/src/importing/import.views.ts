@@ -1,0 +1,56 @@
+export interface SourceView {
+  name: string;
+  format: string | null;
+  /** The ledger account the source's lines belong to. */
+  account: string;
+  accountId: string;
+  currency: string;
+  createdAt: string;
+}
+
+export interface StatementSummary {
+  statementIndex: number;
+  accountId: string | null;
+  statementId: string | null;
+  currency: string | null;
+  opening: { amount: string; currency: string; date: string } | null;
+  closing: { amount: string; currency: string; date: string } | null;
+  lines: number;
+  /** opening + lines = closing; a statement that does not add up is stored with a warning. */
+  balanced: boolean;
+  balanceProblem?: string;
+}
+
+export interface ImportView {
+  id: string;
+  source: string;
+  format: string;
+  fileName: string | null;
+  fileSha256: string;
+  fileBytes: string;
+  /** Lines the file holds. */
+  lines: number;
+  /** Of those, lines the source already had (overlapping statements). */
+  duplicates: number;
+  statements: StatementSummary[];
+  warnings: string[];
+  createdAt: string;
+}
+
+export interface StoredLineView {
+  id: string;
+  externalId: string;
+  lineNumber: number;
+  statementIndex: number;
+  bookedOn: string;
+  valueOn: string | null;
+  amount: string;
+  currency: string;
+  reversal: boolean;
+  typeCode: string | null;
+  references: Record<string, string>;
+  counterparty: Record<string, string> | null;
+  description: string;
+  gross?: string;
+  fee?: string;
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { Database, newId } from '@ledger/db';
+import { DomainError } from '@ledger/errors';
+import { type CsvProfile } from '../csv/csv-profile';
+import { ImportRepository } from './import.repository';
+import type { SourceView } from './import.views';
+import { STATEMENT_FORMAT_PATTERN } from './import-statement.use-case';
+
+export const SOURCES_LISTED_MAX = 500;
+
+export interface CreateSourceCommand {
+  tenantId: string;
+  name: string;
+  /** The ledger account (id or code) the source's lines belong to. */
+  account: string;
+  format?: string;
+}
+
+/** A statement source: a bank account or a gateway, mapped to the ledger account its lines belong to. */
+@Injectable()
+export class CreateSourceUseCase {
+  constructor(
+    private readonly db: Database,
+    private readonly imports: ImportRepository,
+  ) {}
+
+  async execute(command: CreateSourceCommand): Promise<SourceView & { id: string }> {
+    if (command.format !== undefined && !STATEMENT_FORMAT_PATTERN.test(command.format)) {
+      throw new DomainError('VALIDATION_FAILED', 'format must be camt053, mt940 or csv:<profile>', { fields: [{ path: 'format', message: 'unknown format' }] });
+    }
+    const account = await this.imports.findAccount(command.tenantId, command.account);
+    if (account === undefined) throw new DomainError('ACCOUNT_NOT_FOUND', `unknown account ${command.account}`, { accounts: [command.account] });
+    const id = newId();
+    const createdAt = await this.db.transaction('read committed', (tx) =>
+      this.imports.insertSource(tx, command.tenantId, { id, name: command.name, accountId: account.id, format: command.format ?? null }),
+    );
+    if (createdAt === undefined) throw new DomainError('VALIDATION_FAILED', `a source named ${command.name} already exists`, { fields: [{ path: 'name', message: 'taken' }] });
+    return { id, name: command.name, format: command.format ?? null, account: account.code, accountId: account.id, currency: account.currency, createdAt: createdAt.toISOString() };
+  }
+}
+
+@Injectable()
+export class ListSourcesUseCase {
+  constructor(private readonly imports: ImportRepository) {}
+
+  async execute(command: { tenantId: string }): Promise<{ data: (SourceView & { id: string })[]; nextCursor: null }> {
+    return { data: await this.imports.listSources(command.tenantId, SOURCES_LISTED_MAX), nextCursor: null };
+  }
+}
+
+/** A tenant's own CSV layout, used as format 'csv:<name>'; saving a name again replaces it. */
+@Injectable()
+export class SaveCsvProfileUseCase {
+  constructor(
+    private readonly db: Database,
+    private readonly imports: ImportRepository,
+  ) {}
+
+  async execute(command: { tenantId: string; name: string; definition: CsvProfile }): Promise<{ name: string; format: string; definition: CsvProfile }> {
+    if (command.name === 'gateway' || command.name === 'bank') {
+      throw new DomainError('VALIDATION_FAILED', `${command.name} is a built-in profile`, { fields: [{ path: 'name', message: 'reserved' }] });
+    }
+    await this.db.transaction('read committed', (tx) => this.imports.saveCsvProfile(tx, command.tenantId, command.name, command.definition));
+    return { name: command.name, format: `csv:${command.name}`, definition: command.definition };
+  }
+}

@@ -1,0 +1,30 @@
+export { balanceCheck, type BalanceCheck, type LineAmount } from './balance-check';
+export { BANK_CSV_PROFILE, CSV_COLUMNS_MAX, type CsvProfile, csvProfileSchema } from './csv/csv-profile';
+export { CSV_DATE_FORMATS, type CsvDateFormat } from './dates';
+export { IDENTICAL_LINE_KEYS_PER_STATEMENT_MAX } from './line-identity';
+export { DESCRIPTION_CHARS_MAX, FIELD_CHARS_MAX, PARSE_ERRORS_MAX, RAW_CHARS_MAX } from './limits';
+export {
+  COLLECTED_STATEMENTS_MAX,
+  type CollectedStatements,
+  type CollectOptions,
+  collectStatement,
+  parse,
+  type ParseOptions,
+  type StatementFormat,
+} from './parse';
+export type {
+  Counterparty,
+  LineReferences,
+  StatementBalance,
+  StatementError,
+  StatementFormatFamily,
+  StatementHeader,
+  StatementItem,
+  StatementLine,
+} from './statement-items';
+export type { StatementInput } from './text-input';
+export { ImportsModule } from './importing/imports.module';
+export { ImportStatementUseCase, IMPORT_FILE_BYTES_MAX, IMPORT_LINES_MAX, type ImportResult } from './importing/import-statement.use-case';
+export { CreateSourceUseCase, ListSourcesUseCase, SaveCsvProfileUseCase } from './importing/sources.use-cases';
+export { GetImportUseCase, ListImportLinesUseCase } from './importing/import-reads.use-cases';
+export type { ImportView, SourceView, StatementSummary, StoredLineView } from './importing/import.views';
