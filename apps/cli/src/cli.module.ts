@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@ledger/auth';
 import { type Database, DatabaseModule } from '@ledger/db';
+import { ImportsModule } from '@ledger/imports';
 import { LedgerModule } from '@ledger/ledger';
 
 /** The use cases the CLI runs, on the same database the services use. */
@@ -9,7 +10,7 @@ export class CliModule {
   static forRoot(database: Database): DynamicModule {
     return {
       module: CliModule,
-      imports: [DatabaseModule.forRoot(database), AuthModule.forRoot({ operatorToken: undefined }), LedgerModule],
+      imports: [DatabaseModule.forRoot(database), AuthModule.forRoot({ operatorToken: undefined }), LedgerModule, ImportsModule],
     };
   }
 }

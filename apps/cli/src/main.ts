@@ -6,6 +6,11 @@ import { loadConfig } from '@ledger/config';
 import { type Database, openMigratedDatabase } from '@ledger/db';
 import { Command, InvalidArgumentError } from 'commander';
 import { JournalRepository, VerifyJournalUseCase } from '@ledger/ledger';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { ImportStatementUseCase } from '@ledger/imports';
+import { ProgressBar } from './progress-bar';
 import { CliModule } from './cli.module';
 
 async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
@@ -71,6 +76,30 @@ keys
     console.log(`key ${created.id} roles ${created.roles.join(',')} (shown once): ${created.key}`);
   });
 
+program
+  .command('import <file>')
+  .description('import a statement file for a source (camt053, mt940, csv:<profile>); refused whole if any line is bad')
+  .requiredOption('--tenant <id>', 'tenant id')
+  .requiredOption('--source <name>', "the statement source's name")
+  .option('--format <format>', "camt053, mt940 or csv:<profile> (default: the source's)")
+  .action(async (file: string, options: { tenant: string; source: string; format?: string }) => {
+    const size = (await stat(file)).size;
+    const bar = new ProgressBar(basename(file), size);
+    const result = await withUseCases((context) =>
+      context.get(ImportStatementUseCase).execute({
+        tenantId: options.tenant,
+        source: options.source,
+        format: options.format,
+        fileName: basename(file),
+        input: createReadStream(file, { highWaterMark: 256 * 1024 }),
+        onProgress: (bytes) => bar.update(Number(bytes)),
+      }),
+    ).finally(() => bar.finish());
+    const view = result.import;
+    console.log(`${result.created ? 'imported' : 'already imported'}: ${view.id}, ${view.lines} lines (${view.duplicates} already known), ${view.statements.length} statement(s)`);
+    for (const warning of view.warnings) console.log(`warning: ${warning}`);
+  });
+
 const journal = program.command('journal').description('the hash-chained journal');
 journal
   .command('verify')
@@ -97,5 +126,8 @@ journal
 
 program.parseAsync().catch((error: unknown) => {
   console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  // A refused statement names every bad line.
+  const details = (error as { details?: { errors?: { line: number; reason: string }[] } }).details;
+  for (const bad of details?.errors ?? []) console.error(`  line ${bad.line}: ${bad.reason}`);
   process.exit(1);
 });

@@ -16,7 +16,7 @@ export const IMPORT_FILE_BYTES_MAX = 1024 * 1024 * 1024;
 export const IMPORT_LINES_MAX = 5_000_000;
 export const IMPORT_STATEMENTS_MAX = 10_000;
 /** Lines written per statement while the file streams. */
-export const LINE_BATCH_SIZE = 1_000;
+export const LINE_BATCH_SIZE = 2_000;
 const ERRORS_REPORTED_MAX = 1_000;
 const BUILT_IN_CSV_PROFILES = new Set(['gateway', 'bank']);
 export const STATEMENT_FORMAT_PATTERN = /^(camt053|mt940|csv:[a-z0-9][a-z0-9_-]{0,39})$/;
@@ -37,15 +37,16 @@ export interface ImportResult {
   created: boolean;
 }
 
-class SameFileAlreadyImported extends Error {}
-
 interface Progress {
   lines: number;
   inserted: number;
   batch: StatementLine[];
+  /** The batch being written while the next one is parsed: parsing and storing overlap. */
+  writing: Promise<void>;
   errors: StatementError[];
   statements: StatementSummary[];
-  totals: LineAmount[];
+  /** Sum of the current statement's lines per currency, for its balance check. */
+  totals: Map<string, bigint>;
 }
 
 function summary(header: StatementHeader, totals: readonly LineAmount[]): StatementSummary {
@@ -89,63 +90,72 @@ export class ImportStatementUseCase {
     const csvProfiles = await this.csvProfiles(command.tenantId, format);
     const input = new HashedInput(command.input, IMPORT_FILE_BYTES_MAX, command.onProgress);
     const importId = newId();
-    try {
-      return await this.db.transaction('read committed', async (tx) => {
-        const progress = await this.readAndStore(tx, command.tenantId, source.id, importId, parse(format as StatementFormat, input, { accountId: source.name, csvProfiles }));
-        const record = {
-          id: importId,
-          sourceId: source.id,
-          format,
-          fileName: command.fileName?.slice(0, 255) ?? null,
-          fileSha256: input.digest(),
-          fileBytes: input.bytes,
-          lines: progress.lines,
-          duplicates: progress.lines - progress.inserted,
-          statements: progress.statements,
-          warnings: progress.statements.filter((statement) => !statement.balanced).map((statement) => `statement ${statement.statementIndex}: ${statement.balanceProblem}`),
-        };
-        const createdAt = await this.imports.insertImport(tx, command.tenantId, record);
-        if (createdAt === undefined) throw new SameFileAlreadyImported();
-        const view: ImportView = { ...record, source: source.name, fileSha256: record.fileSha256.toString('hex'), fileBytes: record.fileBytes.toString(), createdAt: createdAt.toISOString() };
-        await this.outbox.append(tx, command.tenantId, [
-          { type: 'statement.imported', aggregateType: 'statement_import', aggregateId: importId, aggregateVersion: 1n, data: { import: view } },
-        ]);
-        return { import: view, created: true };
-      });
-    } catch (error) {
-      if (!(error instanceof SameFileAlreadyImported)) throw error;
-      return { import: (await this.imports.findImportByHash(command.tenantId, source.id, input.digest()))!, created: false };
-    }
+    return this.db.transaction('read committed', async (tx) => {
+      const fileName = command.fileName?.slice(0, 255) ?? null;
+      await this.imports.markStart(tx);
+      await this.imports.openImport(tx, command.tenantId, { id: importId, sourceId: source.id, format, fileName });
+      const progress = await this.readAndStore(tx, command.tenantId, source.id, importId, parse(format as StatementFormat, input, { accountId: source.name, csvProfiles }));
+      const record = {
+        id: importId,
+        sourceId: source.id,
+        format,
+        fileName,
+        fileSha256: input.digest(),
+        fileBytes: input.bytes,
+        lines: progress.lines,
+        duplicates: progress.lines - progress.inserted,
+        statements: progress.statements,
+        warnings: progress.statements.filter((statement) => !statement.balanced).map((statement) => `statement ${statement.statementIndex}: ${statement.balanceProblem}`),
+      };
+      const createdAt = await this.imports.completeImport(tx, command.tenantId, record);
+      if (createdAt === undefined) {
+        // The source already has this very file: undo this import's writes and answer with that one.
+        await this.imports.undoToStart(tx);
+        return { import: (await this.imports.findImportByHash(command.tenantId, source.id, input.digest()))!, created: false };
+      }
+      const view: ImportView = { ...record, source: source.name, fileSha256: record.fileSha256.toString('hex'), fileBytes: record.fileBytes.toString(), createdAt: createdAt.toISOString() };
+      await this.outbox.append(tx, command.tenantId, [
+        { type: 'statement.imported', aggregateType: 'statement_import', aggregateId: importId, aggregateVersion: 1n, data: { import: view } },
+      ]);
+      return { import: view, created: true };
+    });
   }
 
   private async readAndStore(tx: SqlTransaction, tenantId: string, sourceId: string, importId: string, items: ReturnType<typeof parse>): Promise<Progress> {
-    const progress: Progress = { lines: 0, inserted: 0, batch: [], errors: [], statements: [], totals: [] };
+    const progress: Progress = { lines: 0, inserted: 0, batch: [], writing: Promise.resolve(), errors: [], statements: [], totals: new Map() };
     const flush = async () => {
-      if (progress.errors.length === 0 && progress.batch.length > 0) progress.inserted += await this.imports.insertLines(tx, tenantId, sourceId, importId, progress.batch);
+      await progress.writing;
+      const batch = progress.batch;
       progress.batch = [];
+      if (progress.errors.length > 0 || batch.length === 0) return;
+      progress.writing = this.imports.insertLines(tx, tenantId, sourceId, importId, batch).then((inserted) => void (progress.inserted += inserted));
+      // A failed write surfaces at the next await of `writing`; until then it must not count as unhandled.
+      progress.writing.catch(() => undefined);
     };
     for await (const item of items) {
       if (item.kind === 'error') {
         if (progress.errors.length < ERRORS_REPORTED_MAX) progress.errors.push(item);
       } else if (item.kind === 'line') {
         if (++progress.lines > IMPORT_LINES_MAX) throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_LINES_MAX} lines`);
-        progress.totals.push({ statementIndex: item.statementIndex, amountMinor: item.amountMinor, currency: item.currency });
-        progress.totals = compactTotals(progress.totals);
+        progress.totals.set(item.currency, (progress.totals.get(item.currency) ?? 0n) + item.amountMinor);
         progress.batch.push(item);
         if (progress.batch.length >= LINE_BATCH_SIZE) await flush();
       } else {
         if (progress.statements.length >= IMPORT_STATEMENTS_MAX) throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_STATEMENTS_MAX} statements`);
-        progress.statements.push(summary(item, progress.totals.filter((total) => total.statementIndex === item.statementIndex)));
-        progress.totals = [];
+        const totals = [...progress.totals].map(([currency, amountMinor]) => ({ statementIndex: item.statementIndex, currency, amountMinor }));
+        progress.statements.push(summary(item, totals));
+        progress.totals = new Map();
       }
     }
     if (progress.errors.length > 0) {
+      await progress.writing.catch(() => undefined);
       throw new DomainError('IMPORT_INVALID', `the file has ${progress.errors.length} line(s) that cannot be read exactly; nothing was stored`, {
         errors: progress.errors.map((error) => ({ line: error.lineNumber, reason: error.reason })),
       });
     }
     if (progress.lines === 0 && progress.statements.length === 0) throw new DomainError('IMPORT_INVALID', 'the file holds no statement', { errors: [] });
     await flush();
+    await progress.writing;
     return progress;
   }
 
@@ -157,16 +167,4 @@ export class ImportStatementUseCase {
     if (definition === undefined) throw new DomainError('VALIDATION_FAILED', `unknown CSV profile ${name}`, { fields: [{ path: 'format', message: 'unknown profile' }] });
     return { [name]: csvProfileSchema.parse(definition) };
   }
-}
-
-/** Running totals per statement and currency, kept as few LineAmount values (memory stays flat). */
-function compactTotals(totals: LineAmount[]): LineAmount[] {
-  if (totals.length < 64) return totals;
-  const byKey = new Map<string, LineAmount>();
-  for (const total of totals) {
-    const key = `${total.statementIndex}:${total.currency}`;
-    const sum = byKey.get(key);
-    byKey.set(key, sum ? { ...sum, amountMinor: sum.amountMinor + total.amountMinor } : { ...total });
-  }
-  return [...byKey.values()];
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlExecutor, newId } from '@ledger/db';
+import { Database, type SqlExecutor, sqlErrorFields } from '@ledger/db';
 import type { StatementLine } from '../statement-items';
 import type { CsvProfile } from '../csv/csv-profile';
 import {
@@ -8,7 +8,8 @@ import {
   FIND_IMPORT,
   FIND_IMPORT_BY_HASH,
   FIND_SOURCE,
-  INSERT_IMPORT,
+  COMPLETE_IMPORT,
+  OPEN_IMPORT,
   INSERT_LINES,
   INSERT_SOURCE,
   LIST_IMPORT_LINES,
@@ -109,45 +110,59 @@ export class ImportRepository {
 
   /** Returns how many of the lines were new to the source. */
   async insertLines(tx: SqlExecutor, tenantId: string, sourceId: string, importId: string, lines: readonly StatementLine[]): Promise<number> {
-    const rows = await tx.query<{ inserted: bigint }>(INSERT_LINES, [
-      tenantId,
-      sourceId,
-      importId,
-      lines.map(() => newId()),
-      lines.map((line) => line.externalId),
-      lines.map((line) => line.lineNumber),
-      lines.map((line) => line.statementIndex),
-      lines.map((line) => line.bookedOn),
-      lines.map((line) => line.valueOn),
-      lines.map((line) => line.amountMinor),
-      lines.map((line) => line.currency),
-      lines.map((line) => line.reversal),
-      lines.map((line) => line.typeCode ?? null),
-      lines.map((line) => json(line.references)),
-      lines.map((line) => (line.counterparty ? json(line.counterparty) : null)),
-      lines.map((line) => line.description),
-      lines.map((line) => json({ grossMinor: line.grossMinor, feeMinor: line.feeMinor })),
-      lines.map((line) => line.raw),
-    ]);
+    const batch = lines.map((line) => ({
+      external_id: line.externalId,
+      line_number: line.lineNumber,
+      statement_index: line.statementIndex,
+      booked_on: line.bookedOn,
+      value_on: line.valueOn,
+      amount_minor: line.amountMinor.toString(),
+      currency: line.currency,
+      reversal: line.reversal,
+      type_code: line.typeCode ?? null,
+      refs: line.references,
+      counterparty: line.counterparty ?? null,
+      description: line.description,
+      extra: line.grossMinor === undefined ? null : { grossMinor: line.grossMinor.toString(), feeMinor: line.feeMinor?.toString() },
+      raw: line.raw,
+    }));
+    // Every value is already JSON-ready, so the plain (fast, native) JSON.stringify serves.
+    const rows = await tx.query<{ inserted: bigint }>(INSERT_LINES, [tenantId, sourceId, importId, JSON.stringify(batch)]);
     return Number(rows[0]!.inserted);
   }
 
+  /** Marks where an import's writes start, so they can be undone alone (the request may hold more). */
+  async markStart(tx: SqlExecutor): Promise<void> {
+    await tx.query('SAVEPOINT statement_import');
+  }
+
+  async undoToStart(tx: SqlExecutor): Promise<void> {
+    await tx.query('ROLLBACK TO SAVEPOINT statement_import');
+  }
+
+  async openImport(tx: SqlExecutor, tenantId: string, record: { id: string; sourceId: string; format: string; fileName: string | null }): Promise<void> {
+    await tx.query(OPEN_IMPORT, [tenantId, record.id, record.sourceId, record.format, record.fileName]);
+  }
+
   /** Undefined when this source already has a file with the same hash. */
-  async insertImport(tx: SqlExecutor, tenantId: string, record: NewImport): Promise<Date | undefined> {
-    const rows = await tx.query<{ created_at: Date }>(INSERT_IMPORT, [
-      tenantId,
-      record.id,
-      record.sourceId,
-      record.format,
-      record.fileName,
-      record.fileSha256,
-      record.fileBytes,
-      record.lines,
-      record.duplicates,
-      json(record.statements),
-      json(record.warnings),
-    ]);
-    return rows[0]?.created_at;
+  async completeImport(tx: SqlExecutor, tenantId: string, record: NewImport): Promise<Date | undefined> {
+    // The same file again violates the unique hash; the savepoint taken by markStart lets the caller go on.
+    try {
+      const rows = await tx.query<{ created_at: Date }>(COMPLETE_IMPORT, [
+        tenantId,
+        record.id,
+        record.fileSha256,
+        record.fileBytes,
+        record.lines,
+        record.duplicates,
+        json(record.statements),
+        json(record.warnings),
+      ]);
+      return rows[0]!.created_at;
+    } catch (error) {
+      if (sqlErrorFields(error)?.code === '23505') return undefined;
+      throw error;
+    }
   }
 
   async findImport(tenantId: string, id: string): Promise<ImportView | undefined> {

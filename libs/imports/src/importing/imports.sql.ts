@@ -26,40 +26,48 @@ INSERT INTO csv_profiles (tenant_id, name, definition) VALUES ($1, $2, $3::text:
 ON CONFLICT (tenant_id, name) DO UPDATE SET definition = excluded.definition
 RETURNING created_at`;
 
-/** A batch of lines; a line the source already has (same external id) is skipped and counted. */
+/**
+ * A batch of lines, as one JSON array (one parameter: far cheaper to send than fifteen arrays); a line
+ * the source already has (same external id) is skipped and counted. Amounts travel as JSON strings.
+ */
 export const INSERT_LINES = `
 WITH inserted AS (
   INSERT INTO statement_lines (tenant_id, id, source_id, import_id, external_id, line_number, statement_index,
                                booked_on, value_on, amount_minor, currency, reversal, type_code, refs,
                                counterparty, description, extra, raw)
-  SELECT $1, l.id, $2, $3, l.external_id, l.line_number, l.statement_index, l.booked_on, l.value_on,
-         l.amount_minor, l.currency, l.reversal, l.type_code, l.refs::jsonb, l.counterparty::jsonb,
-         l.description, l.extra::jsonb, l.raw
-    FROM unnest($4::uuid[], $5::text[], $6::int4[], $7::int4[], $8::date[], $9::date[], $10::int8[],
-                $11::text[], $12::bool[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
-         AS l(id, external_id, line_number, statement_index, booked_on, value_on, amount_minor, currency,
-              reversal, type_code, refs, counterparty, description, extra, raw)
+  SELECT $1, gen_random_uuid(), $2, $3, l.external_id, l.line_number, l.statement_index, l.booked_on, l.value_on,
+         l.amount_minor, l.currency, l.reversal, l.type_code, coalesce(l.refs::jsonb, '{}'), l.counterparty::jsonb,
+         l.description, coalesce(l.extra::jsonb, '{}'), l.raw
+    FROM json_to_recordset($4::text::json)
+         AS l(external_id text, line_number int4, statement_index int4, booked_on date, value_on date,
+              amount_minor int8, currency text, reversal bool, type_code text, refs json, counterparty json,
+              description text, extra json, raw text)
   ON CONFLICT (tenant_id, source_id, external_id) DO NOTHING
   RETURNING 1
 )
 SELECT count(*)::int8 AS inserted FROM inserted`;
 
-/** Nothing when this source already has a file with this hash. */
-export const INSERT_IMPORT = `
-INSERT INTO statement_imports (tenant_id, id, source_id, format, file_name, file_sha256, file_bytes, lines,
-                               duplicates, statements, warnings)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::jsonb, $11::text::jsonb)
-ON CONFLICT (tenant_id, source_id, file_sha256) DO NOTHING
+/** The import's row, written first so that its lines can name it. */
+export const OPEN_IMPORT = `
+INSERT INTO statement_imports (tenant_id, id, source_id, format, file_name) VALUES ($1, $2, $3, $4, $5)`;
+
+/** Completes it once the file is read; a unique violation means the source already has this file. */
+export const COMPLETE_IMPORT = `
+UPDATE statement_imports
+   SET file_sha256 = $3, file_bytes = $4, lines = $5, duplicates = $6, statements = $7::text::jsonb,
+       warnings = $8::text::jsonb, completed_at = now()
+ WHERE tenant_id = $1 AND id = $2 AND completed_at IS NULL
 RETURNING created_at`;
 
 const IMPORT_VIEW = `
 SELECT i.id, s.name AS source, i.format, i.file_name, encode(i.file_sha256, 'hex') AS file_sha256, i.file_bytes,
        i.lines, i.duplicates, i.statements, i.warnings, i.created_at
   FROM statement_imports i JOIN statement_sources s ON s.tenant_id = i.tenant_id AND s.id = i.source_id`;
+const COMPLETED = 'i.completed_at IS NOT NULL';
 
-export const FIND_IMPORT = `${IMPORT_VIEW} WHERE i.tenant_id = $1 AND i.id = $2`;
+export const FIND_IMPORT = `${IMPORT_VIEW} WHERE i.tenant_id = $1 AND i.id = $2 AND ${COMPLETED}`;
 
-export const FIND_IMPORT_BY_HASH = `${IMPORT_VIEW} WHERE i.tenant_id = $1 AND i.source_id = $2 AND i.file_sha256 = $3`;
+export const FIND_IMPORT_BY_HASH = `${IMPORT_VIEW} WHERE i.tenant_id = $1 AND i.source_id = $2 AND i.file_sha256 = $3 AND ${COMPLETED}`;
 
 /** Lines an import added, in file order, keyset-paged on (line number, id). */
 export const LIST_IMPORT_LINES = `
