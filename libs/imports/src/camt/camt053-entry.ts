@@ -1,0 +1,189 @@
+import { currencyCode, toMinor } from '../amounts';
+import { isoDate, isoDateOfDateTime } from '../dates';
+import { referenceExternalId } from '../line-identity';
+import type { LineDraft, StatementLineBuilder } from '../line-builder';
+import { RAW_CHARS_MAX } from '../limits';
+import { type StatementError, statementError, type StatementItem } from '../statement-items';
+import { shown } from '../text-input';
+import { bankTransactionCode, type TransactionDetail } from './camt053-transaction';
+import { childNode, serializeNode, textAt, type XmlNode } from './xml-node';
+
+/*
+ * One Ntry becomes statement lines as follows (the batch rule):
+ * - no or one TxDtls: one line with the entry's amount (Ntry/Amt is what was booked; a TxDtls amount may be in
+ *   another currency or the instructed amount) and the details of that TxDtls;
+ * - several TxDtls, each with an amount in the entry's currency, whose signed sum equals the entry's amount:
+ *   one line per TxDtls with its own amount, references and counterparty;
+ * - several TxDtls otherwise (an amount missing, another currency, a sum that differs): ONE line for the
+ *   entry, with the entry's references only and "batch of N transactions" when it has no AddtlNtryInf, so
+ *   the booked amount is never split on a guess. Either way the lines of an entry add up to the entry.
+ * Entries whose status is not BOOK (PDNG, INFO) are not part of the booked balance and yield nothing.
+ */
+
+type Result<T> = { ok: true; value: T } | { ok: false; errors: StatementError[] };
+
+interface EntryBasics {
+  lineNumber: number;
+  amountMinor: bigint;
+  currency: string;
+  bookedOn: string;
+  valueOn: string | null;
+  reversal: boolean;
+}
+
+function signOf(node: { text: string; line: number } | undefined, fallback: string | undefined): Result<1n | -1n> {
+  const indicator = node?.text ?? fallback;
+  if (indicator === 'CRDT') return { ok: true, value: 1n };
+  if (indicator === 'DBIT') return { ok: true, value: -1n };
+  const line = node?.line ?? 0;
+  return { ok: false, errors: [statementError(line, `credit/debit indicator ${shown(indicator ?? '')} is neither CRDT nor DBIT`)] };
+}
+
+/** An ISO amount is unsigned (the direction is in CdtDbtInd); a sign in the text is an error, not a hint. */
+export function unsignedAmount(text: string, currency: string | undefined, line: number, label: string): Result<bigint> {
+  if (currency === undefined) return { ok: false, errors: [statementError(line, `${label} has no currency (Ccy attribute)`)] };
+  const code = currencyCode(currency);
+  if (!code.ok || code.value !== currency) {
+    return { ok: false, errors: [statementError(line, `${label}: currency ${shown(currency)} is not a supported ISO 4217 code`)] };
+  }
+  if (/^[+-]/.test(text)) {
+    return { ok: false, errors: [statementError(line, `${label} ${shown(text)} must be unsigned; the direction is in CdtDbtInd`)] };
+  }
+  const amount = toMinor(text, currency, {}, label);
+  if (!amount.ok) return { ok: false, errors: [statementError(line, amount.reason)] };
+  return { ok: true, value: amount.value };
+}
+
+/** Dt or DtTm child of a date element (BookgDt, ValDt, Bal/Dt). */
+export function dateOf(parent: XmlNode | undefined, label: string): Result<string | null> {
+  if (parent === undefined) return { ok: true, value: null };
+  const date = childNode(parent, 'Dt');
+  const dateTime = childNode(parent, 'DtTm');
+  const text = date?.text.trim() ?? dateTime?.text.trim();
+  const parsed = date !== undefined ? isoDate(text ?? '') : isoDateOfDateTime(text ?? '');
+  if (parsed === null) {
+    return { ok: false, errors: [statementError((date ?? dateTime ?? parent).line, `${label} ${shown(text ?? '')} is not a valid date`)] };
+  }
+  return { ok: true, value: parsed };
+}
+
+function entryBasics(entry: XmlNode): Result<EntryBasics> {
+  const errors: StatementError[] = [];
+  const amountNode = childNode(entry, 'Amt');
+  let amountMinor = 0n;
+  if (amountNode === undefined) errors.push(statementError(entry.line, 'entry (Ntry) has no amount (Amt)'));
+  const amount = amountNode && unsignedAmount(amountNode.text.trim(), amountNode.attributes['Ccy'], amountNode.line, 'entry amount');
+  if (amount !== undefined && !amount.ok) errors.push(...amount.errors);
+  const creditDebit = childNode(entry, 'CdtDbtInd');
+  const sign = signOf(creditDebit && { text: creditDebit.text.trim(), line: creditDebit.line }, undefined);
+  if (!sign.ok) errors.push(...(creditDebit === undefined ? [statementError(entry.line, 'entry (Ntry) has no CdtDbtInd')] : sign.errors));
+  if (amount?.ok && sign.ok) amountMinor = amount.value * sign.value;
+  const booked = dateOf(childNode(entry, 'BookgDt'), 'booking date');
+  if (!booked.ok) errors.push(...booked.errors);
+  else if (booked.value === null) errors.push(statementError(entry.line, 'entry (Ntry) has no booking date (BookgDt)'));
+  const value = dateOf(childNode(entry, 'ValDt'), 'value date');
+  if (!value.ok) errors.push(...value.errors);
+  if (errors.length > 0) return { ok: false, errors };
+  const reversalText = textAt(entry, 'RvslInd');
+  return {
+    ok: true,
+    value: {
+      lineNumber: entry.line,
+      amountMinor,
+      currency: amountNode?.attributes['Ccy'] ?? '',
+      bookedOn: booked.ok && booked.value !== null ? booked.value : '',
+      valueOn: value.ok ? value.value : null,
+      reversal: reversalText === 'true' || reversalText === '1',
+    },
+  };
+}
+
+/** The signed amounts of a batch's TxDtls when they can stand for the entry; null when the entry stays whole. */
+function splitAmounts(basics: EntryBasics, entry: XmlNode, details: readonly TransactionDetail[]): Result<bigint[] | null> {
+  if (details.length < 2) return { ok: true, value: null };
+  if (details.some((detail) => detail.amount === undefined || detail.amount.currency !== basics.currency)) {
+    return { ok: true, value: null };
+  }
+  const errors: StatementError[] = [];
+  const amounts: bigint[] = [];
+  for (const detail of details) {
+    const { text, currency, line } = detail.amount ?? { text: '', currency: undefined, line: detail.line };
+    const amount = unsignedAmount(text, currency, line, 'transaction amount');
+    const sign = signOf(detail.creditDebit, textAt(entry, 'CdtDbtInd'));
+    if (!amount.ok) errors.push(...amount.errors);
+    if (!sign.ok) errors.push(...sign.errors);
+    if (amount.ok && sign.ok) amounts.push(amount.value * sign.value);
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  const sum = amounts.reduce((total, amount) => total + amount, 0n);
+  return { ok: true, value: sum === basics.amountMinor ? amounts : null };
+}
+
+function counterpartyFor(amountMinor: bigint, detail: TransactionDetail): TransactionDetail['debtor'] {
+  // Money in: the other side is the debtor; money out: the creditor.
+  return amountMinor >= 0n ? detail.debtor : detail.creditor;
+}
+
+export function entryItems(entry: XmlNode, details: readonly TransactionDetail[], builder: StatementLineBuilder): StatementItem[] {
+  const status = textAt(entry, 'Sts', 'Cd') ?? textAt(entry, 'Sts');
+  if (status !== undefined && status !== 'BOOK') return [];
+  const basics = entryBasics(entry);
+  if (!basics.ok) return basics.errors;
+  const split = splitAmounts(basics.value, entry, details);
+  if (!split.ok) return split.errors;
+
+  const entryServicerRef = textAt(entry, 'AcctSvcrRef');
+  const entryReference = textAt(entry, 'NtryRef');
+  const entryInfo = textAt(entry, 'AddtlNtryInf');
+  const entryType = bankTransactionCode(entry);
+  const head = serializeNode(entry, RAW_CHARS_MAX);
+  const entryId =
+    entryServicerRef !== undefined ? referenceExternalId('acctsvcrref', entryServicerRef)
+    : entryReference !== undefined ? referenceExternalId('ntryref', entryReference)
+    : undefined;
+  const items: StatementItem[] = [];
+  const add = (draft: LineDraft, bankId: string | undefined): void => {
+    const built = builder.build(draft, bankId);
+    if (Array.isArray(built)) items.push(...built);
+    else items.push(built);
+  };
+
+  if (split.value === null) {
+    const detail = details.length === 1 ? details[0] : undefined;
+    const ownRef = detail?.references.accountServicerRef;
+    add(
+      {
+        ...basics.value,
+        references: { ...detail?.references, accountServicerRef: entryServicerRef ?? ownRef, bankReference: entryReference },
+        typeCode: detail?.typeCode ?? entryType,
+        counterparty: detail && counterpartyFor(basics.value.amountMinor, detail),
+        description: detail
+          ? detail.remittance || detail.additionalInfo || entryInfo || ''
+          : entryInfo ?? (details.length > 1 ? `batch of ${details.length} transactions` : ''),
+        raw: head + details.map((each) => each.raw).join(''),
+      },
+      entryId ?? (ownRef === undefined ? undefined : referenceExternalId('acctsvcrref', ownRef)),
+    );
+    return items;
+  }
+  split.value.forEach((amountMinor, index) => {
+    const detail = details[index];
+    const ownRef = detail.references.accountServicerRef;
+    const hasOwnRef = ownRef !== undefined && ownRef !== entryServicerRef;
+    add(
+      {
+        ...basics.value,
+        lineNumber: detail.line,
+        amountMinor,
+        references: { ...detail.references, accountServicerRef: ownRef ?? entryServicerRef, bankReference: entryReference },
+        typeCode: detail.typeCode ?? entryType,
+        counterparty: counterpartyFor(amountMinor, detail),
+        description: detail.remittance || detail.additionalInfo || entryInfo || '',
+        raw: head + detail.raw,
+      },
+      hasOwnRef ? referenceExternalId('acctsvcrref', ownRef) : entryId && `${entryId}/${index + 1}`,
+    );
+  });
+  return items;
+}
+

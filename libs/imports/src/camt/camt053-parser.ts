@@ -1,0 +1,248 @@
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { StatementLineBuilder } from '../line-builder';
+import { type StatementItem, statementError } from '../statement-items';
+import { entryItems } from './camt053-entry';
+import { statementAccount, statementParts } from './camt053-statement';
+import { type TransactionDetail, toTransactionDetail } from './camt053-transaction';
+import { XmlCapture } from './xml-capture';
+import { newNode, type XmlNode } from './xml-node';
+
+/** camt nesting is about 15 deep; anything far deeper is not a bank statement. */
+export const XML_DEPTH_MAX = 40;
+/** One token (text, attribute, comment) of this size is refused, which bounds saxes' own buffers. */
+export const XML_CHARS_WITHOUT_EVENT_MAX = 1024 * 1024;
+/** Element nodes kept for one entry (its TxDtls are condensed as they close) or one statement's head. */
+export const ENTRY_NODES_MAX = 5000;
+export const STATEMENT_HEAD_NODES_MAX = 5000;
+/** TxDtls of one entry are kept until the entry closes, to decide whether a batch can be split. */
+export const ENTRY_TRANSACTIONS_MAX = 10_000;
+
+const CAMT053_NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:camt\.053\.001\.0[2-8]$/;
+const CAMT_NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:camt\.(\d{3})\.001\.(\d{2})$/;
+
+interface OpenStatement {
+  index: number;
+  line: number;
+  head: XmlNode;
+  headCapture: XmlCapture;
+  builder: StatementLineBuilder | null;
+  firstLineCurrency: string | null;
+  headChecked: boolean;
+  headProblemsReported: number;
+}
+
+/** Why a root element is refused: camt.054 notifications are refused on purpose (see README of the lib). */
+function rootProblem(tag: SaxesTagNS): string | null {
+  if (tag.local === 'Document' && CAMT053_NAMESPACE.test(tag.uri)) return null;
+  const camt = CAMT_NAMESPACE.exec(tag.uri);
+  if (camt?.[1] === '054') {
+    return 'camt.054 (debit/credit notification) is not accepted: it carries no balances and would count the same ' +
+      'movements as the camt.053 statement again; import the camt.053 statement of the account instead';
+  }
+  if (camt !== null) return `camt.${camt[1]}.001.${camt[2]} is not a camt.053 bank-to-customer statement (versions 02 to 08)`;
+  return `not a camt.053 document: root element <${tag.name}> in namespace ${JSON.stringify(tag.uri)}`;
+}
+
+/** Push-based camt.053 reader: SAX events in, items out; the async generator below feeds and drains it. */
+class Camt053Reader {
+  stopped = false;
+  private readonly sax = new SaxesParser({ xmlns: true, position: true });
+  private readonly out: StatementItem[] = [];
+  private readonly path: string[] = [];
+  private tagLine = 1;
+  private charsWithoutEvent = 0;
+  private containerLine = 0;
+  private statementCount = 0;
+  private statement: OpenStatement | null = null;
+  private entry: XmlCapture | null = null;
+  private details: TransactionDetail[] = [];
+  // saxes reports a mismatched close tag AFTER calling the close handler for the element it pops, so a
+  // close is acted on only once the next event shows that no error followed it.
+  private pendingClose: SaxesTagNS | null = null;
+
+  constructor() {
+    this.sax.on('xmldecl', (declaration) => {
+      const encoding = declaration.encoding;
+      if (encoding !== undefined && !/^utf-?8$/i.test(encoding)) this.fail(`XML encoding ${encoding} is not accepted; only UTF-8`);
+    });
+    this.sax.on('doctype', () => this.fail('a DOCTYPE is not accepted in a camt.053 document'));
+    this.sax.on('opentagstart', () => this.event(() => (this.tagLine = this.sax.line)));
+    this.sax.on('opentag', (tag) => this.event(() => this.open(tag)));
+    this.sax.on('text', (text) => this.event(() => this.text(text)));
+    this.sax.on('cdata', (text) => this.event(() => this.text(text)));
+    this.sax.on('closetag', (tag) => this.event(() => (this.pendingClose = tag)));
+    this.sax.on('comment', () => this.event(() => undefined));
+    this.sax.on('processinginstruction', () => this.event(() => undefined));
+    this.sax.on('error', (error) => this.fail(`malformed XML: ${error.message.replace(/^\d+:\d+: /, '')}`));
+  }
+
+  write(chunk: string): void {
+    if (this.stopped) return;
+    this.charsWithoutEvent += chunk.length;
+    this.sax.write(chunk);
+    if (!this.stopped && this.charsWithoutEvent > XML_CHARS_WITHOUT_EVENT_MAX) {
+      this.fail(`an XML text, attribute or comment is longer than ${XML_CHARS_WITHOUT_EVENT_MAX} characters`);
+    }
+  }
+
+  end(): void {
+    if (!this.stopped) this.sax.close();
+    this.event(() => undefined);
+  }
+
+  drain(): StatementItem[] {
+    return this.out.splice(0);
+  }
+
+  private fail(reason: string): void {
+    if (this.stopped) return;
+    this.out.push(statementError(this.sax.line, reason));
+    this.stopped = true;
+    this.pendingClose = null;
+  }
+
+  private event(handle: () => void): void {
+    if (this.stopped) return;
+    this.charsWithoutEvent = 0;
+    const close = this.pendingClose;
+    this.pendingClose = null;
+    if (close !== null) this.close(close);
+    if (!this.stopped) handle();
+  }
+
+  private open(tag: SaxesTagNS): void {
+    const depth = this.path.length;
+    const line = this.tagLine;
+    this.path.push(tag.local);
+    if (depth >= XML_DEPTH_MAX) return this.fail(`XML nesting deeper than ${XML_DEPTH_MAX} elements`);
+    if (depth === 0) {
+      const problem = rootProblem(tag);
+      if (problem !== null) this.fail(problem);
+      return;
+    }
+    if (depth === 1) {
+      if (tag.local !== 'BkToCstmrStmt') this.fail(`expected <BkToCstmrStmt> inside <Document>, found <${tag.name}>`);
+      this.containerLine = line;
+      return;
+    }
+    const attributes = Object.fromEntries(Object.values(tag.attributes).map((attribute) => [attribute.local, attribute.value]));
+    if (depth === 2 && tag.local === 'Stmt') return this.startStatement(line);
+    const statement = this.statement;
+    if (statement === null) return;
+    if (this.entry !== null) return this.entry.open(tag.local, line, attributes);
+    if (depth === 3 && tag.local === 'Ntry') return this.startEntry(statement, line, attributes);
+    statement.headCapture.open(tag.local, line, attributes);
+  }
+
+  private text(text: string): void {
+    if (this.path.length > 3) (this.entry ?? this.statement?.headCapture)?.text(text);
+  }
+
+  private close(tag: SaxesTagNS): void {
+    this.path.pop();
+    const depth = this.path.length;
+    const statement = this.statement;
+    if (this.entry !== null) {
+      const closed = this.entry.close();
+      if (closed?.name === 'TxDtls' && this.entry.depth > 0) this.condenseTransaction(closed);
+      if (this.entry.depth === 0 && statement !== null) this.finishEntry(statement, this.entry);
+      return;
+    }
+    if (depth >= 3) statement?.headCapture.close();
+    if (depth === 2 && tag.local === 'Stmt' && statement !== null) this.finishStatement(statement);
+    if (depth === 1 && tag.local === 'BkToCstmrStmt' && this.statementCount === 0) {
+      this.out.push(statementError(this.containerLine, 'the camt.053 document contains no statement (Stmt)'));
+    }
+  }
+
+  private startStatement(line: number): void {
+    const head = newNode('Stmt', line, {});
+    this.statement = {
+      index: this.statementCount,
+      line,
+      head,
+      headCapture: new XmlCapture(head, STATEMENT_HEAD_NODES_MAX, 'statement header'),
+      builder: null,
+      firstLineCurrency: null,
+      headChecked: false,
+      headProblemsReported: 0,
+    };
+    this.statementCount += 1;
+  }
+
+  // The schema puts account and balances before the entries, so the head is complete at the first Ntry.
+  private lineBuilder(statement: OpenStatement): StatementLineBuilder {
+    this.reportHeadProblems(statement);
+    if (!statement.headChecked) {
+      this.out.push(...statementParts(statement.head, null).errors);
+      statement.headChecked = true;
+    }
+    statement.builder ??= new StatementLineBuilder(statement.index, statementAccount(statement.head));
+    return statement.builder;
+  }
+
+  private reportHeadProblems(statement: OpenStatement): void {
+    const problems = statement.headCapture.problems;
+    this.out.push(...problems.slice(statement.headProblemsReported));
+    statement.headProblemsReported = problems.length;
+  }
+
+  private startEntry(statement: OpenStatement, line: number, attributes: Record<string, string>): void {
+    this.lineBuilder(statement);
+    const root = newNode('Ntry', line, attributes);
+    this.entry = new XmlCapture(root, ENTRY_NODES_MAX, 'entry (Ntry)');
+    this.details = [];
+  }
+
+  private condenseTransaction(details: XmlNode): void {
+    const entry = this.entry;
+    if (entry === null) return;
+    entry.detach(details);
+    if (this.details.length >= ENTRY_TRANSACTIONS_MAX) {
+      entry.refuse(details.line, `entry has more than ${ENTRY_TRANSACTIONS_MAX} transaction details (TxDtls)`);
+      return;
+    }
+    this.details.push(toTransactionDetail(details));
+  }
+
+  private finishEntry(statement: OpenStatement, entry: XmlCapture): void {
+    this.entry = null;
+    if (entry.problems.length > 0) {
+      this.out.push(...entry.problems);
+      return;
+    }
+    const items = entryItems(entry.root, this.details, this.lineBuilder(statement));
+    this.details = [];
+    for (const item of items) {
+      if (item.kind === 'line') statement.firstLineCurrency ??= item.currency;
+      this.out.push(item);
+    }
+  }
+
+  private finishStatement(statement: OpenStatement): void {
+    const builder = this.lineBuilder(statement);
+    this.reportHeadProblems(statement);
+    const { header } = statementParts(statement.head, statement.firstLineCurrency);
+    this.out.push({
+      kind: 'statement',
+      format: 'camt053',
+      statementIndex: statement.index,
+      lineNumber: statement.line,
+      ...header,
+      lineCount: builder.lineCount,
+    });
+    this.statement = null;
+  }
+}
+
+/** ISO 20022 camt.053 (versions 02 to 08), read with a SAX parser: one entry in memory at a time. */
+export async function* parseCamt053(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+  const reader = new Camt053Reader();
+  for await (const chunk of text) {
+    reader.write(chunk);
+    yield* reader.drain();
+    if (reader.stopped) return;
+  }
+  reader.end();
+  yield* reader.drain();
+}

@@ -1,0 +1,59 @@
+// Calendar dates as 'YYYY-MM-DD' text: statements carry bank dates, not instants, so no Date/time zone is used.
+
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** 'YYYY-MM-DD' when year/month/day name a real calendar day, else null. */
+export function calendarDate(year: number, month: number, day: number): string | null {
+  if (!Number.isInteger(year) || year < 1 || year > 9999) return null;
+  if (!Number.isInteger(month) || month < 1 || month > 12) return null;
+  if (!Number.isInteger(day) || day < 1 || day > daysInMonth(year, month)) return null;
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+const ISO_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Checks an ISO date text ('2024-02-30' is null). */
+export function isoDate(text: string): string | null {
+  const match = ISO_DATE_PATTERN.exec(text);
+  if (match === null) return null;
+  return calendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+// An ISO date-time keeps the calendar date the bank wrote (its local date), not the UTC date: a booking at
+// 00:30+01:00 on the 1st belongs to the 1st of the bank's day.
+const ISO_DATE_TIME_PATTERN = /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export function isoDateOfDateTime(text: string): string | null {
+  const match = ISO_DATE_TIME_PATTERN.exec(text);
+  return match === null ? null : isoDate(match[1]);
+}
+
+export const CSV_DATE_FORMATS = ['YYYY-MM-DD', 'DD.MM.YYYY', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD-MM-YYYY', 'YYYYMMDD'] as const;
+export type CsvDateFormat = (typeof CSV_DATE_FORMATS)[number];
+
+const DATE_FORMAT_PATTERNS: Readonly<Record<CsvDateFormat, { pattern: RegExp; order: 'ymd' | 'dmy' | 'mdy' }>> = {
+  'YYYY-MM-DD': { pattern: /^(\d{4})-(\d{2})-(\d{2})$/, order: 'ymd' },
+  'DD.MM.YYYY': { pattern: /^(\d{2})\.(\d{2})\.(\d{4})$/, order: 'dmy' },
+  'DD/MM/YYYY': { pattern: /^(\d{2})\/(\d{2})\/(\d{4})$/, order: 'dmy' },
+  'MM/DD/YYYY': { pattern: /^(\d{2})\/(\d{2})\/(\d{4})$/, order: 'mdy' },
+  'DD-MM-YYYY': { pattern: /^(\d{2})-(\d{2})-(\d{4})$/, order: 'dmy' },
+  YYYYMMDD: { pattern: /^(\d{4})(\d{2})(\d{2})$/, order: 'ymd' },
+};
+
+/** Reads a date in one declared format; anything else (other format, impossible day) is null. */
+export function dateInFormat(text: string, format: CsvDateFormat): string | null {
+  const { pattern, order } = DATE_FORMAT_PATTERNS[format];
+  const match = pattern.exec(text);
+  if (match === null) return null;
+  const [first, second, third] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (order === 'ymd') return calendarDate(first, second, third);
+  if (order === 'dmy') return calendarDate(third, second, first);
+  return calendarDate(third, first, second);
+}

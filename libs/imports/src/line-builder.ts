@@ -1,0 +1,111 @@
+import { DESCRIPTION_CHARS_MAX, FIELD_CHARS_MAX } from './limits';
+import { StatementLineIdentities } from './line-identity';
+import {
+  type Counterparty,
+  type LineReferences,
+  type StatementError,
+  statementError,
+  type StatementLine,
+} from './statement-items';
+import { boundedRaw } from './text-input';
+
+/** A parsed line before the checks every format shares (field limits, identity, order in the statement). */
+export interface LineDraft {
+  lineNumber: number;
+  bookedOn: string;
+  valueOn: string | null;
+  amountMinor: bigint;
+  currency: string;
+  reversal: boolean;
+  references: LineReferences;
+  typeCode?: string;
+  counterparty?: Counterparty;
+  description: string;
+  raw: string;
+  grossMinor?: bigint;
+  feeMinor?: bigint;
+}
+
+function compactReferences(references: LineReferences): LineReferences {
+  const entries = Object.entries(references).filter(([, value]) => typeof value === 'string' && value !== '');
+  return Object.fromEntries(entries) as LineReferences;
+}
+
+function compactCounterparty(counterparty: Counterparty | undefined): Counterparty | undefined {
+  if (counterparty === undefined) return undefined;
+  const compact: Counterparty = {};
+  if (counterparty.name !== undefined && counterparty.name !== '') compact.name = counterparty.name;
+  if (counterparty.account !== undefined && counterparty.account !== '') compact.account = counterparty.account;
+  return compact.name === undefined && compact.account === undefined ? undefined : compact;
+}
+
+function fieldProblems(draft: LineDraft, bankId: string | undefined): string[] {
+  const problems: string[] = [];
+  const check = (label: string, value: string | undefined, charsMax: number): void => {
+    if (value !== undefined && value.length > charsMax) {
+      problems.push(`${label} is ${value.length} characters long, more than ${charsMax}`);
+    }
+  };
+  for (const [name, value] of Object.entries(draft.references)) check(`reference ${name}`, value, FIELD_CHARS_MAX);
+  check('counterparty name', draft.counterparty?.name, FIELD_CHARS_MAX);
+  check('counterparty account', draft.counterparty?.account, FIELD_CHARS_MAX);
+  check('type code', draft.typeCode, FIELD_CHARS_MAX);
+  check('description', draft.description, DESCRIPTION_CHARS_MAX);
+  check('unique reference', bankId, FIELD_CHARS_MAX);
+  return problems;
+}
+
+/** Turns drafts into lines of one statement: numbering, limits and the externalId rule in one place. */
+export class StatementLineBuilder {
+  private sequence = 0;
+  private readonly identities: StatementLineIdentities;
+
+  constructor(
+    readonly statementIndex: number,
+    accountId: string | null,
+  ) {
+    this.identities = new StatementLineIdentities(accountId);
+  }
+
+  get lineCount(): number {
+    return this.sequence;
+  }
+
+  /**
+   * @param bankId the source's own unique id for the line (already prefixed, see line-identity.ts), when the
+   * format has one; otherwise the content hash is used.
+   */
+  build(draft: LineDraft, bankId: string | undefined): StatementLine | StatementError[] {
+    const problems = fieldProblems(draft, bankId);
+    if (problems.length > 0) return problems.map((problem) => statementError(draft.lineNumber, problem));
+    const references = compactReferences(draft.references);
+    const counterparty = compactCounterparty(draft.counterparty);
+    let externalId = bankId;
+    if (externalId === undefined) {
+      const identity = this.identities.fromContent({ ...draft, references });
+      if ('error' in identity) return [statementError(draft.lineNumber, identity.error)];
+      externalId = identity.externalId;
+    }
+    this.sequence += 1;
+    const line: StatementLine = {
+      kind: 'line',
+      lineNumber: draft.lineNumber,
+      statementIndex: this.statementIndex,
+      sequenceInStatement: this.sequence,
+      bookedOn: draft.bookedOn,
+      valueOn: draft.valueOn,
+      amountMinor: draft.amountMinor,
+      currency: draft.currency,
+      reversal: draft.reversal,
+      references,
+      description: draft.description,
+      raw: boundedRaw(draft.raw),
+      externalId,
+    };
+    if (draft.typeCode !== undefined && draft.typeCode !== '') line.typeCode = draft.typeCode;
+    if (counterparty !== undefined) line.counterparty = counterparty;
+    if (draft.grossMinor !== undefined) line.grossMinor = draft.grossMinor;
+    if (draft.feeMinor !== undefined) line.feeMinor = draft.feeMinor;
+    return line;
+  }
+}

@@ -1,0 +1,293 @@
+import { LineDraft, StatementLineBuilder } from '../line-builder';
+import { type StatementBalance, type StatementItem, statementError } from '../statement-items';
+import { readLines, shown, type SourceLine } from '../text-input';
+import { type Mt940Movement, parseBalance, parseStatementLine } from './mt940-fields';
+import { parseInformation } from './mt940-information';
+
+/** SWIFT lines are 65 characters; some banks write :86: lines of a few hundred. */
+export const MT940_LINE_CHARS_MAX = 2048;
+/** Physical lines of one :61: with its :86: (the standard allows 1 + 1 + 6). */
+export const MT940_LINES_PER_MOVEMENT_MAX = 100;
+
+const TAG_LINE = /^:(\d{2}[A-Z]?|NS):(.*)$/;
+const END_OF_MESSAGE = /^-(\}.*|[A-Z]*)$/;
+// Lines tolerated between statements: SWIFT FIN block headers and bank envelopes. Anything else outside a
+// statement is reported, which is how a file that is not MT940 at all (wolph's invalid_statement.sta) fails.
+const ENVELOPE_LINES: readonly RegExp[] = [
+  /^\{1:[^}]*\}(\{2:[^}]*\})?(\{3:.*\})?(\{4:)?$/, // {1:F01...}{2:I940...}{4:
+  /^\{4:$/,
+  /^:?940:?( \d{2})?$/, // "940", "940 00" (ING), ":940:" (Rabobank)
+  /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, // a sender BIC on its own line (ABN AMRO)
+  /^0000 \d{2}[A-Z]{6}[A-Z0-9]{2}[A-Z0-9]{3,}\d*$/, // "0000 01INGBNL2AXXXX00001" (ING)
+];
+
+type Phase = 'header' | 'lines' | 'closed';
+type Continuation = 'information' | 'supplementary' | 'ignore' | 'none';
+
+interface OpenStatement {
+  index: number;
+  line: number;
+  reference: string;
+  accountId: string | null;
+  sequenceNumber: string | null;
+  opening: StatementBalance | null;
+  closing: StatementBalance | null;
+  openingSeen: boolean;
+  closingSeen: boolean;
+  phase: Phase;
+  builder: StatementLineBuilder | null;
+}
+
+interface PendingMovement {
+  line: number;
+  movement: Mt940Movement;
+  currency: string;
+  information: string[];
+  supplementary: string[];
+  raw: string[];
+  /** Set when the movement is reported as an error: it is then not yielded as a line. */
+  refused: boolean;
+}
+
+/** MT940 as a tag state machine over physical lines: header tags, :60a:, (:61: [:86:])*, :62a:, trailer. */
+class Mt940Reader {
+  private readonly out: StatementItem[] = [];
+  private statement: OpenStatement | null = null;
+  private pending: PendingMovement | null = null;
+  private continuation: Continuation = 'none';
+  private statementCount = 0;
+  private errorCount = 0;
+
+  drain(): StatementItem[] {
+    return this.out.splice(0);
+  }
+
+  accept({ lineNumber, text, tooLong }: SourceLine): void {
+    if (tooLong) return this.error(lineNumber, `line is longer than ${MT940_LINE_CHARS_MAX} characters`);
+    if (text.trim() === '') return;
+    const tag = TAG_LINE.exec(text);
+    if (tag !== null) return this.tag(tag[1], tag[2], lineNumber, text);
+    if (END_OF_MESSAGE.test(text)) return this.endStatement();
+    // Continuation lines belong to the last tag, even to one that was refused (they are then ignored too).
+    if (this.continuation !== 'none') return this.continueTag(text, text, lineNumber);
+    if (ENVELOPE_LINES.some((pattern) => pattern.test(text))) return this.endStatement();
+    this.error(lineNumber, `unexpected text ${shown(text)}: neither a tag (":NN:") nor the continuation of one`);
+  }
+
+  finish(): void {
+    this.endStatement();
+    if (this.statementCount === 0 && this.errorCount === 0) this.error(1, 'the file contains no MT940 statement (no :20: tag)');
+  }
+
+  private error(lineNumber: number, reason: string): void {
+    this.errorCount += 1;
+    this.out.push(statementError(lineNumber, reason));
+  }
+
+  /** Adds a physical line to the pending movement: rawText as written, content without its tag. */
+  private continueTag(rawText: string, content: string, lineNumber: number): void {
+    const pending = this.pending;
+    if (this.continuation === 'ignore' || pending === null) return;
+    if (pending.raw.length >= MT940_LINES_PER_MOVEMENT_MAX) {
+      if (!pending.refused) this.error(lineNumber, `statement line has more than ${MT940_LINES_PER_MOVEMENT_MAX} physical lines`);
+      pending.refused = true;
+      return;
+    }
+    pending.raw.push(rawText);
+    if (this.continuation === 'information') pending.information.push(content);
+    else pending.supplementary.push(content);
+  }
+
+  private tag(tag: string, value: string, lineNumber: number, text: string): void {
+    if (tag !== '86') this.flushPending();
+    // Single-line tags take no continuation: a stray line after :25: or :62F: is reported, not swallowed.
+    this.continuation = 'none';
+    if (tag === '20') {
+      this.endStatement();
+      this.startStatement(lineNumber, value.trim());
+      return;
+    }
+    const statement = this.statement;
+    if (statement === null) {
+      this.continuation = 'ignore';
+      return this.error(lineNumber, `tag :${tag}: outside a statement (a statement starts with :20:)`);
+    }
+    switch (tag) {
+      case '21':
+      case 'NS':
+        this.continuation = 'ignore';
+        return;
+      case '25':
+        if (this.inPhase(statement, 'header', tag, lineNumber)) statement.accountId = value.trim();
+        return;
+      case '28':
+      case '28C':
+        if (this.inPhase(statement, 'header', tag, lineNumber)) statement.sequenceNumber = value.trim();
+        return;
+      case '60F':
+      case '60M':
+        return this.opening(statement, tag, value, lineNumber);
+      case '61':
+        return this.movement(statement, value, lineNumber, text);
+      case '86':
+        if (this.pending === null) {
+          this.continuation = 'ignore'; // information about the statement itself, not about a line
+          return;
+        }
+        this.continuation = 'information';
+        return this.continueTag(text, value, lineNumber);
+      case '62F':
+      case '62M':
+        return this.closingBalance(statement, tag, value, lineNumber);
+      case '64':
+      case '65':
+        if (this.inPhase(statement, 'closed', tag, lineNumber)) this.checkBalance(value, lineNumber);
+        return;
+      default:
+        this.continuation = 'ignore';
+        this.error(lineNumber, `unknown tag :${tag}: in an MT940 statement`);
+    }
+  }
+
+  private inPhase(statement: OpenStatement, expected: Phase, tag: string, lineNumber: number): boolean {
+    if (statement.phase === expected) return true;
+    this.continuation = 'ignore';
+    const where: Record<Phase, string> = {
+      header: 'before the opening balance :60F:',
+      lines: 'between the opening balance :60F: and the closing balance :62F:',
+      closed: 'after the closing balance :62F:',
+    };
+    this.error(lineNumber, `tag :${tag}: ${where[statement.phase]}; it belongs ${where[expected]}`);
+    return false;
+  }
+
+  private checkBalance(value: string, lineNumber: number): StatementBalance | null {
+    const balance = parseBalance(value);
+    if (balance.ok) return balance.value;
+    this.error(lineNumber, balance.reason);
+    return null;
+  }
+
+  private opening(statement: OpenStatement, tag: string, value: string, lineNumber: number): void {
+    if (!this.inPhase(statement, 'header', tag, lineNumber)) return;
+    if (statement.accountId === null) this.error(lineNumber, 'statement has no account identification :25: before its opening balance');
+    statement.openingSeen = true;
+    statement.opening = this.checkBalance(value, lineNumber);
+    statement.phase = 'lines';
+  }
+
+  private closingBalance(statement: OpenStatement, tag: string, value: string, lineNumber: number): void {
+    if (!this.inPhase(statement, 'lines', tag, lineNumber)) return;
+    statement.closingSeen = true;
+    statement.closing = this.checkBalance(value, lineNumber);
+    statement.phase = 'closed';
+  }
+
+  private movement(statement: OpenStatement, value: string, lineNumber: number, text: string): void {
+    if (!this.inPhase(statement, 'lines', '61', lineNumber)) return;
+    // Without a readable opening balance there is no currency; the :60F: error already says why.
+    if (statement.opening === null) {
+      this.continuation = 'ignore';
+      return;
+    }
+    const parsed = parseStatementLine(value, statement.opening.currency);
+    if (!parsed.ok) {
+      this.continuation = 'ignore';
+      return this.error(lineNumber, parsed.reason);
+    }
+    const { supplementary } = parsed.value;
+    this.pending = {
+      line: lineNumber,
+      movement: parsed.value,
+      currency: statement.opening.currency,
+      information: [],
+      supplementary: supplementary === undefined ? [] : [supplementary],
+      raw: [text],
+      refused: false,
+    };
+    this.continuation = 'supplementary';
+  }
+
+  private flushPending(): void {
+    const pending = this.pending;
+    const statement = this.statement;
+    this.pending = null;
+    if (pending === null || statement === null || pending.refused) return;
+    const { movement } = pending;
+    const information = parseInformation(pending.information);
+    const supplementary = pending.supplementary.map((part) => part.trim()).join(' ').trim();
+    const draft: LineDraft = {
+      lineNumber: pending.line,
+      bookedOn: movement.bookedOn,
+      valueOn: movement.valueOn,
+      amountMinor: movement.amountMinor,
+      currency: pending.currency,
+      reversal: movement.reversal,
+      references: {
+        ...information.references,
+        customerReference: movement.customerReference ?? information.references.customerReference,
+        bankReference: movement.bankReference,
+      },
+      typeCode: movement.typeCode,
+      counterparty: information.counterparty,
+      description: [information.description, supplementary].filter((part) => part !== '').join(' '),
+      raw: pending.raw.join('\n'),
+    };
+    statement.builder ??= new StatementLineBuilder(statement.index, statement.accountId);
+    const built = statement.builder.build(draft, undefined);
+    if (!Array.isArray(built)) this.out.push(built);
+    else for (const problem of built) this.error(problem.lineNumber, problem.reason);
+  }
+
+  private startStatement(lineNumber: number, reference: string): void {
+    this.statement = {
+      index: this.statementCount,
+      line: lineNumber,
+      reference,
+      accountId: null,
+      sequenceNumber: null,
+      opening: null,
+      closing: null,
+      openingSeen: false,
+      closingSeen: false,
+      phase: 'header',
+      builder: null,
+    };
+    this.statementCount += 1;
+  }
+
+  private endStatement(): void {
+    this.flushPending();
+    this.continuation = 'none';
+    const statement = this.statement;
+    if (statement === null) return;
+    this.statement = null;
+    if (!statement.openingSeen) this.error(statement.line, 'statement has no opening balance :60F:');
+    else if (!statement.closingSeen) this.error(statement.line, 'statement has no closing balance :62F:');
+    this.out.push({
+      kind: 'statement',
+      format: 'mt940',
+      statementIndex: statement.index,
+      lineNumber: statement.line,
+      accountId: statement.accountId,
+      statementId: statement.reference === '' ? null : statement.reference,
+      sequenceNumber: statement.sequenceNumber,
+      electronicSequenceNumber: null,
+      currency: statement.opening?.currency ?? null,
+      openingBalance: statement.opening,
+      closingBalance: statement.closing,
+      lineCount: statement.builder?.lineCount ?? 0,
+    });
+  }
+}
+
+/** SWIFT MT940 customer statements, one physical line at a time. */
+export async function* parseMt940(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+  const reader = new Mt940Reader();
+  for await (const line of readLines(text, MT940_LINE_CHARS_MAX)) {
+    reader.accept(line);
+    yield* reader.drain();
+  }
+  reader.finish();
+  yield* reader.drain();
+}

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { parseCamt053 } from './camt/camt053-parser';
+import { BANK_CSV_PROFILE, type CsvProfile, csvProfileSchema } from './csv/csv-profile';
+import { parseCsv, type CsvLayout } from './csv/csv-parser';
+import { PARSE_ERRORS_MAX } from './limits';
+import { parseMt940 } from './mt940/mt940-parser';
+import {
+  type StatementError,
+  statementError,
+  type StatementHeader,
+  type StatementItem,
+  type StatementLine,
+} from './statement-items';
+import { decodeUtf8, InputDecodeError, type StatementInput } from './text-input';
+
+/** 'csv:gateway' and 'csv:bank' are built in; 'csv:<name>' looks the name up in options.csvProfiles. */
+export type StatementFormat = 'camt053' | 'mt940' | `csv:${string}`;
+
+export interface ParseOptions {
+  /** The account a CSV file belongs to (CSV files do not say); ignored by camt.053 and MT940. */
+  accountId?: string;
+  /** Custom CSV profiles by name, e.g. a tenant's stored profiles; validated with csvProfileSchema. */
+  csvProfiles?: Readonly<Record<string, CsvProfile>>;
+}
+
+type FormatParser = (text: AsyncIterable<string>) => AsyncGenerator<StatementItem, void, undefined>;
+
+function csvLayout(name: string, options: ParseOptions): CsvLayout {
+  if (name === 'gateway') return { kind: 'gateway' };
+  if (name === 'bank') return { kind: 'columns', profile: BANK_CSV_PROFILE };
+  const custom = options.csvProfiles?.[name];
+  if (custom === undefined) throw new RangeError(`unknown CSV profile ${JSON.stringify(name)}`);
+  // A stored profile was validated when it was saved; checking again here costs nothing and catches bugs.
+  return { kind: 'columns', profile: csvProfileSchema.parse(custom) };
+}
+
+function formatParser(format: StatementFormat, options: ParseOptions): FormatParser {
+  if (format === 'camt053') return parseCamt053;
+  if (format === 'mt940') return parseMt940;
+  if (typeof format === 'string' && format.startsWith('csv:')) {
+    const layout = csvLayout(format.slice('csv:'.length), options);
+    return (text) => parseCsv(text, layout, options.accountId ?? null);
+  }
+  throw new RangeError(`unknown statement format ${JSON.stringify(format)}`);
+}
+
+async function* checkedItems(parser: FormatParser, input: StatementInput): AsyncGenerator<StatementItem, void, undefined> {
+  let statementsSeen = 0;
+  let linesOfStatement = 0;
+  let errors = 0;
+  try {
+    for await (const item of parser(decodeUtf8(input))) {
+      // Lines precede their statement item; a parser that breaks this order is a bug, not bad input.
+      if (item.kind === 'line') {
+        assert.equal(item.statementIndex, statementsSeen, 'a line must belong to the statement item that follows it');
+        linesOfStatement += 1;
+      } else if (item.kind === 'statement') {
+        assert.equal(item.statementIndex, statementsSeen, 'statement items must come in order');
+        assert.equal(item.lineCount, linesOfStatement, 'a statement item must count the lines yielded for it');
+        statementsSeen += 1;
+        linesOfStatement = 0;
+      }
+      yield item;
+      if (item.kind === 'error' && (errors += 1) >= PARSE_ERRORS_MAX) {
+        yield statementError(item.lineNumber, `more than ${PARSE_ERRORS_MAX} errors; stopped reading the file`);
+        return;
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof InputDecodeError)) throw error;
+    yield statementError(error.lineNumber, error.message);
+  }
+}
+
+/**
+ * Streams the items of a statement file: lines, then their statement, and errors (the file is still read
+ * to the end so that every bad line is reported, except after malformed XML, a CSV quoting error or invalid
+ * UTF-8, where nothing that follows can be trusted). An unknown format or profile throws at once: it is the
+ * caller's mistake, not the file's.
+ */
+export function parse(format: StatementFormat, input: StatementInput, options: ParseOptions = {}): AsyncGenerator<StatementItem, void, undefined> {
+  return checkedItems(formatParser(format, options), input);
+}
+
+export interface CollectOptions extends ParseOptions {
+  /** Lines kept in memory at most; more is reported as an error and reading stops. */
+  linesMax: number;
+}
+
+export interface CollectedStatements {
+  statements: StatementHeader[];
+  lines: StatementLine[];
+  errors: StatementError[];
+}
+
+/** Statements kept by collectStatement: one file rarely has more than a few hundred. */
+export const COLLECTED_STATEMENTS_MAX = 10_000;
+
+/** Parses a small file into memory, for tests and small uploads; stays bounded by linesMax. */
+export async function collectStatement(format: StatementFormat, input: StatementInput, options: CollectOptions): Promise<CollectedStatements> {
+  assert.ok(Number.isSafeInteger(options.linesMax) && options.linesMax >= 0, 'linesMax must be a non-negative integer');
+  const collected: CollectedStatements = { statements: [], lines: [], errors: [] };
+  for await (const item of parse(format, input, options)) {
+    if (item.kind === 'error') collected.errors.push(item);
+    else if (item.kind === 'line' && collected.lines.length >= options.linesMax) {
+      collected.errors.push(statementError(item.lineNumber, `more than ${options.linesMax} statement lines; stream the file with parse() instead`));
+      break;
+    } else if (item.kind === 'line') collected.lines.push(item);
+    else if (collected.statements.length >= COLLECTED_STATEMENTS_MAX) {
+      collected.errors.push(statementError(item.lineNumber, `more than ${COLLECTED_STATEMENTS_MAX} statements in one file`));
+      break;
+    } else collected.statements.push(item);
+  }
+  return collected;
+}

@@ -1,0 +1,52 @@
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import type { CollectedStatements, CsvProfile, StatementFormat, StatementInput } from '@ledger/imports';
+
+// Vitest provides __dirname here (the tsconfig's CommonJS target rejects import.meta). This file lives in
+// libs/imports/test, three levels below the repository root; shared/ is the root's sibling.
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+function existing(directory: string, what: string): string {
+  if (!existsSync(directory)) throw new Error(`${what} not found at ${directory}; the tests expect it there`);
+  return directory;
+}
+
+export const SHARED_STATEMENTS = existing(path.resolve(REPO_ROOT, '..', 'shared', 'statements'), 'shared/statements (the real samples)');
+export const OWN_FIXTURES = existing(path.resolve(REPO_ROOT, 'fixtures', 'statements'), 'fixtures/statements');
+
+/** The file as a stream in small chunks, so that every parser is exercised across chunk boundaries. */
+export function fileInput(file: string, chunkBytes = 97): StatementInput {
+  return createReadStream(file, { highWaterMark: chunkBytes });
+}
+
+export async function* textInput(text: string, chunkChars = 7): AsyncGenerator<string> {
+  for (let start = 0; start < text.length; start += chunkChars) yield text.slice(start, start + chunkChars);
+}
+
+/** Fixture naming: .xml camt053, .sta mt940, .gateway.csv / .bank.csv built-in profiles, .custom.csv with <base>.profile.json. */
+export function fixtureFormat(file: string): { format: StatementFormat; csvProfiles?: Record<string, CsvProfile> } {
+  if (file.endsWith('.xml')) return { format: 'camt053' };
+  if (file.endsWith('.sta')) return { format: 'mt940' };
+  if (file.endsWith('.gateway.csv')) return { format: 'csv:gateway' };
+  if (file.endsWith('.bank.csv')) return { format: 'csv:bank' };
+  if (file.endsWith('.custom.csv')) {
+    const profile = JSON.parse(readFileSync(file.replace(/\.custom\.csv$/, '.profile.json'), 'utf8')) as CsvProfile;
+    return { format: 'csv:custom', csvProfiles: { custom: profile } };
+  }
+  throw new Error(`no format for fixture ${file}`);
+}
+
+/** Bigints as strings and raw copies left out: the shape stored in the fixtures' .expected.json files. */
+export function comparable(collected: CollectedStatements): unknown {
+  const lines = collected.lines.map(({ raw: _raw, ...line }) => line);
+  return JSON.parse(JSON.stringify({ statements: collected.statements, lines }, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
+}
+
+/** Heap in use after a full collection, so that garbage not yet collected does not count as held memory. */
+export function retainedHeap(): number {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
+  return process.memoryUsage().heapUsed;
+}
