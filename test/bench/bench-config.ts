@@ -1,4 +1,4 @@
-import { MODES, type Mode, WORKLOADS, type WorkloadName } from './workloads';
+import { WORKLOADS, type WorkloadName } from './workloads';
 
 // Bench settings, read once from the environment so a short run (BENCH_RUNS=1 BENCH_TRANSFERS=500)
 // needs no code change. Every value is bounded: a typo must not start an hour-long run.
@@ -10,12 +10,15 @@ export interface BenchConfig {
   walletCount: number;
   /** Measured runs per (workload, concurrency, mode); the report shows their median. */
   runCount: number;
+  /** Single-transfer workloads (uncontended, hot): transfers per run, warm-up, clients. */
   transfersPerRun: number;
   /** Unmeasured transfers before the first measured run of each mode (JIT, plan caches, pools). */
   warmupTransfers: number;
   concurrencies: number[];
-  /** api and sql always; replica (the API's statements over pg, no HTTP) only on request. */
-  modes: Mode[];
+  /** Batch workloads: transfers per run (rounded up to whole batches), warm-up, clients. */
+  batchTransfersPerRun: number;
+  batchWarmupTransfers: number;
+  batchConcurrencies: number[];
   workloads: WorkloadName[];
   /** The API's pg pool: at least the highest concurrency, so the pool is not what is measured. */
   apiPoolSize: number;
@@ -41,23 +44,13 @@ function integerFromEnv(name: string, fallback: number, min: number, max: number
   return value;
 }
 
-function concurrenciesFromEnv(): number[] {
-  const raw = process.env.BENCH_CONCURRENCIES ?? '16,32';
+function concurrenciesFromEnv(name: string, fallback: string): number[] {
+  const raw = process.env[name] ?? fallback;
   const values = raw.split(',').map((part) => Number(part.trim()));
   if (values.length === 0 || values.length > 8 || values.some((value) => !Number.isInteger(value) || value < 1 || value > 64)) {
-    throw new Error(`BENCH_CONCURRENCIES=${raw}: expected 1 to 8 comma-separated integers between 1 and 64`);
+    throw new Error(`${name}=${raw}: expected 1 to 8 comma-separated integers between 1 and 64`);
   }
   return values;
-}
-
-function modesFromEnv(): Mode[] {
-  const raw = process.env.BENCH_MODES ?? 'api,sql';
-  const modes = raw.split(',').map((part) => part.trim());
-  const known = (mode: string): mode is Mode => (MODES as readonly string[]).includes(mode);
-  if (!modes.includes('api') || !modes.includes('sql') || !modes.every(known)) {
-    throw new Error(`BENCH_MODES=${raw}: expected api,sql optionally with replica`);
-  }
-  return MODES.filter((mode) => modes.includes(mode));
 }
 
 function workloadsFromEnv(): WorkloadName[] {
@@ -69,7 +62,8 @@ function workloadsFromEnv(): WorkloadName[] {
 }
 
 export function loadBenchConfig(): BenchConfig {
-  const concurrencies = concurrenciesFromEnv();
+  const concurrencies = concurrenciesFromEnv('BENCH_CONCURRENCIES', '16,32');
+  const batchConcurrencies = concurrenciesFromEnv('BENCH_BATCH_CONCURRENCIES', '4');
   const databaseName = process.env.BENCH_DATABASE ?? 'ledger_bench';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseName)) throw new Error(`BENCH_DATABASE=${databaseName}: not a plain identifier`);
   return {
@@ -80,9 +74,11 @@ export function loadBenchConfig(): BenchConfig {
     transfersPerRun: integerFromEnv('BENCH_TRANSFERS', 3_000, 100, 200_000),
     warmupTransfers: integerFromEnv('BENCH_WARMUP_TRANSFERS', 1_000, 0, 50_000),
     concurrencies,
-    modes: modesFromEnv(),
+    batchTransfersPerRun: integerFromEnv('BENCH_BATCH_TRANSFERS', 20_000, 1_000, 1_000_000),
+    batchWarmupTransfers: integerFromEnv('BENCH_BATCH_WARMUP_TRANSFERS', 4_000, 0, 100_000),
+    batchConcurrencies,
     workloads: workloadsFromEnv(),
-    apiPoolSize: integerFromEnv('BENCH_API_POOL_SIZE', Math.max(...concurrencies), 1, 90),
+    apiPoolSize: integerFromEnv('BENCH_API_POOL_SIZE', Math.max(...concurrencies, ...batchConcurrencies), 1, 90),
     runTimeoutMs: integerFromEnv('BENCH_RUN_TIMEOUT_S', 60, 1, 3_600) * 1000,
     benchTimeoutMs: integerFromEnv('BENCH_TIMEOUT_S', 900, 10, 14_400) * 1000,
     walletFundingMinor: 10_000_000n,
@@ -101,7 +97,9 @@ export function describeConfig(config: BenchConfig): Record<string, string | num
     transfersPerRun: config.transfersPerRun,
     warmupTransfers: config.warmupTransfers,
     concurrencies: config.concurrencies.join(','),
-    modes: config.modes.join(','),
+    batchTransfersPerRun: config.batchTransfersPerRun,
+    batchWarmupTransfers: config.batchWarmupTransfers,
+    batchConcurrencies: config.batchConcurrencies.join(','),
     workloads: config.workloads.join(','),
     apiPoolSize: config.apiPoolSize,
     runTimeoutS: config.runTimeoutMs / 1000,

@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { BenchConfig } from './bench-config';
 import type { HttpClient } from './http-client';
 import { forEachConcurrently } from './load-loop';
+import { type JournalHead, chainLinks, journalCtes } from './sql-common';
 import { CURRENCY, type Fixture, idempotencyKeyPrefix, sha256, uuidV7, walletCode } from './workloads';
 
 export interface ApiFixture extends Fixture {
@@ -79,16 +80,19 @@ WITH header AS (
          version = a.version + 1
     FROM unnest($4::uuid[], $5::int8[], $6::int8[]) AS d(account_id, debit_minor, credit_minor)
    WHERE a.tenant_id = $1 AND a.id = d.account_id
-)
+), ${journalCtes(13)}
 INSERT INTO entries (tenant_id, transaction_id, leg, account_id, direction, amount_minor, currency,
                      account_version, posted_balance_after, effective_at)
 SELECT $1, $2, e.leg, e.account_id, e.direction, e.amount_minor, $7, e.account_version, e.posted_balance_after, h.effective_at
   FROM header h, unnest($8::int2[], $4::uuid[], $9::text[], $10::int8[], $11::int8[], $12::int8[])
        AS e(leg, account_id, direction, amount_minor, account_version, posted_balance_after)`;
 
+const JOURNAL_STRIPE_0 = `SELECT stripe, seq, hash FROM journal_heads WHERE tenant_id = $1 AND stripe = 0`;
+
 /**
  * The SQL baseline's tenant: same shape of accounts, inserted set-based (setup is not measured). The
- * funding goes through transactions and entries like any posting, so the books stay consistent.
+ * funding goes through transactions, entries and journal links like any posting, so the books stay
+ * consistent. Nothing else writes to this tenant during setup, so it chains on stripe 0 unlocked.
  */
 export async function setupSqlFixture(http: HttpClient, pool: pg.Pool, config: BenchConfig, operatorToken: string): Promise<Fixture> {
   const { tenant } = await createTenant(http, operatorToken, 'bench-sql');
@@ -100,16 +104,22 @@ export async function setupSqlFixture(http: HttpClient, pool: pg.Pool, config: B
   const allowNegative = ids.map((id) => id === sourceId);
   await pool.query(INSERT_ACCOUNTS, [tenant.id, ids, codes, CURRENCY, allowNegative]);
   const funding = config.walletFundingMinor;
+  const stripe = (await pool.query<{ stripe: number; seq: string; hash: Buffer }>(JOURNAL_STRIPE_0, [tenant.id])).rows[0];
+  if (stripe === undefined) throw new Error(`tenant ${tenant.id} has no journal stripe 0`);
+  let head: JournalHead = { stripe: stripe.stripe, seq: BigInt(stripe.seq), hash: stripe.hash };
   let sourceDebitsMinor = 0n;
   for (let start = 0, version = 1n; start < walletIds.length; start += WALLETS_PER_SQL_FUNDING, version++) {
     const chunk = walletIds.slice(start, start + WALLETS_PER_SQL_FUNDING);
     const totalMinor = funding * BigInt(chunk.length);
     sourceDebitsMinor += totalMinor;
     const accountIds = [sourceId, ...chunk];
+    const transactionId = uuidV7();
+    const contentHash = sha256(`funding ${start}`);
+    const links = chainLinks(head, [{ transactionId, contentHash }]);
     await pool.query(FUND_WALLETS, [
       tenant.id,
-      uuidV7(),
-      sha256(`funding ${start}`),
+      transactionId,
+      contentHash,
       accountIds,
       [totalMinor, ...chunk.map(() => 0n)].map(String),
       [0n, ...chunk.map(() => funding)].map(String),
@@ -119,7 +129,9 @@ export async function setupSqlFixture(http: HttpClient, pool: pg.Pool, config: B
       [totalMinor, ...chunk.map(() => funding)].map(String),
       [version, ...chunk.map(() => 1n)].map(String),
       [-sourceDebitsMinor, ...chunk.map(() => funding)].map(String),
+      ...links.params,
     ]);
+    head = links.next;
   }
   return { tenantId: tenant.id, walletIds, hotAccountId };
 }

@@ -1,7 +1,7 @@
 // `npm run bench`: posting throughput and latency of the API against plain SQL doing the minimum a
-// ledger must do, on an uncontended and a hot-account workload. See test/bench/README.md.
+// ledger must do, on an uncontended, a hot-account and two batch workloads. See test/bench/README.md.
 import { randomBytes } from 'node:crypto';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import pg from 'pg';
 import { ApiProcess, databaseUrlFor, freePort, recreateDatabase } from './api-process';
 import { type BenchConfig, describeConfig, loadBenchConfig } from './bench-config';
@@ -13,13 +13,12 @@ import { runHttpLoad } from './http-load';
 import type { LoadResult } from './load-loop';
 import { ActivitySampler, type ConnectionStates } from './pg-activity';
 import { type BenchReport, type Cell, renderMarkdown, writeReport } from './report';
-import { REPLICA_APPLICATION_NAME, runReplicaLoad } from './replica-load';
 import { SQL_APPLICATION_NAME, runSqlLoad } from './sql-load';
 import { type RunSummary, summarizeCell, summarizeRun } from './stats';
-import type { Fixture, Mode, WorkloadName } from './workloads';
+import { type Fixture, MODES, type Mode, TRANSFERS_PER_REQUEST, type WorkloadName, isBatchWorkload } from './workloads';
 
 /** Which pg_stat_activity rows belong to a mode: the API's own pool calls itself 'ledger'. */
-const APPLICATION_NAMES: Record<Mode, string> = { api: 'ledger', sql: SQL_APPLICATION_NAME, replica: REPLICA_APPLICATION_NAME };
+const APPLICATION_NAMES: Record<Mode, string> = { api: 'ledger', sql: SQL_APPLICATION_NAME };
 
 interface BenchContext {
   config: BenchConfig;
@@ -56,23 +55,20 @@ async function measureRun(context: BenchContext, workload: WorkloadName, concurr
   };
   const options = { workload, concurrency, transfers, timeoutMs: config.runTimeoutMs, hooks };
   let result: LoadResult;
-  let statementMeansMs: Record<string, number> | undefined;
   let states: ConnectionStates;
   try {
     if (mode === 'api') result = await runHttpLoad({ ...options, baseUrl: context.api.baseUrl, fixture: context.apiFixture });
-    else if (mode === 'sql') result = await runSqlLoad({ ...options, databaseUrl: context.databaseUrl, fixture: context.sqlFixture });
-    else ({ result, statementMeansMs } = await runReplicaLoad({ ...options, databaseUrl: context.databaseUrl, fixture: context.sqlFixture }));
+    else result = await runSqlLoad({ ...options, databaseUrl: context.databaseUrl, fixture: context.sqlFixture });
   } finally {
     states = await sampler.stop();
   }
   if (before === undefined || after === undefined) throw new Error('load hooks did not run');
   const spent = cpuSpentBetween(before, after);
-  const perTransfer = (cpuMs: number) => (result.succeeded > 0 ? cpuMs / result.succeeded : Number.NaN);
+  const perTransfer = (cpuMs: number) => (result.transfersCreated > 0 ? cpuMs / result.transfersCreated : Number.NaN);
   return summarizeRun(
     result,
     { apiNode: perTransfer(spent.apiNodeMs), postgres: perTransfer(spent.postgresMs), benchClient: perTransfer(spent.benchClientMs) },
     states,
-    statementMeansMs,
   );
 }
 
@@ -93,28 +89,39 @@ async function verify(context: BenchContext, after: string): Promise<void> {
   }
 }
 
+/** Unmeasured runs of each mode: single transfers once, and each batch size before its first cell. */
+async function warmUp(context: BenchContext, workload: WorkloadName): Promise<void> {
+  const { config } = context;
+  const batch = isBatchWorkload(workload);
+  const transfers = batch ? config.batchWarmupTransfers : config.warmupTransfers;
+  if (transfers === 0) return;
+  const concurrency = Math.max(...(batch ? config.batchConcurrencies : config.concurrencies));
+  for (const mode of MODES) {
+    log(describeRun(`warm-up ${workload} ${mode} (not reported)`, await measureRun(context, workload, concurrency, mode, transfers)));
+  }
+}
+
 async function measureAll(context: BenchContext): Promise<Cell[]> {
   const { config } = context;
-  const highest = Math.max(...config.concurrencies);
-  if (config.warmupTransfers > 0) {
-    for (const mode of config.modes) {
-      log(describeRun(`warm-up ${mode} (not reported)`, await measureRun(context, 'uncontended', highest, mode, config.warmupTransfers)));
-    }
-  }
   const cells: Cell[] = [];
+  let singleWarmedUp = false;
   for (const workload of config.workloads) {
-    for (const concurrency of config.concurrencies) {
-      const runs: Record<Mode, RunSummary[]> = { api: [], sql: [], replica: [] };
+    const batch = isBatchWorkload(workload);
+    if (batch || !singleWarmedUp) await warmUp(context, batch ? workload : 'uncontended');
+    singleWarmedUp ||= !batch;
+    const transfers = batch ? config.batchTransfersPerRun : config.transfersPerRun;
+    for (const concurrency of batch ? config.batchConcurrencies : config.concurrencies) {
+      const runs: Record<Mode, RunSummary[]> = { api: [], sql: [] };
       for (let run = 0; run < config.runCount; run++) {
         // Alternate the order of the modes, so drift in machine noise hits all modes alike.
-        const order = run % 2 === 0 ? config.modes : [...config.modes].reverse();
+        const order = run % 2 === 0 ? MODES : [...MODES].reverse();
         for (const mode of order) {
-          const summary = await measureRun(context, workload, concurrency, mode, config.transfersPerRun);
+          const summary = await measureRun(context, workload, concurrency, mode, transfers);
           runs[mode].push(summary);
           log(describeRun(`${workload} c=${concurrency} ${mode} run ${run + 1}/${config.runCount}`, summary));
         }
       }
-      for (const mode of config.modes) cells.push({ workload, concurrency, mode, summary: summarizeCell(runs[mode]) });
+      for (const mode of MODES) cells.push({ workload, concurrency, mode, transfersPerRequest: TRANSFERS_PER_REQUEST[workload], summary: summarizeCell(runs[mode]) });
     }
     await verify(context, `${workload} workload`);
   }
@@ -138,8 +145,10 @@ async function postgresSettings(pool: pg.Pool): Promise<Record<string, string>> 
 
 async function main(): Promise<void> {
   const startedAtMs = Date.now();
+  // Before the bench adds its own load: anything else running on the machine skews every figure.
+  const loadAverageAtStart = loadavg()[0]!;
   const config = loadBenchConfig();
-  log(`settings: ${JSON.stringify(describeConfig(config))}`);
+  log(`settings: ${JSON.stringify(describeConfig(config))}; 1-minute load average before start ${loadAverageAtStart.toFixed(2)}`);
   let api: ApiProcess | undefined;
   // Whatever ends this process (timeout, an exception, Ctrl-C), the API child goes with it.
   process.once('exit', () => api?.killNow());
@@ -172,11 +181,11 @@ async function main(): Promise<void> {
       startedAt: new Date(startedAtMs).toISOString(),
       durationS: (Date.now() - startedAtMs) / 1000,
       settings: describeConfig(config),
-      machine: { cpus: cpus().length, node: process.version, postgres: await postgresVersion(monitor), postgresSettings: await postgresSettings(monitor) },
+      machine: { cpus: cpus().length, loadAverageAtStart, node: process.version, postgres: await postgresVersion(monitor), postgresSettings: await postgresSettings(monitor) },
       cells,
       checks: context.checks,
     };
-    const markdown = renderMarkdown(report, config.concurrencies);
+    const markdown = renderMarkdown(report, config);
     const paths = await writeReport(config.resultsDirectory, report, markdown);
     console.log(`\n${markdown}`);
     log(`wrote ${paths.markdownPath} and ${paths.jsonPath}`);

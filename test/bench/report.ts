@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { BenchConfig } from './bench-config';
 import type { BooksCheck } from './checks';
 import type { CellSummary } from './stats';
 import type { Mode, WorkloadName } from './workloads';
@@ -8,6 +9,8 @@ export interface Cell {
   workload: WorkloadName;
   concurrency: number;
   mode: Mode;
+  /** 1, or the batch size: latencies are per request. */
+  transfersPerRequest: number;
   summary: CellSummary;
 }
 
@@ -15,12 +18,16 @@ export interface BenchReport {
   startedAt: string;
   durationS: number;
   settings: Record<string, string | number>;
-  machine: { cpus: number; node: string; postgres: string; postgresSettings: Record<string, string> };
+  /** 1-minute load average before the bench started: well above 0 means something else was running. */
+  machine: { cpus: number; loadAverageAtStart: number; node: string; postgres: string; postgresSettings: Record<string, string> };
   cells: Cell[];
   checks: BooksCheck[];
 }
 
-const MODE_LABELS: Record<Mode, string> = { api: 'API (HTTP)', sql: 'plain SQL', replica: 'API statements over pg' };
+const MODE_LABELS: Record<Mode, string> = { api: 'API (HTTP)', sql: 'plain SQL' };
+
+/** The issue's target for batched posting: API transfers/s at least this share of plain SQL's. */
+const BATCH_TARGET_RATIO = 0.7;
 
 function fixed(value: number, digits: number): string {
   return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
@@ -39,7 +46,7 @@ function errorsText(summary: CellSummary): string {
 
 function resultsTable(cells: readonly Cell[]): string[] {
   const lines = [
-    '| workload | clients | mode | transfers/s | runs: min-max transfers/s | p50 ms | p99 ms | errors | CPU ms/transfer: API node / postgres / bench | connections: waiting for app / lock wait / executing |',
+    '| workload | clients | mode | transfers/s | runs: min-max transfers/s | p50 ms/request | p99 ms/request | errors (transfers) | CPU ms/transfer: API node / postgres / bench | connections: waiting for app / lock wait / executing |',
     '|---|---:|---|---:|---:|---:|---:|---|---|---|',
   ];
   for (const { workload, concurrency, mode, summary } of cells) {
@@ -58,24 +65,14 @@ function resultsTable(cells: readonly Cell[]): string[] {
   return lines;
 }
 
-/** Replica mode only: where the database time of the API's posting path goes, statement by statement. */
-function statementsTable(cells: readonly Cell[]): string[] {
-  const replicas = cells.filter((cell) => cell.summary.statementMeansMs !== undefined);
-  if (replicas.length === 0) return [];
-  const names = Object.keys(replicas[0]!.summary.statementMeansMs!);
-  const lines = [
-    'Mean round trip per statement of the API\'s posting path (replica mode, ms):',
-    '',
-    `| statement | ${replicas.map((cell) => `${cell.workload} c=${cell.concurrency}`).join(' | ')} |`,
-    `|---|${replicas.map(() => '---:').join('|')}|`,
-  ];
-  for (const name of names) lines.push(`| ${name} | ${replicas.map((cell) => fixed(cell.summary.statementMeansMs![name]!, 2)).join(' | ')} |`);
-  return [...lines, ''];
+function finder(cells: readonly Cell[]) {
+  return (workload: WorkloadName, concurrency: number, mode: Mode) =>
+    cells.find((cell) => cell.workload === workload && cell.concurrency === concurrency && cell.mode === mode)?.summary;
 }
 
 function ratiosTable(cells: readonly Cell[], concurrencies: readonly number[]): string[] {
-  const find = (workload: WorkloadName, concurrency: number, mode: Mode) =>
-    cells.find((cell) => cell.workload === workload && cell.concurrency === concurrency && cell.mode === mode)?.summary;
+  if (!cells.some((cell) => cell.transfersPerRequest === 1)) return [];
+  const find = finder(cells);
   const lines = [
     '| clients | API/SQL transfers/s, uncontended | API/SQL transfers/s, hot | API hot/uncontended transfers/s | SQL hot/uncontended transfers/s | API/SQL p50, uncontended | API/SQL p50, hot |',
     '|---:|---:|---:|---:|---:|---:|---:|',
@@ -93,27 +90,51 @@ function ratiosTable(cells: readonly Cell[], concurrencies: readonly number[]): 
         `${ratio(apiUncontended?.p50LatencyMs, sqlUncontended?.p50LatencyMs)} | ${ratio(apiHot?.p50LatencyMs, sqlHot?.p50LatencyMs)} |`,
     );
   }
-  return lines;
+  return [...lines, ''];
 }
 
-export function renderMarkdown(report: BenchReport, concurrencies: readonly number[]): string {
+/** API/SQL per batch size, against the issue's target (Ledger depth: at least 0.7 of plain SQL). */
+function batchRatiosTable(cells: readonly Cell[], concurrencies: readonly number[]): string[] {
+  const batchSizes = [...new Set(cells.filter((cell) => cell.transfersPerRequest > 1).map((cell) => cell.workload))];
+  if (batchSizes.length === 0) return [];
+  const find = finder(cells);
+  const lines = [
+    `| clients | batch | API transfers/s | plain SQL transfers/s | API/SQL transfers/s | target >= ${BATCH_TARGET_RATIO} | API/SQL p50 per request |`,
+    '|---:|---|---:|---:|---:|---|---:|',
+  ];
+  for (const concurrency of concurrencies) {
+    for (const workload of batchSizes) {
+      const api = find(workload, concurrency, 'api');
+      const sql = find(workload, concurrency, 'sql');
+      const share = api !== undefined && sql !== undefined && sql.transfersPerSecond > 0 ? api.transfersPerSecond / sql.transfersPerSecond : Number.NaN;
+      const verdict = Number.isNaN(share) ? 'n/a' : share >= BATCH_TARGET_RATIO ? 'met' : 'NOT met';
+      lines.push(
+        `| ${concurrency} | ${workload} | ${fixed(api?.transfersPerSecond ?? Number.NaN, 0)} | ${fixed(sql?.transfersPerSecond ?? Number.NaN, 0)} | ` +
+          `${ratio(api?.transfersPerSecond, sql?.transfersPerSecond)} | ${verdict} | ${ratio(api?.p50LatencyMs, sql?.p50LatencyMs)} |`,
+      );
+    }
+  }
+  return [...lines, ''];
+}
+
+export function renderMarkdown(report: BenchReport, config: Pick<BenchConfig, 'concurrencies' | 'batchConcurrencies'>): string {
   const settings = Object.entries(report.settings).map(([name, value]) => `${name}=${value}`).join(', ');
   return [
     `# Posting bench: ${report.startedAt}`,
     '',
     `Machine: ${report.machine.cpus} CPUs, Node ${report.machine.node}, ${report.machine.postgres} ` +
       `(${Object.entries(report.machine.postgresSettings).map(([name, value]) => `${name}=${value}`).join(', ')}). ` +
-      `Bench took ${report.durationS.toFixed(0)} s.`,
+      `Bench took ${report.durationS.toFixed(0)} s; 1-minute load average before it started: ${report.machine.loadAverageAtStart.toFixed(2)}.`,
     `Settings: ${settings}.`,
     'Each row is the median of the runs (p99 = median of the runs\' p99). "clients" = concurrent closed-loop clients',
-    '(HTTP keep-alive sockets for the API, pg connections for plain SQL). Connection columns: mean number of that',
-    "mode's PostgreSQL connections in each state, sampled from pg_stat_activity every 50 ms.",
+    '(HTTP keep-alive sockets for the API, pg connections for plain SQL). A request is one transfer, or for batchN one',
+    'batch of N transfers (one HTTP request, or one SQL transaction); errors count transfers not created. Connection',
+    "columns: mean number of that mode's PostgreSQL connections in each state, sampled from pg_stat_activity every 50 ms.",
     '',
     ...resultsTable(report.cells),
     '',
-    ...ratiosTable(report.cells, concurrencies),
-    '',
-    ...statementsTable(report.cells),
+    ...ratiosTable(report.cells, config.concurrencies),
+    ...batchRatiosTable(report.cells, config.batchConcurrencies),
     'Books checks (after setup and after each workload):',
     '',
     ...report.checks.map((check) => `- ${check.ok ? 'OK' : 'FAIL'} ${check.label}: net ${JSON.stringify(check.netByCurrency)}, ` +

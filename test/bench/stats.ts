@@ -13,8 +13,6 @@ export interface RunSummary {
   /** CPU time per successful transfer, by process group (see cpu-usage.ts). */
   cpuMsPerTransfer: CpuPerTransfer;
   connectionStates: ConnectionStates;
-  /** Replica mode only: mean round trip of each statement of the API's posting path. */
-  statementMeansMs?: Record<string, number>;
 }
 
 export interface CpuPerTransfer {
@@ -42,25 +40,19 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-export function summarizeRun(
-  result: LoadResult,
-  cpuMsPerTransfer: CpuPerTransfer,
-  connectionStates: ConnectionStates,
-  statementMeansMs?: Record<string, number>,
-): RunSummary {
+export function summarizeRun(result: LoadResult, cpuMsPerTransfer: CpuPerTransfer, connectionStates: ConnectionStates): RunSummary {
   const errorCount = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
   return {
-    transfersPerSecond: result.elapsedMs > 0 ? (result.succeeded * 1000) / result.elapsedMs : 0,
+    transfersPerSecond: result.elapsedMs > 0 ? (result.transfersCreated * 1000) / result.elapsedMs : 0,
     p50LatencyMs: percentile(result.latenciesMs, 0.5),
     p99LatencyMs: percentile(result.latenciesMs, 0.99),
-    succeeded: result.succeeded,
+    succeeded: result.transfersCreated,
     errorCount,
     errors: result.errors,
     elapsedMs: result.elapsedMs,
     timedOut: result.timedOut,
     cpuMsPerTransfer,
     connectionStates,
-    ...(statementMeansMs === undefined ? {} : { statementMeansMs }),
   };
 }
 
@@ -91,14 +83,6 @@ export function summarizeCell(runs: RunSummary[]): CellSummary {
       executing: median(runs.map((run) => run.connectionStates.executing)),
       samples: runs.reduce((sum, run) => sum + run.connectionStates.samples, 0),
     },
-    ...medianStatementTimes(runs),
     runs,
   };
-}
-
-function medianStatementTimes(runs: readonly RunSummary[]): { statementMeansMs?: Record<string, number> } {
-  const first = runs[0]?.statementMeansMs;
-  if (first === undefined) return {};
-  const names = Object.keys(first);
-  return { statementMeansMs: Object.fromEntries(names.map((name) => [name, median(runs.map((run) => run.statementMeansMs?.[name] ?? Number.NaN))])) };
 }

@@ -1,9 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-export type WorkloadName = 'uncontended' | 'hot';
-export const WORKLOADS: readonly WorkloadName[] = ['uncontended', 'hot'];
-export type Mode = 'api' | 'sql' | 'replica';
-export const MODES: readonly Mode[] = ['api', 'sql', 'replica'];
+export type WorkloadName = 'uncontended' | 'hot' | 'batch100' | 'batch1000';
+export const WORKLOADS: readonly WorkloadName[] = ['uncontended', 'hot', 'batch100', 'batch1000'];
+export type Mode = 'api' | 'sql';
+export const MODES: readonly Mode[] = ['api', 'sql'];
+
+/** Transfers per request: 1 for the single-transfer workloads, else the batch size. */
+export const TRANSFERS_PER_REQUEST: Record<WorkloadName, number> = { uncontended: 1, hot: 1, batch100: 100, batch1000: 1000 };
+
+export function isBatchWorkload(workload: WorkloadName): boolean {
+  return TRANSFERS_PER_REQUEST[workload] > 1;
+}
 
 export const CURRENCY = 'USD';
 export const TRANSFER_AMOUNT_MAX_MINOR = 100;
@@ -26,9 +33,9 @@ function randomIndex(bound: number): number {
 }
 
 /**
- * uncontended: between two random distinct wallets, so two transfers rarely share a row lock.
- * hot: from a random wallet to the single hot account, so every transfer queues on one row lock.
- * Wallets are credit-normal: the debit leg takes money out, the credit leg puts it in.
+ * uncontended (and every transfer of a batch): between two random distinct wallets, so two transfers
+ * rarely share a row lock. hot: from a random wallet to the single hot account, so every transfer
+ * queues on one row lock. Wallets are credit-normal: the debit leg takes money out, the credit leg puts it in.
  */
 export function nextTransfer(workload: WorkloadName, fixture: Fixture): Transfer {
   const amountMinor = BigInt(1 + randomIndex(TRANSFER_AMOUNT_MAX_MINOR));
