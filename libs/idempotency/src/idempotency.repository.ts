@@ -8,7 +8,7 @@ const CLAIM_KEY = `SELECT * FROM ledger_claim_idempotency_key($1, $2)`;
 // An expired row for the same key is replaced; a live one cannot exist here (we hold the lock).
 const STORE_OUTCOME = `
 INSERT INTO idempotency_keys (tenant_id, key, fingerprint, state, response_status, response_body, expires_at)
-VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, now() + make_interval(secs => $7))
+VALUES ($1, $2, $3, $4, $5, $6::text::json, now() + make_interval(secs => $7))
 ON CONFLICT (tenant_id, key) DO UPDATE
    SET fingerprint = excluded.fingerprint, state = excluded.state, response_status = excluded.response_status,
        response_body = excluded.response_body, created_at = now(), expires_at = excluded.expires_at

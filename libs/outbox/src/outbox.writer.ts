@@ -10,7 +10,7 @@ import type { NewEvent } from './outbox-event';
 export function outboxInsertSql(first: number): string {
   const p = (offset: number) => `$${first + offset}`;
   return `INSERT INTO outbox_events (tenant_id, id, type, aggregate_type, aggregate_id, aggregate_version, data)
-SELECT $1, e.id, e.type, e.aggregate_type, e.aggregate_id, e.aggregate_version, e.data::jsonb
+SELECT $1, e.id, e.type, e.aggregate_type, e.aggregate_id, e.aggregate_version, e.data::json
   FROM unnest(${p(0)}::uuid[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::uuid[], ${p(4)}::int8[], ${p(5)}::text[])
        AS e(id, type, aggregate_type, aggregate_id, aggregate_version, data)`;
 }

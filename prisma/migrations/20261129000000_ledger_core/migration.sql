@@ -144,7 +144,8 @@ CREATE TABLE idempotency_keys (
   fingerprint      bytea NOT NULL CHECK (length(fingerprint) = 32),
   state            text NOT NULL CHECK (state IN ('completed', 'failed')),
   response_status  integer NOT NULL,
-  response_body    jsonb NOT NULL,
+  -- json, not jsonb: stored and replayed as written, without the cost of a binary conversion.
+  response_body    json NOT NULL,
   created_at       timestamptz NOT NULL DEFAULT now(),
   expires_at       timestamptz NOT NULL,
   PRIMARY KEY (tenant_id, key)
@@ -163,7 +164,7 @@ CREATE TABLE outbox_events (
   aggregate_id       uuid NOT NULL,
   aggregate_version  bigint NOT NULL,
   occurred_at        timestamptz NOT NULL DEFAULT now(),
-  data               jsonb NOT NULL,
+  data               json NOT NULL,
   published_at       timestamptz,
   PRIMARY KEY (tenant_id, id)
 );
