@@ -1,4 +1,3 @@
-import { Decimal } from 'decimal.js';
 import { currencyExponent } from './currencies';
 
 /** Largest amount the ledger stores: PostgreSQL's bigint maximum, 2^63 - 1 minor units. */
@@ -23,10 +22,6 @@ export class MoneyError extends Error {
   }
 }
 
-// A private constructor so that no other module's Decimal.set() can change how amounts are read here.
-// The conversions below never round (they compare and print exactly); the precision only has to exceed the
-// 19 digits of AMOUNT_MINOR_MAX plus the largest exponent, with room to spare.
-const ExactDecimal = Decimal.clone({ precision: 64, rounding: Decimal.ROUND_DOWN });
 
 // 2^63 - 1 has 19 digits, so any longer digit string is out of range before BigInt has to read it.
 const AMOUNT_MINOR_MAX_DIGITS = AMOUNT_MINOR_MAX.toString().length;
@@ -102,21 +97,20 @@ export function decimalToMinor(text: string, currency: string, options: DecimalF
   }
   const [, sign, integerDigits, fractionDigits = '0'] = match;
   const integerPart = thousandsSeparator === '' ? integerDigits : integerDigits.replaceAll(thousandsSeparator, '');
-  // Built from digits only, so the Decimal constructor never sees a sign, separator or exponent of the input.
-  const magnitude = new ExactDecimal(`${integerPart}.${fractionDigits}`);
-
-  // decimalPlaces() ignores trailing zeros, which is exactly the "extra zeros are fine" rule.
-  if (magnitude.decimalPlaces() > exponent) {
+  // The pattern admitted digits only, so the conversion is string arithmetic on them: exact by
+  // construction, and several times faster than a decimal library on a million statement lines.
+  // Trailing zeros are dropped first: they are exactly the "extra zeros are fine" rule.
+  const significantFraction = fractionDigits.replace(/0+$/, '');
+  if (significantFraction.length > exponent) {
     throw new MoneyError(
       'INEXACT_AMOUNT',
       `amount ${show(text)} has more than ${exponent} decimal places for ${currency}; it cannot be stored exactly`,
     );
   }
-  if (magnitude.gt(maxMagnitude(exponent))) throw outOfRange(text);
-
-  // toFixed pads to the currency's decimals without rounding (decimalPlaces <= exponent was checked above),
-  // so removing the point yields the minor-unit digits.
-  const amountMinor = BigInt(magnitude.toFixed(exponent).replace('.', ''));
+  const digits = (integerPart + significantFraction.padEnd(exponent, '0')).replace(/^0+(?=\d)/, '');
+  if (digits.length > AMOUNT_MINOR_MAX_DIGITS) throw outOfRange(text);
+  const amountMinor = BigInt(digits);
+  if (amountMinor > AMOUNT_MINOR_MAX) throw outOfRange(text);
   return sign === '-' ? -amountMinor : amountMinor;
 }
 
@@ -151,18 +145,6 @@ function outOfRange(text: string): MoneyError {
     'AMOUNT_OUT_OF_RANGE',
     `amount ${show(text)} is outside the storable range of +/-${AMOUNT_MINOR_MAX} minor units`,
   );
-}
-
-// Largest magnitude in major units for each exponent, e.g. 92233720368547758.07 for two decimals.
-const maxMagnitudeByExponent = new Map<number, Decimal>();
-
-function maxMagnitude(exponent: number): Decimal {
-  let max = maxMagnitudeByExponent.get(exponent);
-  if (max === undefined) {
-    max = new ExactDecimal(`${AMOUNT_MINOR_MAX}e-${exponent}`);
-    maxMagnitudeByExponent.set(exponent, max);
-  }
-  return max;
 }
 
 // One pattern per separator pair, built on first use; there are only a handful of valid pairs.

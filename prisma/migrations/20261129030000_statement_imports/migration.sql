@@ -88,7 +88,6 @@ CREATE TABLE statement_lines (
   UNIQUE (tenant_id, source_id, external_id)
 );
 CREATE INDEX statement_lines_import_idx ON statement_lines (tenant_id, import_id, line_number);
-CREATE INDEX statement_lines_booked_idx ON statement_lines (tenant_id, source_id, booked_on);
 
 -- The foreign key of lines to their import, checked once per INSERT statement over all its rows (a
 -- per-row foreign key check was most of the cost of storing a million lines): every line names an

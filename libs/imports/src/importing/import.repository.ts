@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlExecutor, sqlErrorFields } from '@ledger/db';
+import { Database, type SqlExecutor, newId, sqlErrorFields } from '@ledger/db';
 import type { StatementLine } from '../statement-items';
 import type { CsvProfile } from '../csv/csv-profile';
 import {
@@ -111,6 +111,8 @@ export class ImportRepository {
   /** Returns how many of the lines were new to the source. */
   async insertLines(tx: SqlExecutor, tenantId: string, sourceId: string, importId: string, lines: readonly StatementLine[]): Promise<number> {
     const batch = lines.map((line) => ({
+      // Time-ordered ids: new lines go to the right edge of the primary key, not all over it.
+      id: newId(),
       external_id: line.externalId,
       line_number: line.lineNumber,
       statement_index: line.statementIndex,

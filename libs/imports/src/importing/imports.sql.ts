@@ -35,11 +35,11 @@ WITH inserted AS (
   INSERT INTO statement_lines (tenant_id, id, source_id, import_id, external_id, line_number, statement_index,
                                booked_on, value_on, amount_minor, currency, reversal, type_code, refs,
                                counterparty, description, extra, raw)
-  SELECT $1, gen_random_uuid(), $2, $3, l.external_id, l.line_number, l.statement_index, l.booked_on, l.value_on,
+  SELECT $1, l.id, $2, $3, l.external_id, l.line_number, l.statement_index, l.booked_on, l.value_on,
          l.amount_minor, l.currency, l.reversal, l.type_code, coalesce(l.refs::jsonb, '{}'), l.counterparty::jsonb,
          l.description, coalesce(l.extra::jsonb, '{}'), l.raw
     FROM json_to_recordset($4::text::json)
-         AS l(external_id text, line_number int4, statement_index int4, booked_on date, value_on date,
+         AS l(id uuid, external_id text, line_number int4, statement_index int4, booked_on date, value_on date,
               amount_minor int8, currency text, reversal bool, type_code text, refs json, counterparty json,
               description text, extra json, raw text)
   ON CONFLICT (tenant_id, source_id, external_id) DO NOTHING
