@@ -11,6 +11,8 @@ export default defineConfig({
   plugins,
   resolve: { alias },
   test: {
+    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [
       {
         plugins,

@@ -61,6 +61,8 @@ describe('POST /v1/imports', () => {
     expect(again.status).toBe(201);
     expect(again.headers.get('ledger-existing')).toBe('true');
     expect(again.body.id).toBe(first.body.id);
+    // The answer to the first upload and a later read show the same import.
+    expect((await api.request('GET', `/v1/imports/${first.body.id}`, { key: financeKey })).body).toEqual(first.body);
   });
 
   it('imports the real camt.053 samples; overlapping statements do not duplicate lines', async () => {

@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CreateApiKeyUseCase, CreateTenantUseCase } from '@ledger/auth';
+import { CreateSourceUseCase } from '@ledger/imports';
 import { CreateAccountUseCase, PostTransactionUseCase } from '@ledger/ledger';
 import { z } from 'zod';
 import { createAccountSchema, postTransactionSchema } from '@ledger/ledger';
@@ -36,6 +37,17 @@ const DEMO_TRANSACTIONS = [
   transfer('demo-eur-deposit', 'Carla deposits by SEPA transfer', [['assets:bank:eur', 'debit', '120000', 'EUR'], ['liabilities:wallets:carla-eur', 'credit', '120000', 'EUR']]),
 ];
 
+// A card authorisation held for a day: it shows up in Alice's pending and available balances.
+const DEMO_HOLD = postTransactionSchema.parse({
+  externalRef: 'demo-hold-1',
+  description: 'Card authorisation at a coffee shop',
+  entries: [
+    { account: 'liabilities:wallets:alice', direction: 'debit', amount: '450', currency: 'USD' },
+    { account: 'income:fees', direction: 'credit', amount: '450', currency: 'USD' },
+  ],
+  pending: { expiresAt: new Date(Date.now() + 24 * 3600 * 1000).toISOString() },
+});
+
 export interface DemoCredentials {
   tenantId: string;
   adminKey: string;
@@ -46,12 +58,15 @@ export interface DemoCredentials {
 export async function loadDemoData(app: INestApplicationContext): Promise<DemoCredentials> {
   const created = await app.get(CreateTenantUseCase).execute({ name: 'Demo marketplace' });
   const tenantId = created.tenant.id;
-  const poster = await app.get(CreateApiKeyUseCase).execute({ tenantId, name: 'demo poster', roles: ['poster', 'finance', 'auditor'] });
+  const poster = await app.get(CreateApiKeyUseCase).execute({ tenantId, name: 'demo key', roles: ['poster', 'finance', 'auditor'] });
   for (const account of DEMO_ACCOUNTS) {
     await app.get(CreateAccountUseCase).execute({ tenantId, request: createAccountSchema.parse(account) });
   }
-  for (const request of DEMO_TRANSACTIONS) {
+  for (const request of [...DEMO_TRANSACTIONS, DEMO_HOLD]) {
     await app.get(PostTransactionUseCase).execute({ tenantId, request });
   }
+  // Statement sources, ready for `POST /v1/imports` with the files under fixtures/statements/ok.
+  await app.get(CreateSourceUseCase).execute({ tenantId, name: 'bank-eur', account: 'assets:bank:eur', format: 'camt053' });
+  await app.get(CreateSourceUseCase).execute({ tenantId, name: 'gateway', account: 'assets:gateway:clearing', format: 'csv:gateway' });
   return { tenantId, adminKey: created.apiKey, posterKey: poster.key };
 }

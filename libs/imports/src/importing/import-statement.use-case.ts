@@ -113,7 +113,8 @@ export class ImportStatementUseCase {
         await this.imports.undoToStart(tx);
         return { import: (await this.imports.findImportByHash(command.tenantId, source.id, input.digest()))!, created: false };
       }
-      const view: ImportView = { ...record, source: source.name, fileSha256: record.fileSha256.toString('hex'), fileBytes: record.fileBytes.toString(), createdAt: createdAt.toISOString() };
+      const { sourceId: _sourceId, ...stored } = record;
+      const view: ImportView = { ...stored, source: source.name, fileSha256: record.fileSha256.toString('hex'), fileBytes: record.fileBytes.toString(), createdAt: createdAt.toISOString() };
       await this.outbox.append(tx, command.tenantId, [
         { type: 'statement.imported', aggregateType: 'statement_import', aggregateId: importId, aggregateVersion: 1n, data: { import: view } },
       ]);
