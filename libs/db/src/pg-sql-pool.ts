@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { pgArrayLiteral } from './pg-array-literal';
 import type { IsolationLevel, SqlPool, SqlTransaction } from './sql-client';
 
 // Every statement is prepared once per connection under a name derived from its text, so PostgreSQL
@@ -19,7 +20,8 @@ function statementName(text: string): string | undefined {
 }
 
 function queryConfig(text: string, params: readonly unknown[]): pg.QueryConfig {
-  return { name: statementName(text), text, values: params as unknown[], types: typeParsers };
+  const values = params.map((value) => (Array.isArray(value) ? pgArrayLiteral(value) : value));
+  return { name: statementName(text), text, values, types: typeParsers };
 }
 
 const INT8_OID = 20;

@@ -40,52 +40,46 @@ export interface JournalRecord {
   entries: readonly JournalEntry[];
 }
 
-function uuidBytes(uuid: string): Buffer {
-  const bytes = Buffer.from(uuid.replace(/-/g, ''), 'hex');
-  if (bytes.length !== 16) throw new RangeError(`not a UUID: ${uuid}`);
-  return bytes;
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ENTRY_BYTES = 2 + 16 + 1 + 1 + 8 + 3;
+
+/** Writes the UUID's 16 bytes at `offset`; returns the offset after them. */
+function writeUuid(target: Buffer, offset: number, uuid: string): number {
+  if (!UUID_TEXT.test(uuid)) throw new RangeError(`not a UUID: ${uuid}`);
+  const hex = uuid.replace(/-/g, '');
+  return offset + target.write(hex, offset, 16, 'hex');
 }
 
-function int64(value: bigint): Buffer {
-  const bytes = Buffer.alloc(8);
-  bytes.writeBigInt64BE(value);
-  return bytes;
+function sizeOf(record: JournalRecord): number {
+  return 2 + 16 + 16 + 1 + 8 + 8 + 1 + (record.holdId ? 16 : 0) + (record.reversesId ? 16 : 0) + (record.expiresAt ? 8 : 0) + 32 + 2 + record.entries.length * ENTRY_BYTES;
 }
 
 export function encodeJournalRecord(record: JournalRecord): Buffer {
-  const flags = (record.holdId ? 1 : 0) | (record.reversesId ? 2 : 0) | (record.expiresAt ? 4 : 0);
-  const header = Buffer.alloc(2);
-  header.writeUInt16BE(JOURNAL_ENCODING_VERSION);
-  const parts: Buffer[] = [
-    header,
-    uuidBytes(record.tenantId),
-    uuidBytes(record.transactionId),
-    Buffer.from([STATUS_CODES[record.status]]),
-    int64(BigInt(record.effectiveAt.getTime())),
-    int64(BigInt(record.createdAt.getTime())),
-    Buffer.from([flags]),
-  ];
-  if (record.holdId) parts.push(uuidBytes(record.holdId));
-  if (record.reversesId) parts.push(uuidBytes(record.reversesId));
-  if (record.expiresAt) parts.push(int64(BigInt(record.expiresAt.getTime())));
   if (record.descriptionDigest.length !== 32) throw new RangeError('description digest must be 32 bytes');
-  parts.push(record.descriptionDigest);
-  const count = Buffer.alloc(2);
-  count.writeUInt16BE(record.entries.length);
-  parts.push(count);
+  // One buffer of the exact size, written field by field: this runs for every posting, under its locks.
+  const bytes = Buffer.alloc(sizeOf(record));
+  let at = bytes.writeUInt16BE(JOURNAL_ENCODING_VERSION, 0);
+  at = writeUuid(bytes, at, record.tenantId);
+  at = writeUuid(bytes, at, record.transactionId);
+  at = bytes.writeUInt8(STATUS_CODES[record.status], at);
+  at = bytes.writeBigInt64BE(BigInt(record.effectiveAt.getTime()), at);
+  at = bytes.writeBigInt64BE(BigInt(record.createdAt.getTime()), at);
+  at = bytes.writeUInt8((record.holdId ? 1 : 0) | (record.reversesId ? 2 : 0) | (record.expiresAt ? 4 : 0), at);
+  if (record.holdId) at = writeUuid(bytes, at, record.holdId);
+  if (record.reversesId) at = writeUuid(bytes, at, record.reversesId);
+  if (record.expiresAt) at = bytes.writeBigInt64BE(BigInt(record.expiresAt.getTime()), at);
+  at += record.descriptionDigest.copy(bytes, at);
+  at = bytes.writeUInt16BE(record.entries.length, at);
   for (const entry of [...record.entries].sort((left, right) => left.leg - right.leg)) {
-    const leg = Buffer.alloc(2);
-    leg.writeUInt16BE(entry.leg);
     if (!/^[A-Z]{3}$/.test(entry.currency)) throw new RangeError(`not a currency code: ${entry.currency}`);
-    parts.push(
-      leg,
-      uuidBytes(entry.accountId),
-      Buffer.from([entry.direction === 'debit' ? 0 : 1, entry.pending ? 1 : 0]),
-      int64(entry.amountMinor),
-      Buffer.from(entry.currency, 'ascii'),
-    );
+    at = bytes.writeUInt16BE(entry.leg, at);
+    at = writeUuid(bytes, at, entry.accountId);
+    at = bytes.writeUInt8(entry.direction === 'debit' ? 0 : 1, at);
+    at = bytes.writeUInt8(entry.pending ? 1 : 0, at);
+    at = bytes.writeBigInt64BE(entry.amountMinor, at);
+    at += bytes.write(entry.currency, at, 3, 'ascii');
   }
-  return Buffer.concat(parts);
+  return bytes;
 }
 
 /** hash(n) = SHA-256(hash(n-1) || encoding(n)). */

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { pgArrayLiteral } from './pg-array-literal';
+
+describe('pgArrayLiteral', () => {
+  it('quotes text, escapes quotes and backslashes, and spells NULL', () => {
+    expect(pgArrayLiteral(['a', 'NULL', 'say "hi"', 'back\\slash', '', null, undefined])).toBe(
+      '{"a","NULL","say \\"hi\\"","back\\\\slash","",NULL,NULL}',
+    );
+  });
+
+  it('writes numbers, bigints, booleans, dates and bytes', () => {
+    expect(pgArrayLiteral([1, 2n ** 63n - 1n, -5n, true, false])).toBe('{1,9223372036854775807,-5,t,f}');
+    expect(pgArrayLiteral([new Date('2026-01-02T03:04:05.678Z')])).toBe('{"2026-01-02T03:04:05.678Z"}');
+    expect(pgArrayLiteral([Buffer.from([0, 255])])).toBe('{"\\\\x00ff"}');
+  });
+
+  it('refuses what it cannot write', () => {
+    expect(() => pgArrayLiteral([{}])).toThrow(TypeError);
+  });
+});
