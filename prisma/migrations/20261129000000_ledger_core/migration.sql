@@ -151,6 +151,9 @@ CREATE TABLE idempotency_keys (
   PRIMARY KEY (tenant_id, key)
 );
 CREATE INDEX idempotency_keys_expiry_idx ON idempotency_keys (expires_at);
+-- Stored uncompressed: compressing a large response (a batch of 1000) would cost CPU while the
+-- request still holds its account locks; the rows live a day.
+ALTER TABLE idempotency_keys ALTER COLUMN response_body SET STORAGE EXTERNAL;
 
 -- Transactional outbox. Readers page by (xid, position) and only up to the oldest transaction still
 -- running, so a row committed late can never appear behind a cursor that has already passed it.
