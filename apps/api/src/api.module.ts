@@ -4,6 +4,7 @@ import { AuthModule } from '@ledger/auth';
 import { type Database, DatabaseModule } from '@ledger/db';
 import { IdempotencyModule } from '@ledger/idempotency';
 import { ImportsModule } from '@ledger/imports';
+import { ReconciliationModule } from '@ledger/reconciliation';
 import { LedgerModule } from '@ledger/ledger';
 import { OutboxModule } from '@ledger/outbox';
 import { AccountsController } from './controllers/accounts.controller';
@@ -11,6 +12,7 @@ import { ApiKeysController } from './controllers/api-keys.controller';
 import { EventsController } from './controllers/events.controller';
 import { HealthController } from './controllers/health.controller';
 import { ImportsController } from './controllers/imports.controller';
+import { ReconciliationController } from './controllers/reconciliation.controller';
 import { SourcesController } from './controllers/sources.controller';
 import { TenantsController } from './controllers/tenants.controller';
 import { TransactionsController } from './controllers/transactions.controller';
@@ -33,6 +35,7 @@ export class ApiModule {
         LedgerModule,
         OutboxModule,
         ImportsModule,
+        ReconciliationModule,
       ],
       controllers: [
         HealthController,
@@ -43,6 +46,7 @@ export class ApiModule {
         EventsController,
         SourcesController,
         ImportsController,
+        ReconciliationController,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const token = await operatorToken(config);
   const app = await createApiApp({ database, operatorToken: token, logLevels: ['error', 'warn'] });
   const worker = config.workerInProcess
-    ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database), { logger: ['error', 'warn'] })
+    ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database, { reconcileCron: config.reconcileCron }), { logger: ['error', 'warn'] })
     : undefined;
   await worker?.init();
   closeOnSignal(async () => {

@@ -1,6 +1,11 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PurgeExpiredKeysUseCase } from '@ledger/idempotency';
 import { ExpireHoldsUseCase, TakeBalanceSnapshotsUseCase } from '@ledger/ledger';
+import { DomainError } from '@ledger/errors';
+import { RunReconciliationUseCase, RunRepository } from '@ledger/reconciliation';
+import { Inject } from '@nestjs/common';
+
+export const RECONCILE_CRON = Symbol('RECONCILE_CRON');
 import cron, { type ScheduledTask } from 'node-cron';
 
 interface Job {
@@ -19,7 +24,26 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
     private readonly purgeExpiredKeys: PurgeExpiredKeysUseCase,
     private readonly expireHolds: ExpireHoldsUseCase,
     private readonly takeSnapshots: TakeBalanceSnapshotsUseCase,
+    private readonly reconcile: RunReconciliationUseCase,
+    private readonly runs: RunRepository,
+    @Inject(RECONCILE_CRON) private readonly reconcileCron: string,
   ) {}
+
+  /** Every tenant in turn; a tenant whose run is still going elsewhere is skipped this time. */
+  private async reconcileAllTenants(): Promise<{ completed: number; skipped: number }> {
+    let completed = 0;
+    let skipped = 0;
+    for (const tenantId of await this.runs.tenants()) {
+      try {
+        await this.reconcile.execute({ tenantId, trigger: 'schedule' });
+        completed++;
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== 'RECONCILIATION_IN_PROGRESS') throw error;
+        skipped++;
+      }
+    }
+    return { completed, skipped };
+  }
 
   /** Each is safe to run in several workers at once (row locks, ON CONFLICT DO NOTHING). */
   jobs(): Job[] {
@@ -27,6 +51,7 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
       { name: 'expire-holds', schedule: '*/10 * * * * *', run: () => this.expireHolds.execute() },
       { name: 'balance-snapshots', schedule: '23 * * * *', run: () => this.takeSnapshots.execute() },
       { name: 'purge-expired-idempotency-keys', schedule: '17 * * * *', run: () => this.purgeExpiredKeys.execute() },
+      { name: 'reconcile', schedule: this.reconcileCron, run: () => this.reconcileAllTenants() },
     ];
   }
 

@@ -1,3 +1,4 @@
+import cron from 'node-cron';
 import { z } from 'zod';
 
 // The one place that reads process.env: validated once at boot, passed explicitly afterwards.
@@ -9,7 +10,7 @@ const configSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   LEDGER_ADMIN_TOKEN: z.string().min(16).optional(),
   NATS_URL: z.string().optional(),
-  RECONCILE_CRON: z.string().default('*/15 * * * *'),
+  RECONCILE_CRON: z.string().default('*/15 * * * *').refine((expression) => cron.validate(expression), { message: 'not a cron expression' }),
   LEDGER_SIGNING_KEY: z.string().optional(),
   LEDGER_WORKER_IN_PROCESS: z.enum(['true', 'false']).optional(),
   LEDGER_DEMO_DATA: z.enum(['true', 'false']).optional(),

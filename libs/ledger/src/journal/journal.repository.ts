@@ -52,8 +52,9 @@ export class JournalRepository {
     return rows.map((row) => ({ stripe: row.stripe, seq: row.seq, hash: Buffer.from(row.hash) }));
   }
 
-  async page(tenantId: string, stripe: number, afterSeq: bigint, limit: number): Promise<StoredLink[]> {
-    const rows = await this.db.executor.query<LinkRow>(JOURNAL_PAGE, [tenantId, stripe, afterSeq, limit]);
+  /** Links after `afterSeq` up to `lastSeq` (the head read at the start: postings go on meanwhile). */
+  async page(tenantId: string, stripe: number, afterSeq: bigint, lastSeq: bigint, limit: number): Promise<StoredLink[]> {
+    const rows = await this.db.executor.query<LinkRow>(JOURNAL_PAGE, [tenantId, stripe, afterSeq, limit, lastSeq]);
     return rows.map((row) => ({
       seq: row.seq,
       transactionId: row.transaction_id,

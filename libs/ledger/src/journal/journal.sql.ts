@@ -12,7 +12,7 @@ SELECT l.seq, l.transaction_id, l.encoding_version, l.previous_hash, l.hash,
                    FROM entries e WHERE e.tenant_id = t.tenant_id AND e.transaction_id = t.id), '[]') AS entries
   FROM journal_links l
   JOIN transactions t ON t.tenant_id = l.tenant_id AND t.id = l.transaction_id
- WHERE l.tenant_id = $1 AND l.stripe = $2 AND l.seq > $3
+ WHERE l.tenant_id = $1 AND l.stripe = $2 AND l.seq > $3 AND l.seq <= $5
  ORDER BY l.seq
  LIMIT $4`;
 

@@ -54,7 +54,7 @@ export class VerifyJournalUseCase {
     let previousHash: Buffer = JOURNAL_GENESIS_HASH;
     let seq = 0n;
     for (;;) {
-      const page = await this.journal.page(tenantId, head.stripe, seq, JOURNAL_PAGE_SIZE);
+      const page = await this.journal.page(tenantId, head.stripe, seq, head.seq, JOURNAL_PAGE_SIZE);
       for (const link of page) {
         const reason = check(tenantId, link, seq + 1n, previousHash);
         if (reason) return { stripe: head.stripe, seq: link.seq.toString(), transactionId: link.transactionId, reason };

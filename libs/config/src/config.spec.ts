@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('defaults to the embedded database with the worker in process and demo data', () => {
+    expect(loadConfig({})).toMatchObject({ databaseUrl: undefined, port: 3000, workerInProcess: true, demoData: true, reconcileCron: '*/15 * * * *' });
+  });
+
+  it('with a database URL, runs neither the worker nor the demo unless asked', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1/ledger' })).toMatchObject({ workerInProcess: false, demoData: false });
+  });
+
+  it('names every bad setting', () => {
+    expect(() => loadConfig({ PORT: 'eighty', RECONCILE_CRON: 'whenever' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty', RECONCILE_CRON: 'whenever' })).toThrow(/PORT.*RECONCILE_CRON/);
+  });
+});

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { LedgerModule } from '@ledger/ledger';
+import { OutboxModule } from '@ledger/outbox';
+import { InvariantChecks } from './checks/invariant-checks';
+import { RunRepository } from './run.repository';
+import { CreateOwnerRouteUseCase, GetRunUseCase, ListRunsUseCase } from './run-reads.use-cases';
+import { RunReconciliationUseCase } from './run-reconciliation.use-case';
+import { GetDiscrepancyUseCase, ListDiscrepanciesUseCase } from './tickets/discrepancy-reads.use-cases';
+import { SyncTickets } from './tickets/sync-tickets';
+import { TicketRepository } from './tickets/ticket.repository';
+import { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';
+
+const useCases = [RunReconciliationUseCase, GetRunUseCase, ListRunsUseCase, ListDiscrepanciesUseCase, GetDiscrepancyUseCase, UpdateDiscrepancyUseCase, CreateOwnerRouteUseCase];
+
+@Module({
+  imports: [LedgerModule, OutboxModule],
+  providers: [RunRepository, TicketRepository, InvariantChecks, SyncTickets, ...useCases],
+  exports: [...useCases, RunRepository],
+})
+export class ReconciliationModule {}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { Database, newId } from '@ledger/db';
+import { DomainError } from '@ledger/errors';
+import { OutboxWriter } from '@ledger/outbox';
+import { InvariantChecks } from './checks/invariant-checks';
+import type { DiscrepancyKind } from './domain/finding';
+import { RunRepository, type RunTrigger, type RunView } from './run.repository';
+import { SyncTickets } from './tickets/sync-tickets';
+
+/** The kinds the internal checks find: their open tickets are resolved when a run no longer sees them. */
+const INTERNAL_KINDS: readonly DiscrepancyKind[] = ['invariant_violation', 'stale_hold', 'balance_continuity'];
+
+/**
+ * One reconciliation run of one tenant: every internal invariant, then the tickets brought up to date,
+ * in one transaction. A second run of the same tenant while one is going is refused, not queued.
+ */
+@Injectable()
+export class RunReconciliationUseCase {
+  constructor(
+    private readonly db: Database,
+    private readonly runs: RunRepository,
+    private readonly checks: InvariantChecks,
+    private readonly tickets: SyncTickets,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  async execute(command: { tenantId: string; trigger: RunTrigger }): Promise<RunView> {
+    const runId = newId();
+    const startedAt = new Date();
+    return this.db.transaction('read committed', async (tx) => {
+      if (!(await this.runs.tryLockTenant(tx, command.tenantId))) {
+        throw new DomainError('RECONCILIATION_IN_PROGRESS', 'a reconciliation run of this tenant is already going; try again when it has finished');
+      }
+      await this.runs.start(tx, command.tenantId, runId, command.trigger, startedAt);
+      const outcomes = await this.checks.run(command.tenantId);
+      const findings = outcomes.flatMap((outcome) => outcome.findings);
+      const synced = await this.tickets.execute(tx, command.tenantId, runId, INTERNAL_KINDS, findings, startedAt);
+      const stats = {
+        checks: Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.findings.length])),
+        ...synced.stats,
+      };
+      const finishedAt = await this.runs.finish(tx, command.tenantId, runId, { status: 'completed', stats });
+      const run: RunView = {
+        id: runId,
+        trigger: command.trigger,
+        status: 'completed',
+        startedAt: startedAt.toISOString(),
+        finishedAt: finishedAt.toISOString(),
+        durationMs: finishedAt.getTime() - startedAt.getTime(),
+        stats,
+        error: null,
+      };
+      await this.outbox.append(tx, command.tenantId, [
+        ...synced.events,
+        { type: 'reconciliation.completed', aggregateType: 'reconciliation_run', aggregateId: runId, aggregateVersion: 1n, data: { run } },
+      ]);
+      return run;
+    });
+  }
+}

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { type SqlExecutor, canonicalJson, newId } from '@ledger/db';
+import { type NewEvent } from '@ledger/outbox';
+import { type DiscrepancyKind, type Finding, KIND_POLICY, dueAt } from '../domain/finding';
+import { ownerFor } from '../domain/routing';
+import { type Ticket, TicketRepository, ticketView } from './ticket.repository';
+
+/** Tickets a run looks at when auto-resolving; a tenant with more is far past what a queue can hold. */
+export const OPEN_TICKETS_PER_RUN_MAX = 10_000;
+const RECONCILER = 'reconciler';
+
+export interface SyncStats {
+  findings: number;
+  opened: number;
+  updated: number;
+  reopened: number;
+  resolved: number;
+}
+
+function changed(ticket: Ticket, finding: Finding): boolean {
+  return ticket.summary !== finding.summary || ticket.amountMinor !== finding.amountMinor || canonicalJson(ticket.evidence) !== canonicalJson(finding.evidence);
+}
+
+/**
+ * Turns a run's findings into tickets: a new cause opens one, a known one is updated (or reopened if
+ * it had been resolved), and a ticket of a checked kind whose cause is gone is resolved with a note. The
+ * fingerprint makes reruns idempotent: a second run with the same findings changes nothing.
+ */
+@Injectable()
+export class SyncTickets {
+  constructor(private readonly tickets: TicketRepository) {}
+
+  async execute(tx: SqlExecutor, tenantId: string, runId: string, checkedKinds: readonly DiscrepancyKind[], findings: readonly Finding[], now: Date) {
+    const stats: SyncStats = { findings: findings.length, opened: 0, updated: 0, reopened: 0, resolved: 0 };
+    const events: NewEvent[] = [];
+    const byFingerprint = new Map(findings.map((finding) => [finding.fingerprint, finding]));
+    const existing = new Map((await this.tickets.findByFingerprints(tx, tenantId, [...byFingerprint.keys()])).map((ticket) => [ticket.fingerprint, ticket]));
+    const routes = await this.tickets.routes(tx, tenantId);
+    const emit = (type: NewEvent['type'], ticket: Ticket) =>
+      events.push({ type, aggregateType: 'discrepancy', aggregateId: ticket.id, aggregateVersion: BigInt(now.getTime()), data: { discrepancy: ticketView(ticket, now) } });
+
+    for (const finding of byFingerprint.values()) {
+      const ticket = existing.get(finding.fingerprint);
+      if (ticket === undefined) {
+        const opened: Ticket = {
+          ...finding,
+          id: newId(now.getTime()),
+          severity: KIND_POLICY[finding.kind].severity,
+          status: 'open',
+          owner: ownerFor(finding, routes),
+          openedAt: now,
+          dueAt: dueAt(finding.kind, now),
+          resolvedAt: null,
+          lastSeenRunId: runId,
+          updatedAt: now,
+        };
+        await this.tickets.insert(tx, tenantId, opened);
+        await this.tickets.appendEvent(tx, tenantId, opened.id, { actor: RECONCILER, action: 'opened', note: finding.summary, changes: { owner: opened.owner } });
+        emit('discrepancy.opened', opened);
+        stats.opened++;
+        continue;
+      }
+      const next: Ticket = { ...ticket, summary: finding.summary, amountMinor: finding.amountMinor, currency: finding.currency, evidence: finding.evidence, lastSeenRunId: runId, updatedAt: now };
+      if (ticket.status === 'resolved') {
+        Object.assign(next, { status: 'open', resolvedAt: null, dueAt: dueAt(finding.kind, now) });
+        await this.tickets.update(tx, tenantId, next);
+        await this.tickets.appendEvent(tx, tenantId, ticket.id, { actor: RECONCILER, action: 'reopened', note: `the cause is back (run ${runId})`, changes: { status: 'open' } });
+        emit('discrepancy.updated', next);
+        stats.reopened++;
+      } else if (ticket.status !== 'ignored' && changed(ticket, finding)) {
+        await this.tickets.update(tx, tenantId, next);
+        await this.tickets.appendEvent(tx, tenantId, ticket.id, { actor: RECONCILER, action: 'updated', changes: { amount: finding.amountMinor?.toString() ?? null, summary: finding.summary } });
+        emit('discrepancy.updated', next);
+        stats.updated++;
+      } else {
+        // Seen again, unchanged (or ignored by a person): only the run that saw it is recorded.
+        await this.tickets.update(tx, tenantId, { ...ticket, lastSeenRunId: runId });
+      }
+    }
+
+    for (const ticket of await this.tickets.openOfKinds(tx, tenantId, checkedKinds, OPEN_TICKETS_PER_RUN_MAX)) {
+      if (byFingerprint.has(ticket.fingerprint)) continue;
+      const resolved: Ticket = { ...ticket, status: 'resolved', resolvedAt: now, updatedAt: now, lastSeenRunId: ticket.lastSeenRunId };
+      await this.tickets.update(tx, tenantId, resolved);
+      await this.tickets.appendEvent(tx, tenantId, ticket.id, { actor: RECONCILER, action: 'auto_resolved', note: `cause no longer found by run ${runId}`, changes: { status: 'resolved' } });
+      emit('discrepancy.resolved', resolved);
+      stats.resolved++;
+    }
+    return { stats, events };
+  }
+}

@@ -1,0 +1,207 @@
+import { Injectable } from '@nestjs/common';
+import { Database, type SqlExecutor } from '@ledger/db';
+import type { DiscrepancyKind, Severity } from '../domain/finding';
+import type { OwnerRoute } from '../domain/routing';
+import {
+  APPEND_EVENT,
+  FIND_BY_FINGERPRINTS,
+  FIND_TICKET,
+  HISTORY,
+  INSERT_ROUTE,
+  INSERT_TICKET,
+  LIST_ROUTES,
+  LIST_TICKETS,
+  LOCK_TICKET,
+  OPEN_OF_KINDS,
+  UPDATE_TICKET,
+} from './tickets.sql';
+import type { TicketEventView, TicketStatus, TicketView } from './ticket.views';
+
+interface TicketRow {
+  id: string;
+  fingerprint: string;
+  kind: DiscrepancyKind;
+  severity: Severity;
+  status: TicketStatus;
+  owner: string;
+  summary: string;
+  amount_minor: bigint | null;
+  currency: string | null;
+  account_code: string | null;
+  source: string | null;
+  evidence: Record<string, unknown>;
+  opened_at: Date;
+  updated_at: Date;
+  due_at: Date;
+  resolved_at: Date | null;
+  last_seen_run_id: string | null;
+}
+
+/** A ticket as stored, with amounts as bigint: what use cases work with. */
+export interface Ticket {
+  id: string;
+  fingerprint: string;
+  kind: DiscrepancyKind;
+  severity: Severity;
+  status: TicketStatus;
+  owner: string;
+  summary: string;
+  amountMinor: bigint | null;
+  currency: string | null;
+  accountCode: string | null;
+  source: string | null;
+  evidence: Record<string, unknown>;
+  openedAt: Date;
+  dueAt: Date;
+  resolvedAt: Date | null;
+  lastSeenRunId: string | null;
+  updatedAt: Date;
+}
+
+export interface TicketFilter {
+  status?: TicketStatus;
+  owner?: string;
+  kind?: DiscrepancyKind;
+  overdue?: boolean;
+  minAmountMinor?: bigint;
+  beforeId?: string;
+}
+
+function toTicket(row: TicketRow): Ticket {
+  return {
+    id: row.id,
+    fingerprint: row.fingerprint,
+    kind: row.kind,
+    severity: row.severity,
+    status: row.status,
+    owner: row.owner,
+    summary: row.summary,
+    amountMinor: row.amount_minor,
+    currency: row.currency,
+    accountCode: row.account_code,
+    source: row.source,
+    evidence: row.evidence,
+    openedAt: row.opened_at,
+    dueAt: row.due_at,
+    resolvedAt: row.resolved_at,
+    lastSeenRunId: row.last_seen_run_id,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function ticketView(ticket: Ticket, now = new Date()): TicketView {
+  const working = ticket.status === 'open' || ticket.status === 'acknowledged';
+  return {
+    id: ticket.id,
+    fingerprint: ticket.fingerprint,
+    kind: ticket.kind,
+    severity: ticket.severity,
+    status: ticket.status,
+    owner: ticket.owner,
+    summary: ticket.summary,
+    amount: ticket.amountMinor?.toString() ?? null,
+    currency: ticket.currency,
+    accountCode: ticket.accountCode,
+    source: ticket.source,
+    evidence: ticket.evidence,
+    openedAt: ticket.openedAt.toISOString(),
+    updatedAt: ticket.updatedAt.toISOString(),
+    dueAt: ticket.dueAt.toISOString(),
+    overdue: working && ticket.dueAt.getTime() < now.getTime(),
+    ageHours: Math.floor((now.getTime() - ticket.openedAt.getTime()) / 3_600_000),
+    resolvedAt: ticket.resolvedAt?.toISOString() ?? null,
+    lastSeenRunId: ticket.lastSeenRunId,
+  };
+}
+
+@Injectable()
+export class TicketRepository {
+  constructor(private readonly db: Database) {}
+
+  async findByFingerprints(tx: SqlExecutor, tenantId: string, fingerprints: readonly string[]): Promise<Ticket[]> {
+    if (fingerprints.length === 0) return [];
+    return (await tx.query<TicketRow>(FIND_BY_FINGERPRINTS, [tenantId, fingerprints])).map(toTicket);
+  }
+
+  async openOfKinds(tx: SqlExecutor, tenantId: string, kinds: readonly DiscrepancyKind[], limit: number): Promise<Ticket[]> {
+    return (await tx.query<TicketRow>(OPEN_OF_KINDS, [tenantId, kinds, limit])).map(toTicket);
+  }
+
+  async insert(tx: SqlExecutor, tenantId: string, ticket: Ticket): Promise<void> {
+    await tx.query(INSERT_TICKET, [
+      tenantId,
+      ticket.id,
+      ticket.fingerprint,
+      ticket.kind,
+      ticket.severity,
+      ticket.owner,
+      ticket.summary,
+      ticket.amountMinor,
+      ticket.currency,
+      ticket.accountCode,
+      ticket.source,
+      JSON.stringify(ticket.evidence),
+      ticket.openedAt,
+      ticket.dueAt,
+      ticket.lastSeenRunId,
+    ]);
+  }
+
+  async update(tx: SqlExecutor, tenantId: string, ticket: Ticket): Promise<void> {
+    await tx.query(UPDATE_TICKET, [
+      tenantId,
+      ticket.id,
+      ticket.status,
+      ticket.owner,
+      ticket.summary,
+      ticket.amountMinor,
+      ticket.currency,
+      JSON.stringify(ticket.evidence),
+      ticket.resolvedAt,
+      ticket.lastSeenRunId,
+      ticket.dueAt,
+    ]);
+  }
+
+  async appendEvent(tx: SqlExecutor, tenantId: string, ticketId: string, event: { actor: string; action: string; note?: string; changes?: Record<string, unknown> }) {
+    await tx.query(APPEND_EVENT, [tenantId, ticketId, event.actor, event.action, event.note ?? null, JSON.stringify(event.changes ?? {})]);
+  }
+
+  async find(tenantId: string, id: string): Promise<Ticket | undefined> {
+    const row = (await this.db.executor.query<TicketRow>(FIND_TICKET, [tenantId, id]))[0];
+    return row === undefined ? undefined : toTicket(row);
+  }
+
+  async lock(tx: SqlExecutor, tenantId: string, id: string): Promise<Ticket | undefined> {
+    const row = (await tx.query<TicketRow>(LOCK_TICKET, [tenantId, id]))[0];
+    return row === undefined ? undefined : toTicket(row);
+  }
+
+  async history(tenantId: string, id: string): Promise<TicketEventView[]> {
+    const rows = await this.db.executor.query<{ seq: number; at: Date; actor: string; action: string; note: string | null; changes: Record<string, unknown> }>(HISTORY, [tenantId, id]);
+    return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
+  }
+
+  async list(tenantId: string, filter: TicketFilter, take: number): Promise<Ticket[]> {
+    const rows = await this.db.executor.query<TicketRow>(LIST_TICKETS, [
+      tenantId,
+      filter.status ?? null,
+      filter.owner ?? null,
+      filter.kind ?? null,
+      filter.overdue ?? null,
+      filter.minAmountMinor ?? null,
+      filter.beforeId ?? null,
+      take,
+    ]);
+    return rows.map(toTicket);
+  }
+
+  async routes(tx: SqlExecutor, tenantId: string): Promise<OwnerRoute[]> {
+    const rows = await tx.query<{ priority: number; kind: OwnerRoute['kind']; source: string | null; account_prefix: string | null; min_amount_minor: bigint | null; owner: string }>(LIST_ROUTES, [tenantId]);
+    return rows.map((row) => ({ priority: row.priority, kind: row.kind, source: row.source, accountPrefix: row.account_prefix, minAmountMinor: row.min_amount_minor, owner: row.owner }));
+  }
+
+  async insertRoute(tx: SqlExecutor, tenantId: string, id: string, route: OwnerRoute): Promise<void> {
+    await tx.query(INSERT_ROUTE, [tenantId, id, route.priority, route.kind, route.source, route.accountPrefix, route.minAmountMinor, route.owner]);
+  }
+}

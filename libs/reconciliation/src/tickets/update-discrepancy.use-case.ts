@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '@ledger/db';
+import { DomainError } from '@ledger/errors';
+import { OutboxWriter } from '@ledger/outbox';
+import { TicketRepository, ticketView } from './ticket.repository';
+import type { TicketEventView, TicketStatus, TicketView } from './ticket.views';
+
+export interface UpdateDiscrepancyCommand {
+  tenantId: string;
+  id: string;
+  /** Who made the change: the API key's id. */
+  actor: string;
+  owner?: string;
+  status?: 'acknowledged' | 'resolved' | 'ignored';
+  note?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Which status a person may move a ticket to from each status. */
+const ALLOWED: Record<TicketStatus, readonly TicketStatus[]> = {
+  open: ['acknowledged', 'resolved', 'ignored'],
+  acknowledged: ['resolved', 'ignored'],
+  resolved: [],
+  ignored: [],
+};
+
+/** A person works a ticket: assigns it, acknowledges it, resolves or ignores it (with a note). */
+@Injectable()
+export class UpdateDiscrepancyUseCase {
+  constructor(
+    private readonly db: Database,
+    private readonly tickets: TicketRepository,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  async execute(command: UpdateDiscrepancyCommand): Promise<TicketView & { history: TicketEventView[] }> {
+    if (!UUID.test(command.id)) throw new DomainError('NOT_FOUND', `discrepancy ${command.id} not found`);
+    if ((command.status === 'resolved' || command.status === 'ignored') && !command.note?.trim()) {
+      throw new DomainError('VALIDATION_FAILED', `a ticket is ${command.status} only with a note saying why`, { fields: [{ path: 'note', message: 'required' }] });
+    }
+    const updated = await this.db.transaction('read committed', async (tx) => {
+      const ticket = await this.tickets.lock(tx, command.tenantId, command.id.toLowerCase());
+      if (ticket === undefined) throw new DomainError('NOT_FOUND', `discrepancy ${command.id} not found`);
+      const next = { ...ticket, updatedAt: new Date() };
+      const actions: { action: string; changes: Record<string, unknown> }[] = [];
+      if (command.owner !== undefined && command.owner !== ticket.owner) {
+        next.owner = command.owner;
+        actions.push({ action: 'assigned', changes: { owner: { from: ticket.owner, to: command.owner } } });
+      }
+      if (command.status !== undefined && command.status !== ticket.status) {
+        if (!ALLOWED[ticket.status].includes(command.status)) {
+          throw new DomainError('VALIDATION_FAILED', `a ${ticket.status} ticket cannot become ${command.status}`, { fields: [{ path: 'status', message: 'not allowed from the current status' }] });
+        }
+        next.status = command.status;
+        if (command.status === 'resolved' || command.status === 'ignored') next.resolvedAt = next.updatedAt;
+        actions.push({ action: command.status, changes: { status: { from: ticket.status, to: command.status } } });
+      }
+      if (actions.length === 0 && command.note) actions.push({ action: 'noted', changes: {} });
+      if (actions.length === 0) return ticket;
+      await this.tickets.update(tx, command.tenantId, { ...next, lastSeenRunId: null });
+      for (const [index, entry] of actions.entries()) {
+        await this.tickets.appendEvent(tx, command.tenantId, ticket.id, { actor: command.actor, ...entry, note: index === 0 ? command.note : undefined });
+      }
+      const type = next.status === 'resolved' && ticket.status !== 'resolved' ? 'discrepancy.resolved' : 'discrepancy.updated';
+      await this.outbox.append(tx, command.tenantId, [
+        { type, aggregateType: 'discrepancy', aggregateId: ticket.id, aggregateVersion: BigInt(next.updatedAt.getTime()), data: { discrepancy: ticketView(next) } },
+      ]);
+      return next;
+    });
+    return { ...ticketView(updated), history: await this.tickets.history(command.tenantId, updated.id) };
+  }
+}

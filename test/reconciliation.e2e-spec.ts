@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiHarness, startApi } from './support/api-harness';
+import { type TestTenant, createAccount, isoFromNow, mustPost, seededTenant, sqlRows, transfer } from './support/ledger-fixtures';
+
+let api: ApiHarness;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+async function financeKey(tenant: TestTenant): Promise<string> {
+  const created = await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'finance', roles: ['finance'] } });
+  return created.body.key;
+}
+
+async function run(key: string) {
+  const response = await api.request('POST', '/v1/reconciliation/runs', { key, idempotencyKey: randomUUID(), body: {} });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body;
+}
+
+async function tickets(key: string, query = '') {
+  return (await api.request('GET', `/v1/discrepancies?limit=200${query}`, { key })).body.data as any[];
+}
+
+/** What a person with psql could do to the cached balances (accounts are not append-only). */
+const corrupt = (tenant: TestTenant, code: string, delta: number) =>
+  sqlRows(api, 'UPDATE accounts SET posted_credits = posted_credits + $3 WHERE tenant_id = $1 AND code = $2 RETURNING 1', [tenant.tenantId, code, delta]);
+
+describe('reconciliation runs and tickets', () => {
+  it('a healthy ledger gives a run with no findings', async () => {
+    const tenant = await seededTenant(api, 'healthy');
+    await createAccount(api, tenant.adminKey, { code: 'wallet', currency: 'USD', normalBalance: 'credit' });
+    await mustPost(api, tenant.posterKey, transfer('equity:seed', 'wallet', '100'));
+    const key = await financeKey(tenant);
+    const result = await run(key);
+    expect(result).toMatchObject({ status: 'completed', trigger: 'api', stats: { findings: 0, opened: 0 } });
+    expect((await api.request('GET', `/v1/reconciliation/runs/${result.id}`, { key })).body.id).toBe(result.id);
+    expect(await tickets(key)).toEqual([]);
+  });
+
+  it('opens one ticket per cause with its owner, never a duplicate, resolves it when the cause is gone and reopens it when it returns', async () => {
+    const tenant = await seededTenant(api, 'broken books');
+    await createAccount(api, tenant.adminKey, { code: 'liabilities:wallet', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    await mustPost(api, tenant.posterKey, transfer('equity:seed', 'liabilities:wallet', '500'));
+    const key = await financeKey(tenant);
+    await api.request('POST', '/v1/owner-routes', { key, idempotencyKey: randomUUID(), body: { priority: 10, accountPrefix: 'liabilities:', owner: 'ledger-ops' } });
+    await api.request('POST', '/v1/owner-routes', { key, idempotencyKey: randomUUID(), body: { priority: 99, owner: 'finance-team' } });
+    await corrupt(tenant, 'liabilities:wallet', 7);
+
+    const first = await run(key);
+    const opened = await tickets(key, '&status=open');
+    const cached = opened.filter((ticket) => ticket.fingerprint === 'cached_balances:liabilities:wallet');
+    expect(cached).toHaveLength(1);
+    expect(cached[0]).toMatchObject({ kind: 'invariant_violation', severity: 'critical', owner: 'ledger-ops', amount: '7', currency: 'USD', accountCode: 'liabilities:wallet' });
+    expect(opened.some((ticket) => ticket.fingerprint === 'trial_balance:USD')).toBe(false);
+    expect(first.stats.opened).toBe(opened.length);
+
+    const second = await run(key);
+    expect(second.stats).toMatchObject({ opened: 0, reopened: 0, resolved: 0 });
+    expect(await tickets(key)).toHaveLength(opened.length);
+
+    await corrupt(tenant, 'liabilities:wallet', -7);
+    const third = await run(key);
+    expect(third.stats.resolved).toBe(opened.length);
+    const resolved = (await api.request('GET', `/v1/discrepancies/${cached[0].id}`, { key })).body;
+    expect(resolved.status).toBe('resolved');
+    expect(resolved.history.map((event: any) => event.action)).toEqual(['opened', 'auto_resolved']);
+    expect(resolved.history[1].note).toContain(third.id);
+
+    await corrupt(tenant, 'liabilities:wallet', 7);
+    const fourth = await run(key);
+    expect(fourth.stats.reopened).toBeGreaterThanOrEqual(1);
+    const reopened = (await api.request('GET', `/v1/discrepancies/${cached[0].id}`, { key })).body;
+    expect(reopened.status).toBe('open');
+    expect(reopened.history.at(-1).action).toBe('reopened');
+  });
+
+  it('a person assigns, acknowledges and resolves with a note; resolving without a note is refused; an auditor cannot', async () => {
+    const tenant = await seededTenant(api, 'worked tickets');
+    await createAccount(api, tenant.adminKey, { code: 'wallet', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    await corrupt(tenant, 'wallet', 3);
+    const key = await financeKey(tenant);
+    await run(key);
+    const [ticket] = await tickets(key, '&kind=invariant_violation&owner=unassigned');
+    expect(ticket).toBeDefined();
+    const patch = (body: unknown, with_ = key) => api.request('PATCH', `/v1/discrepancies/${ticket.id}`, { key: with_, body });
+    expect((await patch({ owner: 'maria', status: 'acknowledged' })).body).toMatchObject({ owner: 'maria', status: 'acknowledged' });
+    const noNote = await patch({ status: 'resolved' });
+    expect(noNote.status).toBe(400);
+    const auditor = (await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'audit', roles: ['auditor'] } })).body.key;
+    expect((await patch({ status: 'resolved', note: 'fixed' }, auditor)).status).toBe(403);
+    const done = await patch({ status: 'resolved', note: 'restored the balance from entries' });
+    expect(done.status).toBe(200);
+    expect(done.body.history.map((event: any) => [event.action, event.note])).toEqual([
+      ['opened', expect.any(String)],
+      ['assigned', null],
+      ['acknowledged', null],
+      ['resolved', 'restored the balance from entries'],
+    ]);
+    expect(done.body.history[1].actor).toMatch(/^api-key:/);
+    expect((await tickets(key, '&owner=maria&status=resolved')).map((found) => found.id)).toEqual([ticket.id]);
+  });
+
+  it('tickets a hold that outlived its expiry, and a statement whose balances do not add up, routed by source', async () => {
+    const tenant = await seededTenant(api, 'stale and broken');
+    await createAccount(api, tenant.adminKey, { code: 'wallet', currency: 'USD', normalBalance: 'credit' });
+    await createAccount(api, tenant.adminKey, { code: 'assets:bank:eur', currency: 'EUR', normalBalance: 'debit' });
+    await mustPost(api, tenant.posterKey, transfer('equity:seed', 'wallet', '100'));
+    const hold = await mustPost(api, tenant.posterKey, { ...transfer('wallet', 'equity:seed', '40'), pending: { expiresAt: isoFromNow(60_000) } });
+    await sqlRows(api, `UPDATE open_holds SET expires_at = now() - interval '1 hour' WHERE tenant_id = $1 AND hold_id = $2`, [tenant.tenantId, hold.id]);
+    const key = await financeKey(tenant);
+    await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body: { name: 'bank-eur', account: 'assets:bank:eur', format: 'camt053' } });
+    await api.request('POST', '/v1/owner-routes', { key, idempotencyKey: randomUUID(), body: { priority: 1, source: 'bank-eur', owner: 'treasury' } });
+    const form = new FormData();
+    form.set('file', new Blob([await readFile(resolve(__dirname, '..', '..', 'shared', 'statements', 'camt', 'camt053.v2.minimal.xml'))]), 'minimal.xml');
+    form.set('source', 'bank-eur');
+    const imported = await fetch(`${api.baseUrl}/v1/imports`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'idempotency-key': randomUUID() }, body: form });
+    expect(imported.status).toBe(201);
+
+    await run(key);
+    const stale = await tickets(key, '&kind=stale_hold');
+    expect(stale.map((ticket) => ticket.evidence.holdId)).toEqual([hold.id]);
+    const continuity = await tickets(key, '&kind=balance_continuity');
+    expect(continuity.length).toBeGreaterThan(0);
+    for (const ticket of continuity) expect(ticket).toMatchObject({ owner: 'treasury', source: 'bank-eur', accountCode: 'assets:bank:eur', severity: 'high' });
+  });
+
+  it('one run at a time per tenant: a concurrent run is refused, not doubled', async () => {
+    const tenant = await seededTenant(api, 'concurrent runs');
+    const key = await financeKey(tenant);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => api.request('POST', '/v1/reconciliation/runs', { key, idempotencyKey: randomUUID(), body: {} })));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(1);
+    for (const answer of answers) if (answer.status !== 201) expect(answer.body.error.code).toBe('RECONCILIATION_IN_PROGRESS');
+  });
+});
