@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type SqlExecutor } from '@ledger/db';
-import type { DiscrepancyKind, Severity } from '../domain/finding';
+import type { DiscrepancyKind, Finding, Severity } from '../domain/finding';
 import type { OwnerRoute } from '../domain/routing';
 import {
   APPEND_EVENT,
@@ -37,20 +37,12 @@ interface TicketRow {
   last_seen_run_id: string | null;
 }
 
-/** A ticket as stored, with amounts as bigint: what use cases work with. */
-export interface Ticket {
+/** A ticket as stored: the finding that opened it (kept current), and how it is being worked. */
+export interface Ticket extends Finding {
   id: string;
-  fingerprint: string;
-  kind: DiscrepancyKind;
   severity: Severity;
   status: TicketStatus;
   owner: string;
-  summary: string;
-  amountMinor: bigint | null;
-  currency: string | null;
-  accountCode: string | null;
-  source: string | null;
-  evidence: Record<string, unknown>;
   openedAt: Date;
   dueAt: Date;
   resolvedAt: Date | null;
