@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { LedgerModule } from '@ledger/ledger';
 import { OutboxModule } from '@ledger/outbox';
 import { InvariantChecks } from './checks/invariant-checks';
+import { MatchStatements } from './matching/match-statements';
 import { RunRepository } from './run.repository';
 import { CreateOwnerRouteUseCase, GetRunUseCase, ListRunsUseCase } from './run-reads.use-cases';
 import { RunReconciliationUseCase } from './run-reconciliation.use-case';
@@ -14,7 +15,7 @@ const useCases = [RunReconciliationUseCase, GetRunUseCase, ListRunsUseCase, List
 
 @Module({
   imports: [LedgerModule, OutboxModule],
-  providers: [RunRepository, TicketRepository, InvariantChecks, SyncTickets, ...useCases],
+  providers: [RunRepository, TicketRepository, InvariantChecks, MatchStatements, SyncTickets, ...useCases],
   exports: [...useCases, RunRepository],
 })
 export class ReconciliationModule {}

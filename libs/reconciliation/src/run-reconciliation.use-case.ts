@@ -3,16 +3,25 @@ import { Database, newId } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { OutboxWriter } from '@ledger/outbox';
 import { InvariantChecks } from './checks/invariant-checks';
+import { MatchStatements } from './matching/match-statements';
 import type { DiscrepancyKind } from './domain/finding';
 import { RunRepository, type RunTrigger, type RunView } from './run.repository';
 import { SyncTickets } from './tickets/sync-tickets';
 
-/** The kinds the internal checks find: their open tickets are resolved when a run no longer sees them. */
-const INTERNAL_KINDS: readonly DiscrepancyKind[] = ['invariant_violation', 'stale_hold', 'balance_continuity'];
+/** The kinds a run looks for: their open tickets are resolved when a run no longer sees them. */
+const CHECKED_KINDS: readonly DiscrepancyKind[] = [
+  'invariant_violation',
+  'stale_hold',
+  'balance_continuity',
+  'missing_in_ledger',
+  'amount_mismatch',
+  'currency_mismatch',
+  'ambiguous_match',
+];
 
 /**
- * One reconciliation run of one tenant: every internal invariant, then the tickets brought up to date,
- * in one transaction. A second run of the same tenant while one is going is refused, not queued.
+ * One reconciliation run of one tenant: every internal invariant, statement lines matched to the
+ * ledger, then the tickets brought up to date, in one transaction. A second run of the same tenant while one is going is refused, not queued.
  */
 @Injectable()
 export class RunReconciliationUseCase {
@@ -20,6 +29,7 @@ export class RunReconciliationUseCase {
     private readonly db: Database,
     private readonly runs: RunRepository,
     private readonly checks: InvariantChecks,
+    private readonly matcher: MatchStatements,
     private readonly tickets: SyncTickets,
     private readonly outbox: OutboxWriter,
   ) {}
@@ -33,10 +43,12 @@ export class RunReconciliationUseCase {
       }
       await this.runs.start(tx, command.tenantId, runId, command.trigger, startedAt);
       const outcomes = await this.checks.run(command.tenantId);
-      const findings = outcomes.flatMap((outcome) => outcome.findings);
-      const synced = await this.tickets.execute(tx, command.tenantId, runId, INTERNAL_KINDS, findings, startedAt);
+      const matching = await this.matcher.run(command.tenantId, runId);
+      const findings = [...outcomes.flatMap((outcome) => outcome.findings), ...matching.findings];
+      const synced = await this.tickets.execute(tx, command.tenantId, runId, CHECKED_KINDS, findings, startedAt);
       const stats = {
         checks: Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.findings.length])),
+        matched: matching.matched,
         ...synced.stats,
       };
       const finishedAt = await this.runs.finish(tx, command.tenantId, runId, { status: 'completed', stats });

@@ -72,3 +72,24 @@ CREATE TABLE discrepancy_events (
 );
 CREATE TRIGGER discrepancy_events_append_only BEFORE UPDATE OR DELETE ON discrepancy_events
   FOR EACH ROW EXECUTE FUNCTION ledger_forbid_change();
+
+-- A statement line matched to the ledger entry it reports, by a rule that says why. One-to-one:
+-- a line matches at most one entry and an entry at most one line.
+CREATE TABLE matches (
+  tenant_id          uuid NOT NULL,
+  id                 uuid NOT NULL,
+  statement_line_id  uuid NOT NULL,
+  transaction_id     uuid NOT NULL,
+  leg                smallint NOT NULL,
+  rule               text NOT NULL CHECK (rule IN ('reference', 'amount_date', 'manual')),
+  evidence           jsonb NOT NULL DEFAULT '{}',
+  run_id             uuid,
+  created_at         timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (tenant_id, id),
+  UNIQUE (tenant_id, statement_line_id),
+  UNIQUE (tenant_id, transaction_id, leg),
+  FOREIGN KEY (tenant_id, statement_line_id) REFERENCES statement_lines (tenant_id, id),
+  FOREIGN KEY (tenant_id, transaction_id, leg) REFERENCES entries (tenant_id, transaction_id, leg)
+);
+CREATE INDEX statement_lines_source_idx ON statement_lines (tenant_id, source_id, booked_on);
+CREATE INDEX entries_account_amount_idx ON entries (tenant_id, account_id, amount_minor) WHERE NOT pending;

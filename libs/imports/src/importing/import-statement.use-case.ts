@@ -60,7 +60,8 @@ function summary(header: StatementHeader, totals: readonly LineAmount[]): Statem
     opening: balance(header.openingBalance),
     closing: balance(header.closingBalance),
     lines: header.lineCount,
-    balanced: check.ok,
+    // A statement without both balances (a CSV export) cannot be checked: neither balanced nor broken.
+    balanced: header.openingBalance === null || header.closingBalance === null ? null : check.ok,
     ...(check.ok ? {} : { balanceProblem: check.reason }),
   };
 }
@@ -105,7 +106,7 @@ export class ImportStatementUseCase {
         lines: progress.lines,
         duplicates: progress.lines - progress.inserted,
         statements: progress.statements,
-        warnings: progress.statements.filter((statement) => !statement.balanced).map((statement) => `statement ${statement.statementIndex}: ${statement.balanceProblem}`),
+        warnings: progress.statements.filter((statement) => statement.balanced === false).map((statement) => `statement ${statement.statementIndex}: ${statement.balanceProblem}`),
       };
       const createdAt = await this.imports.completeImport(tx, command.tenantId, record);
       if (createdAt === undefined) {

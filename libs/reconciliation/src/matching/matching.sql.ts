@@ -1,0 +1,83 @@
+// Matching statement lines of one source to the posted entries of the ledger account it maps to.
+// Every statement: $1 tenant, $2 source id, $3 account id, $4 the account's normal side; then its own.
+// A statement amount is signed from the account holder's view (money in positive); an entry is signed
+// the same way on the account's normal side.
+
+const SIGNED_ENTRY = `(CASE WHEN e.direction = $4 THEN e.amount_minor ELSE -e.amount_minor END)`;
+
+const UNMATCHED_LINE = `NOT EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = l.tenant_id AND m.statement_line_id = l.id)`;
+const UNMATCHED_ENTRY = `NOT EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = e.tenant_id AND m.transaction_id = e.transaction_id AND m.leg = e.leg)`;
+
+/** A reference the bank or gateway gives (end-to-end id, payout id, ...) names the transaction's externalRef. */
+const REFERENCE_CANDIDATES = `
+SELECT l.id AS line_id, e.transaction_id, e.leg, k.key AS field, k.value AS reference, l.amount_minor AS line_amount,
+       ${SIGNED_ENTRY} AS entry_amount, l.currency::text AS line_currency, e.currency::text AS entry_currency
+  FROM statement_lines l
+ CROSS JOIN LATERAL jsonb_each_text(l.refs) AS k(key, value)
+  JOIN transactions t ON t.tenant_id = l.tenant_id AND t.external_ref = k.value
+  JOIN entries e ON e.tenant_id = t.tenant_id AND e.transaction_id = t.id AND e.account_id = $3 AND NOT e.pending
+ WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY}`;
+
+/** Rule 1: exact reference with equal amount and currency. $5 run id. */
+export const MATCH_BY_REFERENCE = `
+INSERT INTO matches (tenant_id, id, statement_line_id, transaction_id, leg, rule, evidence, run_id)
+SELECT DISTINCT ON (c.line_id) $1, gen_random_uuid(), c.line_id, c.transaction_id, c.leg, 'reference',
+       jsonb_build_object('field', c.field, 'reference', c.reference, 'amount', c.line_amount::text), $5
+  FROM (${REFERENCE_CANDIDATES}) c
+ WHERE c.line_amount = c.entry_amount AND c.line_currency = c.entry_currency
+ ORDER BY c.line_id, c.transaction_id, c.leg
+ON CONFLICT DO NOTHING`;
+
+/** A reference that names a transaction whose amount or currency differs: a mismatch, not a match. $5 limit. */
+export const REFERENCE_MISMATCHES = `
+SELECT c.line_id::text, c.transaction_id::text, c.field, c.reference, c.line_amount::text, c.entry_amount::text,
+       c.line_currency, c.entry_currency
+  FROM (${REFERENCE_CANDIDATES}) c
+ WHERE c.line_amount <> c.entry_amount OR c.line_currency <> c.entry_currency
+ LIMIT $5`;
+
+/** Rule 2 candidates: equal signed amount and currency, booking date within `window` days of the effective date. */
+const amountDateCandidates = (window: string) => `
+SELECT l.id AS line_id, e.transaction_id, e.leg, l.booked_on, e.effective_at,
+       count(*) OVER (PARTITION BY l.id) AS per_line,
+       count(*) OVER (PARTITION BY e.transaction_id, e.leg) AS per_entry
+  FROM statement_lines l
+  JOIN entries e ON e.tenant_id = l.tenant_id AND e.account_id = $3 AND NOT e.pending
+                AND e.currency = l.currency AND e.amount_minor = abs(l.amount_minor)
+                AND ${SIGNED_ENTRY} = l.amount_minor
+                AND abs((e.effective_at AT TIME ZONE 'UTC')::date - l.booked_on) <= ${window}::int
+ WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY}`;
+
+/** Rule 2: only when the candidate is unique both ways; anything else is ambiguous, never a coin toss. $5 run, $6 window. */
+export const MATCH_BY_AMOUNT_DATE = `
+INSERT INTO matches (tenant_id, id, statement_line_id, transaction_id, leg, rule, evidence, run_id)
+SELECT $1, gen_random_uuid(), c.line_id, c.transaction_id, c.leg, 'amount_date',
+       jsonb_build_object('bookedOn', c.booked_on, 'effectiveAt', c.effective_at, 'windowDays', $6::int), $5
+  FROM (${amountDateCandidates('$6')}) c
+ WHERE c.per_line = 1 AND c.per_entry = 1
+ON CONFLICT DO NOTHING`;
+
+/** Lines left with more than one candidate (after rule 2 took the unique ones). $5 window, $6 limit. */
+export const AMBIGUOUS_LINES = `
+SELECT c.line_id::text AS line_id, array_agg(c.transaction_id::text ORDER BY c.transaction_id) AS transaction_ids
+  FROM (${amountDateCandidates('$5')}) c
+ GROUP BY c.line_id
+ LIMIT $6`;
+
+/** Lines no rule matched, with what a person needs to find the missing posting. $3 limit (no account). */
+export const UNMATCHED_LINES = `
+SELECT l.id::text AS line_id, l.amount_minor::text AS amount, l.currency::text AS currency, l.booked_on::text AS booked_on,
+       l.description, l.refs
+  FROM statement_lines l
+ WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE}
+ ORDER BY l.booked_on, l.id
+ LIMIT $3`;
+
+export const SOURCES_OF_TENANT = `
+SELECT s.id, s.name, s.account_id, a.code AS account_code, a.normal_balance
+  FROM statement_sources s JOIN accounts a ON a.tenant_id = s.tenant_id AND a.id = s.account_id
+ WHERE s.tenant_id = $1 ORDER BY s.name LIMIT $2`;
+
+export const FIND_MATCH_OF_LINE = `
+SELECT m.id, m.statement_line_id, m.transaction_id, m.leg, m.rule, m.evidence, m.run_id, m.created_at
+  FROM matches m WHERE m.tenant_id = $1 AND m.statement_line_id = $2`;

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiHarness, startApi } from './support/api-harness';
+import { type TestTenant, createAccount, mustPost, seededTenant, sqlRows } from './support/ledger-fixtures';
+
+let api: ApiHarness;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+const DAY_MS = 24 * 3600 * 1000;
+const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+
+/** Money in to the bank account: debit the bank (an asset), credit income. */
+function deposit(amount: string, options: { ref?: string; daysAgo?: number } = {}) {
+  return {
+    ...(options.ref ? { externalRef: options.ref } : {}),
+    effectiveAt: new Date(Date.now() - (options.daysAgo ?? 1) * DAY_MS).toISOString(),
+    entries: [
+      { account: 'assets:bank', direction: 'debit', amount, currency: 'USD' },
+      { account: 'income:sales', direction: 'credit', amount, currency: 'USD' },
+    ],
+  };
+}
+
+async function uploadCsv(key: string, rows: string[]) {
+  const form = new FormData();
+  form.set('file', new Blob([['date,value date,description,amount,currency,reference,counterparty', ...rows].join('\n') + '\n']), 'statement.csv');
+  form.set('source', 'bank');
+  const response = await fetch(`${api.baseUrl}/v1/imports`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'idempotency-key': randomUUID() }, body: form });
+  expect(response.status, await response.clone().text()).toBe(201);
+}
+
+async function run(key: string) {
+  const response = await api.request('POST', '/v1/reconciliation/runs', { key, idempotencyKey: randomUUID(), body: {} });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body;
+}
+
+describe('matching a bank statement to the ledger', () => {
+  let tenant: TestTenant;
+  let key: string;
+
+  beforeAll(async () => {
+    tenant = await seededTenant(api, 'matching');
+    await createAccount(api, tenant.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true });
+    await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    key = (await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'finance', roles: ['finance'] } })).body.key;
+    await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body: { name: 'bank', account: 'assets:bank', format: 'csv:bank' } });
+    await mustPost(api, tenant.posterKey, deposit('10000', { ref: 'INV-1' }));
+    await mustPost(api, tenant.posterKey, deposit('25000'));
+    await mustPost(api, tenant.posterKey, deposit('5000', { ref: 'INV-3' }));
+    await mustPost(api, tenant.posterKey, deposit('7500'));
+    await mustPost(api, tenant.posterKey, deposit('7500'));
+    await uploadCsv(key, [
+      `${day(-1)},${day(-1)},Invoice 1,100.00,USD,INV-1,Acme`,
+      `${day(0)},${day(0)},Card settlement,250.00,USD,,Gateway`,
+      `${day(-1)},${day(-1)},Invoice 3,50.01,USD,INV-3,Beta`,
+      `${day(-1)},${day(-1)},Transfer,75.00,USD,,Gamma`,
+      `${day(-1)},${day(-1)},Unknown deposit,999.00,USD,,Delta`,
+    ]);
+  });
+
+  it('matches by reference and by a unique amount and date, and tickets exactly what stays unexplained', async () => {
+    const result = await run(key);
+    expect(result.stats.matched).toEqual({ reference: 1, amountDate: 1 });
+    const open = (await api.request('GET', '/v1/discrepancies?status=open&limit=200', { key })).body.data as any[];
+    const external = open.filter((ticket) => ticket.kind !== 'invariant_violation').map((ticket) => [ticket.kind, ticket.amount]);
+    expect(external.sort()).toEqual([
+      ['ambiguous_match', null],
+      ['amount_mismatch', '1'],
+      ['missing_in_ledger', '99900'],
+    ]);
+    const ambiguous = open.find((ticket) => ticket.kind === 'ambiguous_match');
+    expect(ambiguous.evidence.candidateTransactionIds).toHaveLength(2);
+    for (const ticket of open) expect(ticket).toMatchObject({ source: 'bank', accountCode: 'assets:bank' });
+    const matches = await sqlRows<{ rule: string; evidence: Record<string, unknown> }>(api, 'SELECT rule, evidence FROM matches WHERE tenant_id = $1 ORDER BY rule', [tenant.tenantId]);
+    expect(matches.map((match) => match.rule)).toEqual(['amount_date', 'reference']);
+    expect(matches[1]!.evidence).toMatchObject({ field: 'customerReference', reference: 'INV-1' });
+  });
+
+  it('a second run opens nothing new; posting the missing deposit matches it and resolves its ticket', async () => {
+    const again = await run(key);
+    expect(again.stats).toMatchObject({ opened: 0, reopened: 0, resolved: 0 });
+    await mustPost(api, tenant.posterKey, deposit('99900'));
+    const fixed = await run(key);
+    expect(fixed.stats.matched.amountDate).toBe(1);
+    expect(fixed.stats.resolved).toBe(1);
+    const missing = (await api.request('GET', '/v1/discrepancies?kind=missing_in_ledger&limit=10', { key })).body.data;
+    expect(missing.map((ticket: any) => ticket.status)).toEqual(['resolved']);
+  });
+});
