@@ -93,3 +93,28 @@ describe('matching a bank statement to the ledger', () => {
     expect(missing.map((ticket: any) => ticket.status)).toEqual(['resolved']);
   });
 });
+
+describe('duplicates and entries missing from the statement', () => {
+  it('tickets a line the bank reported twice, and a ledger entry its statements cover but do not show', async () => {
+    const tenant = await seededTenant(api, 'duplicates');
+    await createAccount(api, tenant.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true });
+    await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    const key = (await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'finance', roles: ['finance'] } })).body.key;
+    await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body: { name: 'bank', account: 'assets:bank', format: 'csv:bank' } });
+    await mustPost(api, tenant.posterKey, deposit('1200', { ref: 'DUP-1', daysAgo: 5 }));
+    const notOnStatement = await mustPost(api, tenant.posterKey, deposit('3300', { ref: 'NOT-SHOWN', daysAgo: 4 }));
+    await uploadCsv(key, [
+      `${day(-5)},${day(-5)},Invoice D,12.00,USD,DUP-1,Acme`,
+      `${day(-5)},${day(-5)},Invoice D,12.00,USD,DUP-1,Acme`,
+      `${day(-3)},${day(-3)},Other,1.00,USD,,Someone`,
+    ]);
+    await run(key);
+    const open = (await api.request('GET', '/v1/discrepancies?status=open&limit=200', { key })).body.data as any[];
+    const byKind = (kind: string) => open.filter((ticket) => ticket.kind === kind);
+    expect(byKind('duplicate')).toHaveLength(1);
+    expect(byKind('duplicate')[0]).toMatchObject({ amount: '1200', currency: 'USD' });
+    expect(byKind('missing_in_statement').map((ticket) => ticket.evidence.transactionId)).toEqual([notOnStatement.id]);
+    expect(byKind('missing_in_ledger').map((ticket) => ticket.amount)).toEqual(['100']);
+  });
+});
+

@@ -17,6 +17,8 @@ const CHECKED_KINDS: readonly DiscrepancyKind[] = [
   'amount_mismatch',
   'currency_mismatch',
   'ambiguous_match',
+  'duplicate',
+  'missing_in_statement',
 ];
 
 /**

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import type { Finding } from '../domain/finding';
+import { type MismatchRow, ambiguousFinding, duplicateFinding, mismatchFinding, missingInLedgerFinding, missingInStatementFinding } from './match-findings';
 import {
   AMBIGUOUS_LINES,
+  DUPLICATE_LINES,
+  MISSING_IN_STATEMENT,
   MATCH_BY_AMOUNT_DATE,
   MATCH_BY_REFERENCE,
   REFERENCE_MISMATCHES,
@@ -13,6 +16,8 @@ import {
 /** How far a booking date may be from the ledger's effective date for the amount + date rule. */
 export const MATCH_WINDOW_DAYS = 3;
 export const SOURCES_PER_RUN_MAX = 1_000;
+/** An entry older than this that its source's statements should show, but do not, is missing there. */
+export const MISSING_IN_STATEMENT_GRACE_DAYS = 2;
 /** Findings kept per source and kind per run. */
 export const MATCH_FINDINGS_MAX = 1_000;
 
@@ -49,53 +54,29 @@ export class MatchStatements {
   private async matchSource(tenantId: string, runId: string, source: Source, outcome: MatchingOutcome): Promise<void> {
     const scope = [tenantId, source.id, source.account_id, source.normal_balance];
     const sql = this.db.executor;
+    const named = { name: source.name, accountCode: source.account_code };
     outcome.matched.reference += await this.count(MATCH_BY_REFERENCE, [...scope, runId]);
-    const mismatches = await sql.query<{ line_id: string; transaction_id: string; field: string; reference: string; line_amount: string; entry_amount: string; line_currency: string; entry_currency: string }>(
-      REFERENCE_MISMATCHES,
-      [...scope, MATCH_FINDINGS_MAX],
-    );
+    const mismatches = await sql.query<MismatchRow>(REFERENCE_MISMATCHES, [...scope, MATCH_FINDINGS_MAX]);
     outcome.matched.amountDate += await this.count(MATCH_BY_AMOUNT_DATE, [...scope, runId, MATCH_WINDOW_DAYS]);
     const ambiguous = await sql.query<{ line_id: string; transaction_ids: string[] }>(AMBIGUOUS_LINES, [...scope, MATCH_WINDOW_DAYS, MATCH_FINDINGS_MAX]);
-    const explained = new Set([...mismatches.map((row) => row.line_id), ...ambiguous.map((row) => row.line_id)]);
+    const duplicates = await sql.query<{ line_id: string; twin_id: string; amount: string; currency: string }>(DUPLICATE_LINES, [tenantId, source.id, MATCH_FINDINGS_MAX]);
+    const missingInStatement = await sql.query<{ transaction_id: string; leg: number; amount: string; currency: string; effective_on: string }>(
+      MISSING_IN_STATEMENT,
+      [...scope, MISSING_IN_STATEMENT_GRACE_DAYS, MATCH_FINDINGS_MAX],
+    );
     const unmatched = await sql.query<{ line_id: string; amount: string; currency: string; booked_on: string; description: string; refs: Record<string, string> }>(
       UNMATCHED_LINES,
       [tenantId, source.id, MATCH_FINDINGS_MAX],
     );
-    const common = { accountCode: source.account_code, source: source.name };
-    for (const row of mismatches) {
-      const currencyDiffers = row.line_currency !== row.entry_currency;
-      outcome.findings.push({
-        ...common,
-        kind: currencyDiffers ? 'currency_mismatch' : 'amount_mismatch',
-        fingerprint: `${currencyDiffers ? 'currency' : 'amount'}_mismatch:${row.line_id}`,
-        summary: `${source.name} line ${row.reference} (${row.field}) is ${row.line_amount} ${row.line_currency}; the ledger has ${row.entry_amount} ${row.entry_currency}`,
-        amountMinor: currencyDiffers ? BigInt(row.line_amount) : BigInt(row.line_amount) - BigInt(row.entry_amount),
-        currency: row.line_currency,
-        evidence: { statementLineId: row.line_id, transactionId: row.transaction_id, reference: row.reference, field: row.field, statementAmount: row.line_amount, ledgerAmount: row.entry_amount },
-      });
-    }
-    for (const row of ambiguous) {
-      outcome.findings.push({
-        ...common,
-        kind: 'ambiguous_match',
-        fingerprint: `ambiguous_match:${row.line_id}`,
-        summary: `${source.name} line matches ${row.transaction_ids.length} ledger entries by amount and date; a person must choose`,
-        amountMinor: null,
-        currency: null,
-        evidence: { statementLineId: row.line_id, candidateTransactionIds: row.transaction_ids },
-      });
-    }
-    for (const row of unmatched.filter((line) => !explained.has(line.line_id))) {
-      outcome.findings.push({
-        ...common,
-        kind: 'missing_in_ledger',
-        fingerprint: `missing_in_ledger:${row.line_id}`,
-        summary: `${source.name} booked ${row.amount} ${row.currency} on ${row.booked_on} (${row.description.slice(0, 80)}); nothing in the ledger matches`,
-        amountMinor: BigInt(row.amount),
-        currency: row.currency,
-        evidence: { statementLineId: row.line_id, bookedOn: row.booked_on, references: row.refs },
-      });
-    }
+    // A line explained by a more precise finding is not also "missing in the ledger".
+    const explained = new Set([...mismatches, ...ambiguous, ...duplicates].map((row) => row.line_id));
+    outcome.findings.push(
+      ...mismatches.map((row) => mismatchFinding(named, row)),
+      ...ambiguous.map((row) => ambiguousFinding(named, row)),
+      ...duplicates.map((row) => duplicateFinding(named, row)),
+      ...missingInStatement.map((row) => missingInStatementFinding(named, row)),
+      ...unmatched.filter((row) => !explained.has(row.line_id)).map((row) => missingInLedgerFinding(named, row)),
+    );
   }
 
   private async count(statement: string, params: unknown[]): Promise<number> {

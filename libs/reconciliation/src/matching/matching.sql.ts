@@ -81,3 +81,37 @@ SELECT s.id, s.name, s.account_id, a.code AS account_code, a.normal_balance
 export const FIND_MATCH_OF_LINE = `
 SELECT m.id, m.statement_line_id, m.transaction_id, m.leg, m.rule, m.evidence, m.run_id, m.created_at
   FROM matches m WHERE m.tenant_id = $1 AND m.statement_line_id = $2`;
+
+/**
+ * Entries of the account that no statement line reports, though the source's statements cover their
+ * date and they are older than the grace period: the bank should have shown them by now.
+ * $5 grace in days, $6 limit.
+ */
+export const MISSING_IN_STATEMENT = `
+WITH covered AS (
+  SELECT min(l.booked_on) AS first_day, max(l.booked_on) AS last_day
+    FROM statement_lines l WHERE l.tenant_id = $1 AND l.source_id = $2
+)
+SELECT e.transaction_id::text AS transaction_id, e.leg, ${SIGNED_ENTRY}::text AS amount,
+       e.currency::text AS currency, (e.effective_at AT TIME ZONE 'UTC')::date::text AS effective_on
+  FROM entries e, covered c
+ WHERE e.tenant_id = $1 AND e.account_id = $3 AND NOT e.pending
+   AND (e.effective_at AT TIME ZONE 'UTC')::date BETWEEN c.first_day AND c.last_day
+   AND e.effective_at < now() - make_interval(days => $5)
+   AND ${UNMATCHED_ENTRY}
+ ORDER BY e.effective_at
+ LIMIT $6`;
+
+/**
+ * Unmatched lines that have an identical twin in the same source (same day, amount, currency,
+ * references and description) which did match: the bank reported one movement twice. $3 limit.
+ */
+export const DUPLICATE_LINES = `
+SELECT l.id::text AS line_id, twin.id::text AS twin_id, l.amount_minor::text AS amount, l.currency::text AS currency
+  FROM statement_lines l
+  JOIN statement_lines twin ON twin.tenant_id = l.tenant_id AND twin.source_id = l.source_id AND twin.id <> l.id
+                           AND twin.booked_on = l.booked_on AND twin.amount_minor = l.amount_minor
+                           AND twin.currency = l.currency AND twin.refs = l.refs AND twin.description = l.description
+ WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE}
+   AND EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = twin.tenant_id AND m.statement_line_id = twin.id)
+ LIMIT $3`;

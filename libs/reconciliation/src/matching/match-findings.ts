@@ -1,0 +1,86 @@
+import type { Finding } from '../domain/finding';
+
+// What stays unexplained after matching, as findings a ticket can be opened for. Pure functions of
+// the rows the matching queries return.
+
+export interface SourceScope {
+  name: string;
+  accountCode: string;
+}
+
+export interface MismatchRow {
+  line_id: string;
+  transaction_id: string;
+  field: string;
+  reference: string;
+  line_amount: string;
+  entry_amount: string;
+  line_currency: string;
+  entry_currency: string;
+}
+
+export function mismatchFinding(source: SourceScope, row: MismatchRow): Finding {
+  const currencyDiffers = row.line_currency !== row.entry_currency;
+  return {
+    accountCode: source.accountCode,
+    source: source.name,
+    kind: currencyDiffers ? 'currency_mismatch' : 'amount_mismatch',
+    fingerprint: `${currencyDiffers ? 'currency' : 'amount'}_mismatch:${row.line_id}`,
+    summary: `${source.name} line ${row.reference} (${row.field}) is ${row.line_amount} ${row.line_currency}; the ledger has ${row.entry_amount} ${row.entry_currency}`,
+    amountMinor: currencyDiffers ? BigInt(row.line_amount) : BigInt(row.line_amount) - BigInt(row.entry_amount),
+    currency: row.line_currency,
+    evidence: { statementLineId: row.line_id, transactionId: row.transaction_id, reference: row.reference, field: row.field, statementAmount: row.line_amount, ledgerAmount: row.entry_amount },
+  };
+}
+
+export function ambiguousFinding(source: SourceScope, row: { line_id: string; transaction_ids: string[] }): Finding {
+  return {
+    accountCode: source.accountCode,
+    source: source.name,
+    kind: 'ambiguous_match',
+    fingerprint: `ambiguous_match:${row.line_id}`,
+    summary: `${source.name} line matches ${row.transaction_ids.length} ledger entries by amount and date; a person must choose`,
+    amountMinor: null,
+    currency: null,
+    evidence: { statementLineId: row.line_id, candidateTransactionIds: row.transaction_ids },
+  };
+}
+
+export function duplicateFinding(source: SourceScope, row: { line_id: string; twin_id: string; amount: string; currency: string }): Finding {
+  return {
+    accountCode: source.accountCode,
+    source: source.name,
+    kind: 'duplicate',
+    fingerprint: `duplicate:${row.line_id}`,
+    summary: `${source.name} reports the same ${row.amount} ${row.currency} movement twice; one copy matched the ledger`,
+    amountMinor: BigInt(row.amount),
+    currency: row.currency,
+    evidence: { statementLineId: row.line_id, twinStatementLineId: row.twin_id },
+  };
+}
+
+export function missingInStatementFinding(source: SourceScope, row: { transaction_id: string; leg: number; amount: string; currency: string; effective_on: string }): Finding {
+  return {
+    accountCode: source.accountCode,
+    source: source.name,
+    kind: 'missing_in_statement',
+    fingerprint: `missing_in_statement:${row.transaction_id}:${row.leg}`,
+    summary: `the ledger has ${row.amount} ${row.currency} on ${source.accountCode} on ${row.effective_on}; ${source.name}'s statements do not show it`,
+    amountMinor: BigInt(row.amount),
+    currency: row.currency,
+    evidence: { transactionId: row.transaction_id, leg: row.leg, effectiveOn: row.effective_on },
+  };
+}
+
+export function missingInLedgerFinding(source: SourceScope, row: { line_id: string; amount: string; currency: string; booked_on: string; description: string; refs: Record<string, string> }): Finding {
+  return {
+    accountCode: source.accountCode,
+    source: source.name,
+    kind: 'missing_in_ledger',
+    fingerprint: `missing_in_ledger:${row.line_id}`,
+    summary: `${source.name} booked ${row.amount} ${row.currency} on ${row.booked_on} (${row.description.slice(0, 80)}); nothing in the ledger matches`,
+    amountMinor: BigInt(row.amount),
+    currency: row.currency,
+    evidence: { statementLineId: row.line_id, bookedOn: row.booked_on, references: row.refs },
+  };
+}
