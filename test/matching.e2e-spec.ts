@@ -118,3 +118,39 @@ describe('duplicates and entries missing from the statement', () => {
   });
 });
 
+describe('a person explains, undoes and makes matches', () => {
+  it('shows why a line matched, undoes it for good, and matches it by hand instead', async () => {
+    const tenant = await seededTenant(api, 'manual matching');
+    await createAccount(api, tenant.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true });
+    await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    const key = (await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'finance', roles: ['finance'] } })).body.key;
+    await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body: { name: 'bank', account: 'assets:bank', format: 'csv:bank' } });
+    const wrong = await mustPost(api, tenant.posterKey, deposit('4200', { daysAgo: 1 }));
+    const right = await mustPost(api, tenant.posterKey, deposit('4100', { ref: 'MAN-1', daysAgo: 1 }));
+    await uploadCsv(key, [`${day(-1)},${day(-1)},Transfer,42.00,USD,,Someone`]);
+    await run(key);
+    const [line] = (await sqlRows<{ id: string }>(api, 'SELECT id::text FROM statement_lines WHERE tenant_id = $1', [tenant.tenantId]));
+    const explained = (await api.request('GET', `/v1/matches?statementLine=${line!.id}`, { key })).body.data;
+    expect(explained).toHaveLength(1);
+    expect(explained[0]).toMatchObject({ rule: 'amount_date', entry: { transactionId: wrong.id, amount: '4200' }, statementLine: { amount: '4200' } });
+
+    const undone = await api.request('PATCH', `/v1/matches/${explained[0].id}`, { key, body: { action: 'undo', note: 'the customer paid invoice MAN-1 less a fee' } });
+    expect(undone.body).toMatchObject({ undoneBy: expect.stringMatching(/^api-key:/), note: 'the customer paid invoice MAN-1 less a fee' });
+    await run(key);
+    // The undone pair is not proposed again: the line is now missing in the ledger.
+    expect((await api.request('GET', `/v1/matches?statementLine=${line!.id}`, { key })).body.data).toHaveLength(1);
+    const missing = (await api.request('GET', '/v1/discrepancies?kind=missing_in_ledger&status=open', { key })).body.data;
+    expect(missing.map((ticket: any) => ticket.evidence.statementLineId)).toEqual([line!.id]);
+
+    const manual = await api.request('POST', '/v1/matches', { key, idempotencyKey: randomUUID(), body: { statementLine: line!.id, transaction: right.id } });
+    expect(manual.status, JSON.stringify(manual.body)).toBe(201);
+    expect(manual.body).toMatchObject({ rule: 'manual', entry: { transactionId: right.id, amount: '4100' } });
+    const again = await api.request('POST', '/v1/matches', { key, idempotencyKey: randomUUID(), body: { statementLine: line!.id, transaction: wrong.id } });
+    expect(again.status).toBe(400);
+    await run(key);
+    expect((await api.request('GET', '/v1/discrepancies?kind=missing_in_ledger&status=open', { key })).body.data).toEqual([]);
+    const confirmed = await api.request('PATCH', `/v1/matches/${manual.body.id}`, { key, body: { action: 'confirm' } });
+    expect(confirmed.body.confirmedBy).toMatch(/^api-key:/);
+  });
+});
+

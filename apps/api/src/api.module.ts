@@ -12,6 +12,7 @@ import { ApiKeysController } from './controllers/api-keys.controller';
 import { EventsController } from './controllers/events.controller';
 import { HealthController } from './controllers/health.controller';
 import { ImportsController } from './controllers/imports.controller';
+import { MatchesController } from './controllers/matches.controller';
 import { ReconciliationController } from './controllers/reconciliation.controller';
 import { SourcesController } from './controllers/sources.controller';
 import { TenantsController } from './controllers/tenants.controller';
@@ -47,6 +48,7 @@ export class ApiModule {
         SourcesController,
         ImportsController,
         ReconciliationController,
+        MatchesController,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

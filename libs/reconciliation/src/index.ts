@@ -7,3 +7,4 @@ export { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case'
 export type { TicketView, TicketEventView, TicketStatus } from './tickets/ticket.views';
 export { DISCREPANCY_KINDS, KIND_POLICY, type DiscrepancyKind, type Finding } from './domain/finding';
 export { ownerFor, UNASSIGNED, type OwnerRoute } from './domain/routing';
+export { ManageMatchesUseCase, type MatchView } from './matching/manage-matches.use-cases';

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { LedgerModule } from '@ledger/ledger';
 import { OutboxModule } from '@ledger/outbox';
 import { InvariantChecks } from './checks/invariant-checks';
+import { ManageMatchesUseCase } from './matching/manage-matches.use-cases';
 import { MatchStatements } from './matching/match-statements';
 import { RunRepository } from './run.repository';
 import { CreateOwnerRouteUseCase, GetRunUseCase, ListRunsUseCase } from './run-reads.use-cases';
@@ -11,7 +12,7 @@ import { SyncTickets } from './tickets/sync-tickets';
 import { TicketRepository } from './tickets/ticket.repository';
 import { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';
 
-const useCases = [RunReconciliationUseCase, GetRunUseCase, ListRunsUseCase, ListDiscrepanciesUseCase, GetDiscrepancyUseCase, UpdateDiscrepancyUseCase, CreateOwnerRouteUseCase];
+const useCases = [ManageMatchesUseCase, RunReconciliationUseCase, GetRunUseCase, ListRunsUseCase, ListDiscrepanciesUseCase, GetDiscrepancyUseCase, UpdateDiscrepancyUseCase, CreateOwnerRouteUseCase];
 
 @Module({
   imports: [LedgerModule, OutboxModule],

@@ -73,8 +73,9 @@ CREATE TABLE discrepancy_events (
 CREATE TRIGGER discrepancy_events_append_only BEFORE UPDATE OR DELETE ON discrepancy_events
   FOR EACH ROW EXECUTE FUNCTION ledger_forbid_change();
 
--- A statement line matched to the ledger entry it reports, by a rule that says why. One-to-one:
--- a line matches at most one entry and an entry at most one line.
+-- A statement line matched to the ledger entry it reports, by a rule that says why, or by a person.
+-- One-to-one among live matches: a line matches at most one entry and an entry at most one line. A
+-- match a person undid stays as a record (and keeps the reconciler from proposing that pair again).
 CREATE TABLE matches (
   tenant_id          uuid NOT NULL,
   id                 uuid NOT NULL,
@@ -84,12 +85,20 @@ CREATE TABLE matches (
   rule               text NOT NULL CHECK (rule IN ('reference', 'amount_date', 'manual')),
   evidence           jsonb NOT NULL DEFAULT '{}',
   run_id             uuid,
+  created_by         text NOT NULL DEFAULT 'reconciler',
   created_at         timestamptz NOT NULL DEFAULT now(),
+  confirmed_by       text,
+  confirmed_at       timestamptz,
+  undone_by          text,
+  undone_at          timestamptz,
+  note               text CHECK (length(note) <= 4000),
   PRIMARY KEY (tenant_id, id),
-  UNIQUE (tenant_id, statement_line_id),
-  UNIQUE (tenant_id, transaction_id, leg),
+  CHECK ((undone_at IS NULL) = (undone_by IS NULL) AND (confirmed_at IS NULL) = (confirmed_by IS NULL)),
   FOREIGN KEY (tenant_id, statement_line_id) REFERENCES statement_lines (tenant_id, id),
   FOREIGN KEY (tenant_id, transaction_id, leg) REFERENCES entries (tenant_id, transaction_id, leg)
 );
+CREATE UNIQUE INDEX matches_one_per_line ON matches (tenant_id, statement_line_id) WHERE undone_at IS NULL;
+CREATE UNIQUE INDEX matches_one_per_entry ON matches (tenant_id, transaction_id, leg) WHERE undone_at IS NULL;
+CREATE INDEX matches_undone_pairs ON matches (tenant_id, statement_line_id, transaction_id, leg) WHERE undone_at IS NOT NULL;
 CREATE INDEX statement_lines_source_idx ON statement_lines (tenant_id, source_id, booked_on);
 CREATE INDEX entries_account_amount_idx ON entries (tenant_id, account_id, amount_minor) WHERE NOT pending;

@@ -5,8 +5,11 @@
 
 const SIGNED_ENTRY = `(CASE WHEN e.direction = $4 THEN e.amount_minor ELSE -e.amount_minor END)`;
 
-const UNMATCHED_LINE = `NOT EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = l.tenant_id AND m.statement_line_id = l.id)`;
-const UNMATCHED_ENTRY = `NOT EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = e.tenant_id AND m.transaction_id = e.transaction_id AND m.leg = e.leg)`;
+const UNMATCHED_LINE = `NOT EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = l.tenant_id AND m.statement_line_id = l.id AND m.undone_at IS NULL)`;
+const UNMATCHED_ENTRY = `NOT EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = e.tenant_id AND m.transaction_id = e.transaction_id AND m.leg = e.leg AND m.undone_at IS NULL)`;
+/** A pair a person already undid is never proposed again. */
+const NOT_REJECTED = `NOT EXISTS (SELECT 1 FROM matches r WHERE r.tenant_id = l.tenant_id AND r.statement_line_id = l.id
+                        AND r.transaction_id = e.transaction_id AND r.leg = e.leg AND r.undone_at IS NOT NULL)`;
 
 /** A reference the bank or gateway gives (end-to-end id, payout id, ...) names the transaction's externalRef. */
 const REFERENCE_CANDIDATES = `
@@ -16,7 +19,7 @@ SELECT l.id AS line_id, e.transaction_id, e.leg, k.key AS field, k.value AS refe
  CROSS JOIN LATERAL jsonb_each_text(l.refs) AS k(key, value)
   JOIN transactions t ON t.tenant_id = l.tenant_id AND t.external_ref = k.value
   JOIN entries e ON e.tenant_id = t.tenant_id AND e.transaction_id = t.id AND e.account_id = $3 AND NOT e.pending
- WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY}`;
+ WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY} AND ${NOT_REJECTED}`;
 
 /** Rule 1: exact reference with equal amount and currency. $5 run id. */
 export const MATCH_BY_REFERENCE = `
@@ -46,7 +49,7 @@ SELECT l.id AS line_id, e.transaction_id, e.leg, l.booked_on, e.effective_at,
                 AND e.currency = l.currency AND e.amount_minor = abs(l.amount_minor)
                 AND ${SIGNED_ENTRY} = l.amount_minor
                 AND abs((e.effective_at AT TIME ZONE 'UTC')::date - l.booked_on) <= ${window}::int
- WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY}`;
+ WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY} AND ${NOT_REJECTED}`;
 
 /** Rule 2: only when the candidate is unique both ways; anything else is ambiguous, never a coin toss. $5 run, $6 window. */
 export const MATCH_BY_AMOUNT_DATE = `
@@ -77,10 +80,6 @@ export const SOURCES_OF_TENANT = `
 SELECT s.id, s.name, s.account_id, a.code AS account_code, a.normal_balance
   FROM statement_sources s JOIN accounts a ON a.tenant_id = s.tenant_id AND a.id = s.account_id
  WHERE s.tenant_id = $1 ORDER BY s.name LIMIT $2`;
-
-export const FIND_MATCH_OF_LINE = `
-SELECT m.id, m.statement_line_id, m.transaction_id, m.leg, m.rule, m.evidence, m.run_id, m.created_at
-  FROM matches m WHERE m.tenant_id = $1 AND m.statement_line_id = $2`;
 
 /**
  * Entries of the account that no statement line reports, though the source's statements cover their
@@ -113,5 +112,5 @@ SELECT l.id::text AS line_id, twin.id::text AS twin_id, l.amount_minor::text AS 
                            AND twin.booked_on = l.booked_on AND twin.amount_minor = l.amount_minor
                            AND twin.currency = l.currency AND twin.refs = l.refs AND twin.description = l.description
  WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE}
-   AND EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = twin.tenant_id AND m.statement_line_id = twin.id)
+   AND EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = twin.tenant_id AND m.statement_line_id = twin.id AND m.undone_at IS NULL)
  LIMIT $3`;
