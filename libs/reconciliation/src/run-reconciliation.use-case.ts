@@ -39,6 +39,7 @@ export class RunReconciliationUseCase {
   async execute(command: { tenantId: string; trigger: RunTrigger }): Promise<RunView> {
     const runId = newId();
     const startedAt = new Date();
+    await this.runs.refreshStatistics();
     return this.db.transaction('read committed', async (tx) => {
       if (!(await this.runs.tryLockTenant(tx, command.tenantId))) {
         throw new DomainError('RECONCILIATION_IN_PROGRESS', 'a reconciliation run of this tenant is already going; try again when it has finished');

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type SqlExecutor } from '@ledger/db';
-import { ALL_TENANTS, FIND_RUN, FINISH_RUN, INSERT_RUN, LIST_RUNS, TRY_LOCK_TENANT_RUN } from './runs.sql';
+import { ALL_TENANTS, FIND_RUN, FINISH_RUN, INSERT_RUN, LIST_RUNS, REFRESH_STATISTICS, TRY_LOCK_TENANT_RUN } from './runs.sql';
 
 export type RunTrigger = 'schedule' | 'api' | 'cli';
 
@@ -41,6 +41,11 @@ function toView(row: RunRow): RunView {
 @Injectable()
 export class RunRepository {
   constructor(private readonly db: Database) {}
+
+  /** Outside any transaction (its own connection): ANALYZE holds a lock that would otherwise last the whole run. */
+  async refreshStatistics(): Promise<void> {
+    await this.db.sql.query(REFRESH_STATISTICS);
+  }
 
   async tryLockTenant(tx: SqlExecutor, tenantId: string): Promise<boolean> {
     return (await tx.query<{ locked: boolean }>(TRY_LOCK_TENANT_RUN, [tenantId]))[0]!.locked;

@@ -12,3 +12,10 @@ const RUN_COLUMNS = `id, trigger, status, started_at, finished_at, stats, error`
 export const FIND_RUN = `SELECT ${RUN_COLUMNS} FROM reconciliation_runs WHERE tenant_id = $1 AND id = $2`;
 export const LIST_RUNS = `SELECT ${RUN_COLUMNS} FROM reconciliation_runs WHERE tenant_id = $1 AND ($2::uuid IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`;
 export const ALL_TENANTS = `SELECT id FROM tenants ORDER BY id`;
+
+/**
+ * Fresh planner statistics for the tables a run joins: after a large import the row counts can be far
+ * from what the planner last saw (autovacuum may be slow or off), and a plan made for a handful of rows
+ * turns a set-based match of a million lines into a nested loop over all pairs. Sampled, so bounded.
+ */
+export const REFRESH_STATISTICS = `ANALYZE statement_lines, entries, transactions, matches`;

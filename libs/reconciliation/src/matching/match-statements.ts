@@ -4,6 +4,7 @@ import type { Finding } from '../domain/finding';
 import { type MismatchRow, ambiguousFinding, duplicateFinding, mismatchFinding, missingInLedgerFinding, missingInStatementFinding } from './match-findings';
 import {
   AMBIGUOUS_LINES,
+  BULK_PLANS,
   DUPLICATE_LINES,
   MISSING_IN_STATEMENT,
   MATCH_BY_AMOUNT_DATE,
@@ -46,6 +47,7 @@ export class MatchStatements {
 
   async run(tenantId: string, runId: string): Promise<MatchingOutcome> {
     const outcome: MatchingOutcome = { matched: { reference: 0, amountDate: 0 }, findings: [] };
+    await this.db.executor.query(BULK_PLANS);
     const sources = await this.db.executor.query<Source>(SOURCES_OF_TENANT, [tenantId, SOURCES_PER_RUN_MAX]);
     for (const source of sources) await this.matchSource(tenantId, runId, source, outcome);
     return outcome;

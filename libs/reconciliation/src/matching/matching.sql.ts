@@ -3,6 +3,13 @@
 // A statement amount is signed from the account holder's view (money in positive); an entry is signed
 // the same way on the account's normal side.
 
+/**
+ * Matching is bulk work over whole sources: hash and merge joins are right for it, and a nested loop,
+ * chosen on statistics that a run's own inserts have just made stale (the matches table grows by every
+ * matched line), turns a set-based pass into a quadratic one. For the rest of the run's transaction only.
+ */
+export const BULK_PLANS = `SET LOCAL enable_nestloop = off`;
+
 const SIGNED_ENTRY = `(CASE WHEN e.direction = $4 THEN e.amount_minor ELSE -e.amount_minor END)`;
 
 const UNMATCHED_LINE = `NOT EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = l.tenant_id AND m.statement_line_id = l.id AND m.undone_at IS NULL)`;
@@ -21,14 +28,22 @@ SELECT l.id AS line_id, e.transaction_id, e.leg, k.key AS field, k.value AS refe
   JOIN entries e ON e.tenant_id = t.tenant_id AND e.transaction_id = t.id AND e.account_id = $3 AND NOT e.pending
  WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY} AND ${NOT_REJECTED}`;
 
-/** Rule 1: exact reference with equal amount and currency. $5 run id. */
+/**
+ * Rule 1: exact reference with equal amount and currency. $5 run id. The candidates are computed in
+ * full before the first insert (MATERIALIZED): otherwise every "not yet matched" probe would also
+ * walk the rows this very statement has inserted so far, quadratic in the number of lines.
+ */
 export const MATCH_BY_REFERENCE = `
+WITH chosen AS MATERIALIZED (
+  SELECT DISTINCT ON (c.line_id) c.line_id, c.transaction_id, c.leg, c.field, c.reference, c.line_amount
+    FROM (${REFERENCE_CANDIDATES}) c
+   WHERE c.line_amount = c.entry_amount AND c.line_currency = c.entry_currency
+   ORDER BY c.line_id, c.transaction_id, c.leg
+)
 INSERT INTO matches (tenant_id, id, statement_line_id, transaction_id, leg, rule, evidence, run_id)
-SELECT DISTINCT ON (c.line_id) $1, gen_random_uuid(), c.line_id, c.transaction_id, c.leg, 'reference',
+SELECT $1, gen_random_uuid(), c.line_id, c.transaction_id, c.leg, 'reference',
        jsonb_build_object('field', c.field, 'reference', c.reference, 'amount', c.line_amount::text), $5
-  FROM (${REFERENCE_CANDIDATES}) c
- WHERE c.line_amount = c.entry_amount AND c.line_currency = c.entry_currency
- ORDER BY c.line_id, c.transaction_id, c.leg
+  FROM chosen c
 ON CONFLICT DO NOTHING`;
 
 /** A reference that names a transaction whose amount or currency differs: a mismatch, not a match. $5 limit. */
@@ -53,11 +68,15 @@ SELECT l.id AS line_id, e.transaction_id, e.leg, l.booked_on, e.effective_at,
 
 /** Rule 2: only when the candidate is unique both ways; anything else is ambiguous, never a coin toss. $5 run, $6 window. */
 export const MATCH_BY_AMOUNT_DATE = `
+WITH chosen AS MATERIALIZED (
+  SELECT c.line_id, c.transaction_id, c.leg, c.booked_on, c.effective_at
+    FROM (${amountDateCandidates('$6')}) c
+   WHERE c.per_line = 1 AND c.per_entry = 1
+)
 INSERT INTO matches (tenant_id, id, statement_line_id, transaction_id, leg, rule, evidence, run_id)
 SELECT $1, gen_random_uuid(), c.line_id, c.transaction_id, c.leg, 'amount_date',
        jsonb_build_object('bookedOn', c.booked_on, 'effectiveAt', c.effective_at, 'windowDays', $6::int), $5
-  FROM (${amountDateCandidates('$6')}) c
- WHERE c.per_line = 1 AND c.per_entry = 1
+  FROM chosen c
 ON CONFLICT DO NOTHING`;
 
 /** Lines left with more than one candidate (after rule 2 took the unique ones). $5 window, $6 limit. */

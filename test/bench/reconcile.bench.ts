@@ -1,0 +1,117 @@
+import 'reflect-metadata';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DatabaseModule, applyMigrations, createDatabase, migrationsDirectory, newId } from '@ledger/db';
+import { CreateSourceUseCase, ImportStatementUseCase, ImportsModule } from '@ledger/imports';
+import { CreateAccountUseCase, LedgerModule, PostBatchUseCase, createAccountSchema } from '@ledger/ledger';
+import { ReconciliationModule, RunReconciliationUseCase } from '@ledger/reconciliation';
+import pg from 'pg';
+
+// Reconciles N gateway statement lines against N ledger entries on the clearing account (each line's
+// source id is its transaction's externalRef), through the same use cases the API runs, and reports
+// the run's time and the process's peak memory.
+const SERVER_URL = process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const DATABASE = process.env.BENCH_RECONCILE_DATABASE ?? 'ledger_bench_reconcile';
+const LINES = Number(process.env.BENCH_RECONCILE_LINES ?? '1000000');
+const BATCH = 1000;
+const MEMORY_SAMPLE_MS = 50;
+
+const amountMinor = (index: number) => 1000 + (index % 9000);
+const money = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+const day = new Date(Date.now() - 24 * 3600 * 1000).toISOString().slice(0, 10);
+
+async function freshDatabase(): Promise<string> {
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${DATABASE}`);
+  await admin.end();
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${DATABASE}`;
+  return url.toString();
+}
+
+async function gatewayCsv(path: string): Promise<void> {
+  const out = createWriteStream(path);
+  out.write('id,created,available_on,currency,gross,fee,net,reporting_category,source_id,payout_id,description\n');
+  for (let index = 0; index < LINES; index++) {
+    const net = amountMinor(index);
+    if (!out.write(`txn_${index},${day} 10:00:00,${day} 00:00:00,usd,${money(net + 30)},0.30,${money(net)},charge,ch_${index},,Order ${index}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+async function measure<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; peakRssMiB: number }> {
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), MEMORY_SAMPLE_MS);
+  const started = process.hrtime.bigint();
+  try {
+    const result = await work();
+    return { result, seconds: Number(process.hrtime.bigint() - started) / 1e9, peakRssMiB: Math.round(peak / 1024 / 1024) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function main(): Promise<void> {
+  const database = await createDatabase({ databaseUrl: await freshDatabase(), dataDir: '', poolSize: 4 });
+  await applyMigrations(database.sql, migrationsDirectory());
+  @Module({ imports: [DatabaseModule.forRoot(database), LedgerModule, ImportsModule, ReconciliationModule] })
+  class ReconcileBenchModule {}
+  const app = await NestFactory.createApplicationContext(ReconcileBenchModule, { logger: ['error'] });
+  const tenantId = newId();
+  await database.sql.query('INSERT INTO tenants (id, name) VALUES ($1, $2)', [tenantId, 'reconcile bench']);
+  for (const [code, normalBalance] of [['assets:gateway', 'debit'], ['income:sales', 'credit']] as const) {
+    await app.get(CreateAccountUseCase).execute({ tenantId, request: createAccountSchema.parse({ code, currency: 'USD', normalBalance, allowNegative: true }) });
+  }
+  await app.get(CreateSourceUseCase).execute({ tenantId, name: 'gateway', account: 'assets:gateway', format: 'csv:gateway' });
+  const posting = await measure(async () => {
+    for (let start = 0; start < LINES; start += BATCH) {
+      const transactions = Array.from({ length: Math.min(BATCH, LINES - start) }, (_, offset) => ({
+        externalRef: `ch_${start + offset}`,
+        entries: [
+          { account: 'assets:gateway', direction: 'debit', amount: String(amountMinor(start + offset)), currency: 'USD' },
+          { account: 'income:sales', direction: 'credit', amount: String(amountMinor(start + offset)), currency: 'USD' },
+        ],
+      }));
+      await app.get(PostBatchUseCase).execute({ tenantId, transactions });
+    }
+  });
+  const directory = await mkdtemp(join(tmpdir(), 'reconcile-bench-'));
+  const file = join(directory, 'gateway.csv');
+  await gatewayCsv(file);
+  const importing = await measure(() => app.get(ImportStatementUseCase).execute({ tenantId, source: 'gateway', input: createReadStream(file, { highWaterMark: 256 * 1024 }) }));
+  await rm(directory, { recursive: true, force: true });
+  const reconciling = await measure(() => app.get(RunReconciliationUseCase).execute({ tenantId, trigger: 'cli' }));
+  const run = reconciling.result;
+  const report = [
+    '# Reconciliation bench',
+    '',
+    `${LINES} gateway statement lines against ${LINES} ledger entries on the clearing account (${LINES * 2} entries in all), PostgreSQL on this machine.`,
+    '',
+    '| step | seconds | peak RSS of the process |',
+    '|---|---:|---:|',
+    `| post ${LINES} transactions (batches of ${BATCH}) | ${posting.seconds.toFixed(1)} | ${posting.peakRssMiB} MiB |`,
+    `| import ${LINES} lines | ${importing.seconds.toFixed(1)} | ${importing.peakRssMiB} MiB |`,
+    `| reconciliation run | ${reconciling.seconds.toFixed(1)} | ${reconciling.peakRssMiB} MiB |`,
+    '',
+    `Run stats: ${JSON.stringify(run.stats)}`,
+    '',
+  ].join('\n');
+  await mkdir('bench-results', { recursive: true });
+  await writeFile(join('bench-results', 'reconcile.md'), report);
+  console.log(report);
+  await app.close();
+  await database.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
