@@ -18,15 +18,28 @@ const UNMATCHED_ENTRY = `NOT EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id =
 const NOT_REJECTED = `NOT EXISTS (SELECT 1 FROM matches r WHERE r.tenant_id = l.tenant_id AND r.statement_line_id = l.id
                         AND r.transaction_id = e.transaction_id AND r.leg = e.leg AND r.undone_at IS NOT NULL)`;
 
-/** A reference the bank or gateway gives (end-to-end id, payout id, ...) names the transaction's externalRef. */
+/**
+ * A reference the bank or gateway gives (end-to-end id, payout id, ...) names the transaction's
+ * externalRef. Driven from the references (a fence keeps the planner from joining lines to entries by
+ * amount first, which multiplies the rows by the number of lines sharing an amount).
+ */
 const REFERENCE_CANDIDATES = `
-SELECT l.id AS line_id, e.transaction_id, e.leg, k.key AS field, k.value AS reference, l.amount_minor AS line_amount,
-       ${SIGNED_ENTRY} AS entry_amount, l.currency::text AS line_currency, e.currency::text AS entry_currency
-  FROM statement_lines l
- CROSS JOIN LATERAL jsonb_each_text(l.refs) AS k(key, value)
-  JOIN transactions t ON t.tenant_id = l.tenant_id AND t.external_ref = k.value
-  JOIN entries e ON e.tenant_id = t.tenant_id AND e.transaction_id = t.id AND e.account_id = $3 AND NOT e.pending
- WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY} AND ${NOT_REJECTED}`;
+WITH refs AS MATERIALIZED (
+  SELECT l.id AS line_id, k.key AS field, k.value AS reference, l.amount_minor AS line_amount, l.currency::text AS line_currency
+    FROM statement_lines l
+   CROSS JOIN LATERAL jsonb_each_text(l.refs) AS k(key, value)
+   WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE}
+), named AS MATERIALIZED (
+  SELECT r.*, t.id AS transaction_id
+    FROM refs r JOIN transactions t ON t.tenant_id = $1 AND t.external_ref = r.reference
+)
+SELECT n.line_id, e.transaction_id, e.leg, n.field, n.reference, n.line_amount,
+       ${SIGNED_ENTRY} AS entry_amount, n.line_currency, e.currency::text AS entry_currency
+  FROM named n
+  JOIN entries e ON e.tenant_id = $1 AND e.transaction_id = n.transaction_id AND e.account_id = $3 AND NOT e.pending
+ WHERE ${UNMATCHED_ENTRY}
+   AND NOT EXISTS (SELECT 1 FROM matches r WHERE r.tenant_id = $1 AND r.statement_line_id = n.line_id
+                     AND r.transaction_id = e.transaction_id AND r.leg = e.leg AND r.undone_at IS NOT NULL)`;
 
 /**
  * Rule 1: exact reference with equal amount and currency. $5 run id. The candidates are computed in
