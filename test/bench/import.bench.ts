@@ -10,11 +10,10 @@ import { NestFactory } from '@nestjs/core';
 import { DatabaseModule, applyMigrations, createDatabase, migrationsDirectory, newId } from '@ledger/db';
 import { CreateSourceUseCase, ImportStatementUseCase, ImportsModule } from '@ledger/imports';
 import { CreateAccountUseCase, LedgerModule, createAccountSchema } from '@ledger/ledger';
-import pg from 'pg';
+import { freshBenchDatabase } from './bench-database';
 
 // Import throughput and memory: generated files of growing size, imported in this process through the
 // same use case the API and CLI run, with the peak resident memory sampled while each import runs.
-const SERVER_URL = process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const DATABASE = process.env.BENCH_IMPORT_DATABASE ?? 'ledger_bench_import';
 const CSV_ROWS = (process.env.BENCH_IMPORT_CSV_ROWS ?? '100000,1000000').split(',').map(Number);
 const CAMT_ENTRIES = Number(process.env.BENCH_IMPORT_CAMT_ENTRIES ?? '100000');
@@ -56,19 +55,9 @@ function camt053(path: string, entries: number) {
   }, footer);
 }
 
-async function freshDatabase(): Promise<string> {
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DATABASE}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${DATABASE}`;
-  return url.toString();
-}
 
 async function main(): Promise<void> {
-  const url = await freshDatabase();
+  const url = await freshBenchDatabase(DATABASE);
   const database = await createDatabase({ databaseUrl: url, dataDir: '', poolSize: 4 });
   await applyMigrations(database.sql, migrationsDirectory());
   @Module({ imports: [DatabaseModule.forRoot(database), LedgerModule, ImportsModule] })

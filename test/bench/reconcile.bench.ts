@@ -10,12 +10,11 @@ import { DatabaseModule, applyMigrations, createDatabase, migrationsDirectory, n
 import { CreateSourceUseCase, ImportStatementUseCase, ImportsModule } from '@ledger/imports';
 import { CreateAccountUseCase, LedgerModule, PostBatchUseCase, createAccountSchema } from '@ledger/ledger';
 import { ReconciliationModule, RunReconciliationUseCase } from '@ledger/reconciliation';
-import pg from 'pg';
+import { freshBenchDatabase } from './bench-database';
 
 // Reconciles N gateway statement lines against N ledger entries on the clearing account (each line's
 // source id is its transaction's externalRef), through the same use cases the API runs, and reports
 // the run's time and the process's peak memory.
-const SERVER_URL = process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const DATABASE = process.env.BENCH_RECONCILE_DATABASE ?? 'ledger_bench_reconcile';
 const LINES = Number(process.env.BENCH_RECONCILE_LINES ?? '1000000');
 const BATCH = 1000;
@@ -25,16 +24,6 @@ const amountMinor = (index: number) => 1000 + (index % 9000);
 const money = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
 const day = new Date(Date.now() - 24 * 3600 * 1000).toISOString().slice(0, 10);
 
-async function freshDatabase(): Promise<string> {
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DATABASE}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${DATABASE}`;
-  return url.toString();
-}
 
 async function gatewayCsv(path: string): Promise<void> {
   const out = createWriteStream(path);
@@ -60,7 +49,7 @@ async function measure<T>(work: () => Promise<T>): Promise<{ result: T; seconds:
 }
 
 async function main(): Promise<void> {
-  const database = await createDatabase({ databaseUrl: await freshDatabase(), dataDir: '', poolSize: 4 });
+  const database = await createDatabase({ databaseUrl: await freshBenchDatabase(DATABASE), dataDir: '', poolSize: 4 });
   await applyMigrations(database.sql, migrationsDirectory());
   @Module({ imports: [DatabaseModule.forRoot(database), LedgerModule, ImportsModule, ReconciliationModule] })
   class ReconcileBenchModule {}
