@@ -21,4 +21,3 @@ export { JournalRepository } from './journal/journal.repository';
 export { balancesOf, type Balances, type Side } from './domain/balances';
 export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, LEGS_PER_TRANSACTION_MAX, BATCH_SIZE_MAX } from './domain/limits';
 export { instantSchema, metadataSchema, positiveAmountSchema, currencySchema } from './domain/field-schemas';
-export { isUuid } from './domain/posting-plan';

@@ -1,19 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { Database, newId } from '@ledger/db';
+import { Database, decodeIdCursor, encodeCursor, isUuid, newId } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import type { DiscrepancyKind } from './domain/finding';
 import type { OwnerRoute } from './domain/routing';
 import { RunRepository, type RunView } from './run.repository';
 import { TicketRepository } from './tickets/ticket.repository';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 @Injectable()
 export class GetRunUseCase {
   constructor(private readonly runs: RunRepository) {}
 
   async execute(command: { tenantId: string; id: string }): Promise<RunView> {
-    const run = UUID.test(command.id) ? await this.runs.find(command.tenantId, command.id.toLowerCase()) : undefined;
+    const run = isUuid(command.id) ? await this.runs.find(command.tenantId, command.id.toLowerCase()) : undefined;
     if (run === undefined) throw new DomainError('NOT_FOUND', `reconciliation run ${command.id} not found`);
     return run;
   }
@@ -24,13 +22,10 @@ export class ListRunsUseCase {
   constructor(private readonly runs: RunRepository) {}
 
   async execute(command: { tenantId: string; cursor?: string; limit: number }): Promise<{ data: RunView[]; nextCursor: string | null }> {
-    const beforeId = command.cursor === undefined ? undefined : Buffer.from(command.cursor, 'base64url').toString();
-    if (beforeId !== undefined && !UUID.test(beforeId)) {
-      throw new DomainError('VALIDATION_FAILED', 'cursor is not one this list gave out', { fields: [{ path: 'cursor', message: 'invalid cursor' }] });
-    }
+    const beforeId = command.cursor === undefined ? undefined : decodeIdCursor(command.cursor);
     const rows = await this.runs.list(command.tenantId, beforeId, command.limit + 1);
     const page = rows.slice(0, command.limit);
-    return { data: page, nextCursor: rows.length > command.limit ? Buffer.from(page.at(-1)!.id).toString('base64url') : null };
+    return { data: page, nextCursor: rows.length > command.limit ? encodeCursor([page.at(-1)!.id]) : null };
   }
 }
 

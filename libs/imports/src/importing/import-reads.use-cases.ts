@@ -1,16 +1,15 @@
+import { encodeCursor, isUuid } from '@ledger/db';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import { ImportRepository } from './import.repository';
 import type { ImportView, StoredLineView } from './import.views';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
 export class GetImportUseCase {
   constructor(private readonly imports: ImportRepository) {}
 
   async execute(command: { tenantId: string; id: string }): Promise<ImportView> {
-    const found = UUID.test(command.id) ? await this.imports.findImport(command.tenantId, command.id.toLowerCase()) : undefined;
+    const found = isUuid(command.id) ? await this.imports.findImport(command.tenantId, command.id.toLowerCase()) : undefined;
     if (found === undefined) throw new DomainError('NOT_FOUND', `import ${command.id} not found`);
     return found;
   }
@@ -18,7 +17,7 @@ export class GetImportUseCase {
 
 function decodeLineCursor(cursor: string): { lineNumber: number; id: string } {
   const [lineNumber, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (!/^\d{1,10}$/.test(lineNumber ?? '') || !UUID.test(id ?? '')) {
+  if (!/^\d{1,10}$/.test(lineNumber ?? '') || !isUuid(id ?? '')) {
     throw new DomainError('VALIDATION_FAILED', 'cursor is not one this list gave out', { fields: [{ path: 'cursor', message: 'invalid cursor' }] });
   }
   return { lineNumber: Number(lineNumber), id: id! };
@@ -38,6 +37,6 @@ export class ListImportLinesUseCase {
     const rows = await this.imports.listLines(command.tenantId, found.id, after, command.limit + 1);
     const page = rows.slice(0, command.limit);
     const last = page.at(-1);
-    return { data: page, nextCursor: rows.length > command.limit && last ? Buffer.from(`${last.lineNumber}|${last.id}`).toString('base64url') : null };
+    return { data: page, nextCursor: rows.length > command.limit && last ? encodeCursor([String(last.lineNumber), last.id]) : null };
   }
 }

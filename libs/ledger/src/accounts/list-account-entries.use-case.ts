@@ -1,6 +1,6 @@
+import { decodeCursor, encodeCursor } from '@ledger/db';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
-import { decodeCursor, encodeCursor } from '../domain/page-cursor';
 import { AccountRepository } from './account.repository';
 
 export interface AccountEntryView {

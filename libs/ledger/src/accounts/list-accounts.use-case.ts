@@ -1,5 +1,5 @@
+import { decodeIdCursor, encodeCursor } from '@ledger/db';
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, encodeCursor } from '../domain/page-cursor';
 import { AccountRepository, type AccountFilter } from './account.repository';
 import { type AccountView, toAccountView } from './account.view';
 
@@ -18,7 +18,7 @@ export class ListAccountsUseCase {
 
   async execute(command: ListAccountsCommand): Promise<{ data: AccountView[]; nextCursor: string | null }> {
     const filter: AccountFilter = { currency: command.currency, codePrefix: command.codePrefix, metadata: command.metadata };
-    if (command.cursor !== undefined) filter.afterId = decodeCursor(command.cursor, /^[0-9a-f-]{36}$/)[0];
+    if (command.cursor !== undefined) filter.afterId = decodeIdCursor(command.cursor);
     const rows = await this.accounts.list(command.tenantId, filter, command.limit + 1);
     const page = rows.slice(0, command.limit);
     return {

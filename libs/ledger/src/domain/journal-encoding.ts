@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isUuid } from '@ledger/db';
 import type { Side } from './balances';
 
 /**
@@ -40,12 +41,11 @@ export interface JournalRecord {
   entries: readonly JournalEntry[];
 }
 
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ENTRY_BYTES = 2 + 16 + 1 + 1 + 8 + 3;
 
 /** Writes the UUID's 16 bytes at `offset`; returns the offset after them. */
 function writeUuid(target: Buffer, offset: number, uuid: string): number {
-  if (!UUID_TEXT.test(uuid)) throw new RangeError(`not a UUID: ${uuid}`);
+  if (!isUuid(uuid)) throw new RangeError(`not a UUID: ${uuid}`);
   const hex = uuid.replace(/-/g, '');
   return offset + target.write(hex, offset, 16, 'hex');
 }

@@ -1,3 +1,4 @@
+import { isUuid } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { type AccountTotals, type Side, balancesOf } from './balances';
 import type { DraftLeg } from './transaction-draft';
@@ -49,11 +50,6 @@ export interface AccountDelta {
   versions: bigint;
 }
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(text: string): boolean {
-  return UUID_PATTERN.test(text);
-}
 
 type TotalsField = 'postedDebits' | 'postedCredits' | 'pendingDebits' | 'pendingCredits';
 

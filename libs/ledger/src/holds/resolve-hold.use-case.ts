@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database, type SqlExecutor, newId, sha256 } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import type { EventType } from '@ledger/outbox';
-import { isUuid } from '../domain/posting-plan';
+import { isUuid } from '@ledger/db';
 import { type NewItem, PostingEngine } from '../transactions/posting-engine';
 import type { TransactionStatus, TransactionView } from '../transactions/transaction.view';
 import { HoldRepository, type OpenHold } from './hold.repository';

@@ -3,7 +3,7 @@ import { Database, type SqlExecutor, newId, sha256 } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import type { Side } from '../domain/balances';
 import { DESCRIPTION_LENGTH_MAX } from '../domain/limits';
-import { isUuid } from '../domain/posting-plan';
+import { isUuid } from '@ledger/db';
 import { PostingEngine } from '../transactions/posting-engine';
 import { LOCK_TRANSACTION } from '../transactions/posting.sql';
 import type { TransactionStatus, TransactionView } from '../transactions/transaction.view';

@@ -1,7 +1,7 @@
+import { decodeIdCursor, encodeCursor } from '@ledger/db';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import { AccountRepository } from '../accounts/account.repository';
-import { decodeCursor, encodeCursor } from '../domain/page-cursor';
 import type { TransactionFilter } from './transaction.repository';
 import { TransactionRepository } from './transaction.repository';
 import type { TransactionStatus, TransactionView } from './transaction.view';
@@ -39,7 +39,7 @@ export class ListTransactionsUseCase {
       filter.accountId = account.id;
     }
     if (command.cursor !== undefined) {
-      filter.beforeId = decodeCursor(command.cursor, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)[0];
+      filter.beforeId = decodeIdCursor(command.cursor);
     }
     const rows = await this.transactions.list(command.tenantId, filter, command.limit + 1);
     const page = rows.slice(0, command.limit);

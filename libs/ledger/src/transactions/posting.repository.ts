@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { type SqlExecutor, sqlErrorFields } from '@ledger/db';
+import { type SqlExecutor, isUuid, sqlErrorFields } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import type { Side } from '../domain/balances';
 import type { AccountDelta, LockedAccount, PlannedEntry } from '../domain/posting-plan';
-import { isUuid } from '../domain/posting-plan';
 import { type NewEvent, outboxInsertParams } from '@ledger/outbox';
 import { FIND_EXTERNAL_REFS, LOCK_EXTERNAL_REFS, LOCK_FOR_POSTING, WRITE_BATCH } from './posting.sql';
 import type { TransactionStatus } from './transaction.view';

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Database, newId } from '@ledger/db';
+import { Database, newId, isUuid } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { CONFIRM_MATCH, FIND_MATCH, INSERT_MANUAL_MATCH, LIST_MATCHES, MANUAL_PAIR, UNDO_MATCH } from './matches.sql';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface MatchRow {
   id: string;
@@ -64,7 +62,7 @@ function toView(row: MatchRow): MatchView {
 }
 
 function uuidOrNotFound(id: string, what: string): string {
-  if (!UUID.test(id)) throw new DomainError('NOT_FOUND', `${what} ${id} not found`);
+  if (!isUuid(id)) throw new DomainError('NOT_FOUND', `${what} ${id} not found`);
   return id.toLowerCase();
 }
 

@@ -1,10 +1,9 @@
+import { decodeIdCursor, encodeCursor, isUuid } from '@ledger/db';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import type { DiscrepancyKind } from '../domain/finding';
 import { TicketRepository, ticketView } from './ticket.repository';
 import type { TicketEventView, TicketStatus, TicketView } from './ticket.views';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ListDiscrepanciesCommand {
   tenantId: string;
@@ -22,16 +21,13 @@ export class ListDiscrepanciesUseCase {
   constructor(private readonly tickets: TicketRepository) {}
 
   async execute(command: ListDiscrepanciesCommand): Promise<{ data: TicketView[]; nextCursor: string | null }> {
-    const beforeId = command.cursor === undefined ? undefined : Buffer.from(command.cursor, 'base64url').toString();
-    if (beforeId !== undefined && !UUID.test(beforeId)) {
-      throw new DomainError('VALIDATION_FAILED', 'cursor is not one this list gave out', { fields: [{ path: 'cursor', message: 'invalid cursor' }] });
-    }
+    const beforeId = command.cursor === undefined ? undefined : decodeIdCursor(command.cursor);
     const rows = await this.tickets.list(command.tenantId, { ...command, beforeId }, command.limit + 1);
     const page = rows.slice(0, command.limit);
     const now = new Date();
     return {
       data: page.map((ticket) => ticketView(ticket, now)),
-      nextCursor: rows.length > command.limit ? Buffer.from(page.at(-1)!.id).toString('base64url') : null,
+      nextCursor: rows.length > command.limit ? encodeCursor([page.at(-1)!.id]) : null,
     };
   }
 }
@@ -41,7 +37,7 @@ export class GetDiscrepancyUseCase {
   constructor(private readonly tickets: TicketRepository) {}
 
   async execute(command: { tenantId: string; id: string }): Promise<TicketView & { history: TicketEventView[] }> {
-    const ticket = UUID.test(command.id) ? await this.tickets.find(command.tenantId, command.id.toLowerCase()) : undefined;
+    const ticket = isUuid(command.id) ? await this.tickets.find(command.tenantId, command.id.toLowerCase()) : undefined;
     if (ticket === undefined) throw new DomainError('NOT_FOUND', `discrepancy ${command.id} not found`);
     return { ...ticketView(ticket), history: await this.tickets.history(command.tenantId, ticket.id) };
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '@ledger/db';
+import { Database, isUuid } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { OutboxWriter } from '@ledger/outbox';
 import { TicketRepository, ticketView } from './ticket.repository';
@@ -14,8 +14,6 @@ export interface UpdateDiscrepancyCommand {
   status?: 'acknowledged' | 'resolved' | 'ignored';
   note?: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Which status a person may move a ticket to from each status. */
 const ALLOWED: Record<TicketStatus, readonly TicketStatus[]> = {
@@ -35,7 +33,7 @@ export class UpdateDiscrepancyUseCase {
   ) {}
 
   async execute(command: UpdateDiscrepancyCommand): Promise<TicketView & { history: TicketEventView[] }> {
-    if (!UUID.test(command.id)) throw new DomainError('NOT_FOUND', `discrepancy ${command.id} not found`);
+    if (!isUuid(command.id)) throw new DomainError('NOT_FOUND', `discrepancy ${command.id} not found`);
     if ((command.status === 'resolved' || command.status === 'ignored') && !command.note?.trim()) {
       throw new DomainError('VALIDATION_FAILED', `a ticket is ${command.status} only with a note saying why`, { fields: [{ path: 'note', message: 'required' }] });
     }

@@ -15,3 +15,11 @@ export function decodeCursor(cursor: string, pattern: RegExp): string[] {
   }
   return parts;
 }
+
+const UUID_PART = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The id a keyset cursor over ids carries (the lists ordered by UUIDv7 id). */
+export function decodeIdCursor(cursor: string): string {
+  return decodeCursor(cursor, UUID_PART)[0]!;
+}
+
