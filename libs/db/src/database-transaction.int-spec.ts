@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, createTestDatabase } from './test-database';
+import { TRANSACTION_ATTEMPTS_MAX } from './transaction-retry';
 
 describe('Database.transaction', () => {
   let test: TestDatabase;
@@ -15,7 +16,9 @@ describe('Database.transaction', () => {
 
   it('re-runs serializable transactions that fail with 40001 until each has committed once', async () => {
     let attempts = 0;
-    const increments = 10;
+    // Every failed attempt means another of them committed, so n writers need at most n attempts each:
+    // with no more writers than the helper's attempts, every one must get through.
+    const increments = TRANSACTION_ATTEMPTS_MAX - 1;
     await Promise.all(
       Array.from({ length: increments }, () =>
         test.database.transaction('serializable', async (tx) => {
