@@ -66,7 +66,7 @@ describe('matching a bank statement to the ledger', () => {
 
   it('matches by reference and by a unique amount and date, and tickets exactly what stays unexplained', async () => {
     const result = await run(key);
-    expect(result.stats.matched).toEqual({ reference: 1, amountDate: 1 });
+    expect(result.stats.matched).toEqual({ reference: 1, group: 0, amountDate: 1 });
     const open = (await api.request('GET', '/v1/discrepancies?status=open&limit=200', { key })).body.data as any[];
     const external = open.filter((ticket) => ticket.kind !== 'invariant_violation').map((ticket) => [ticket.kind, ticket.amount]);
     expect(external.sort()).toEqual([
@@ -132,7 +132,7 @@ describe('a person explains, undoes and makes matches', () => {
     const [line] = (await sqlRows<{ id: string }>(api, 'SELECT id::text FROM statement_lines WHERE tenant_id = $1', [tenant.tenantId]));
     const explained = (await api.request('GET', `/v1/matches?statementLine=${line!.id}`, { key })).body.data;
     expect(explained).toHaveLength(1);
-    expect(explained[0]).toMatchObject({ rule: 'amount_date', entry: { transactionId: wrong.id, amount: '4200' }, statementLine: { amount: '4200' } });
+    expect(explained[0]).toMatchObject({ rule: 'amount_date', entries: [{ transactionId: wrong.id, amount: '4200' }], statementLines: [{ amount: '4200' }] });
 
     const undone = await api.request('PATCH', `/v1/matches/${explained[0].id}`, { key, body: { action: 'undo', note: 'the customer paid invoice MAN-1 less a fee' } });
     expect(undone.body).toMatchObject({ undoneBy: expect.stringMatching(/^api-key:/), note: 'the customer paid invoice MAN-1 less a fee' });
@@ -142,10 +142,10 @@ describe('a person explains, undoes and makes matches', () => {
     const missing = (await api.request('GET', '/v1/discrepancies?kind=missing_in_ledger&status=open', { key })).body.data;
     expect(missing.map((ticket: any) => ticket.evidence.statementLineId)).toEqual([line!.id]);
 
-    const manual = await api.request('POST', '/v1/matches', { key, idempotencyKey: randomUUID(), body: { statementLine: line!.id, transaction: right.id } });
+    const manual = await api.request('POST', '/v1/matches', { key, idempotencyKey: randomUUID(), body: { statementLines: [line!.id], entries: [{ transaction: right.id }] } });
     expect(manual.status, JSON.stringify(manual.body)).toBe(201);
-    expect(manual.body).toMatchObject({ rule: 'manual', entry: { transactionId: right.id, amount: '4100' } });
-    const again = await api.request('POST', '/v1/matches', { key, idempotencyKey: randomUUID(), body: { statementLine: line!.id, transaction: wrong.id } });
+    expect(manual.body).toMatchObject({ rule: 'manual', entries: [{ transactionId: right.id, amount: '4100' }] });
+    const again = await api.request('POST', '/v1/matches', { key, idempotencyKey: randomUUID(), body: { statementLines: [line!.id], entries: [{ transaction: wrong.id }] } });
     expect(again.status).toBe(400);
     await run(key);
     expect((await api.request('GET', '/v1/discrepancies?kind=missing_in_ledger&status=open', { key })).body.data).toEqual([]);

@@ -13,6 +13,7 @@ import { EventsController } from './controllers/events.controller';
 import { HealthController } from './controllers/health.controller';
 import { ImportsController } from './controllers/imports.controller';
 import { MatchesController } from './controllers/matches.controller';
+import { MatchingRulesController } from './controllers/matching-rules.controller';
 import { ReconciliationController } from './controllers/reconciliation.controller';
 import { SourcesController } from './controllers/sources.controller';
 import { TenantsController } from './controllers/tenants.controller';
@@ -49,6 +50,7 @@ export class ApiModule {
         ImportsController,
         ReconciliationController,
         MatchesController,
+        MatchingRulesController,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

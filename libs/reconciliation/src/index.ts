@@ -7,4 +7,6 @@ export { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case'
 export type { TicketView, TicketEventView, TicketStatus } from './tickets/ticket.views';
 export { DISCREPANCY_KINDS, KIND_POLICY, type DiscrepancyKind, type Finding } from './domain/finding';
 export { ownerFor, UNASSIGNED, type OwnerRoute } from './domain/routing';
-export { ManageMatchesUseCase, type MatchView } from './matching/manage-matches.use-cases';
+export { ManageMatchesUseCase, MANUAL_MATCH_MEMBERS_MAX, type MatchView } from './matching/manage-matches.use-cases';
+export { MatchingRulesUseCases, type MatchingRulesView, type MatchingRuleView } from './rules/matching-rules.use-cases';
+export { matchingRule, percentToBasisPoints, MATCHING_RULES_MAX, MATCH_WINDOW_DAYS_MAX, type MatchingRule } from './rules/matching-rule';

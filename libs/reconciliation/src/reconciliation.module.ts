@@ -4,6 +4,7 @@ import { OutboxModule } from '@ledger/outbox';
 import { InvariantChecks } from './checks/invariant-checks';
 import { ManageMatchesUseCase } from './matching/manage-matches.use-cases';
 import { MatchStatements } from './matching/match-statements';
+import { MatchingRulesUseCases } from './rules/matching-rules.use-cases';
 import { RunRepository } from './run.repository';
 import { CreateOwnerRouteUseCase, GetRunUseCase, ListRunsUseCase } from './run-reads.use-cases';
 import { RunReconciliationUseCase } from './run-reconciliation.use-case';
@@ -12,7 +13,17 @@ import { SyncTickets } from './tickets/sync-tickets';
 import { TicketRepository } from './tickets/ticket.repository';
 import { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';
 
-const useCases = [ManageMatchesUseCase, RunReconciliationUseCase, GetRunUseCase, ListRunsUseCase, ListDiscrepanciesUseCase, GetDiscrepancyUseCase, UpdateDiscrepancyUseCase, CreateOwnerRouteUseCase];
+const useCases = [
+  ManageMatchesUseCase,
+  MatchingRulesUseCases, 
+  RunReconciliationUseCase,
+  GetRunUseCase,
+  ListRunsUseCase,
+  ListDiscrepanciesUseCase,
+  GetDiscrepancyUseCase,
+  UpdateDiscrepancyUseCase,
+  CreateOwnerRouteUseCase,
+];
 
 @Module({
   imports: [LedgerModule, OutboxModule],

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
 import { Idempotency } from '@ledger/idempotency';
-import { ManageMatchesUseCase } from '@ledger/reconciliation';
+import { MANUAL_MATCH_MEMBERS_MAX, ManageMatchesUseCase } from '@ledger/reconciliation';
 import { z } from 'zod';
 import { requestSchema } from '../http/openapi';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
@@ -13,9 +13,11 @@ const matchesQuerySchema = z.strictObject({
 });
 
 const manualMatchSchema = z.strictObject({
-  statementLine: z.string().min(1).max(64),
-  transaction: z.string().min(1).max(64),
-  leg: z.number().int().min(0).max(1000).optional(),
+  statementLines: z.array(z.string().min(1).max(64)).min(1).max(MANUAL_MATCH_MEMBERS_MAX),
+  entries: z
+    .array(z.strictObject({ transaction: z.string().min(1).max(64), leg: z.number().int().min(0).max(1000).optional() }))
+    .min(1)
+    .max(MANUAL_MATCH_MEMBERS_MAX),
   note: z.string().min(1).max(4000).optional(),
 });
 
@@ -30,14 +32,14 @@ const decideMatchSchema = z.strictObject({
 export class MatchesController {
   constructor(private readonly matches: ManageMatchesUseCase) {}
 
-  /** Why a line or a transaction is matched (or was, before someone undid it): rule, evidence, both sides. */
+  /** Why a line or a transaction is matched (or was, before someone undid it): rule, evidence, every line and entry of the match. */
   @Get()
   @Roles('finance', 'auditor', 'admin')
   list(@CurrentPrincipal() principal: Principal, @Query(new ZodValidationPipe(matchesQuerySchema, 'query')) query: z.output<typeof matchesQuerySchema>) {
     return this.matches.list({ tenantId: principal.tenantId, ...query });
   }
 
-  /** A person matches a statement line to a transaction's entry on the line's account. */
+  /** A person matches statement lines to entries on their account: one to one, or as a group (a deposit to the postings it settles). */
   @Post()
   @Roles('finance')
   @Idempotency({ required: true })
@@ -47,7 +49,7 @@ export class MatchesController {
     return this.matches.matchByHand({ tenantId: principal.tenantId, actor: `api-key:${principal.keyId}`, ...body });
   }
 
-  /** Confirm a match, or undo it (the reconciler will not propose that pair again). */
+  /** Confirm a match, or undo it (the reconciler will not propose its lines and entries together again). */
   @Patch(':id')
   @Roles('finance')
   @ApiBody({ schema: requestSchema(decideMatchSchema) })

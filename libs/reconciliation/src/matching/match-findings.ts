@@ -84,3 +84,45 @@ export function missingInLedgerFinding(source: SourceScope, row: { line_id: stri
     evidence: { statementLineId: row.line_id, bookedOn: row.booked_on, references: row.refs },
   };
 }
+
+export interface GroupMismatchRow {
+  key: string;
+  lines: string;
+  entries: string;
+  line_sum: string;
+  entry_sum: string;
+  line_currency: string;
+  entry_currency: string;
+  line_currencies: string;
+  entry_currencies: string;
+  line_ids: string[];
+  entry_ids: string[];
+}
+
+/** Members listed in a group ticket's evidence; the counts and sums always cover the whole group. */
+export const GROUP_EVIDENCE_MEMBERS_MAX = 50;
+
+/** The lines sharing a payout id and the ledger entries of that payout do not add up to the same. */
+export function groupMismatchFinding(source: SourceScope, field: string, row: GroupMismatchRow): Finding {
+  const currencyDiffers = row.line_currencies !== '1' || row.entry_currencies !== '1' || row.line_currency !== row.entry_currency;
+  const kind = currencyDiffers ? 'currency_mismatch' : 'amount_mismatch';
+  return {
+    accountCode: source.accountCode,
+    source: source.name,
+    kind,
+    fingerprint: `${kind}:group:${source.name}:${field}:${row.key}`,
+    summary: `${source.name}'s ${row.lines} lines with ${field} ${row.key} sum to ${row.line_sum} ${row.line_currency}; the ledger's ${row.entries} entries for it to ${row.entry_sum} ${row.entry_currency}`,
+    amountMinor: currencyDiffers ? BigInt(row.line_sum) : BigInt(row.line_sum) - BigInt(row.entry_sum),
+    currency: row.line_currency,
+    evidence: {
+      field,
+      reference: row.key,
+      statementLines: Number(row.lines),
+      ledgerEntries: Number(row.entries),
+      statementAmount: row.line_sum,
+      ledgerAmount: row.entry_sum,
+      statementLineIds: row.line_ids.slice(0, GROUP_EVIDENCE_MEMBERS_MAX),
+      entries: row.entry_ids.slice(0, GROUP_EVIDENCE_MEMBERS_MAX),
+    },
+  };
+}

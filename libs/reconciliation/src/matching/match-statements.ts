@@ -1,21 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import type { Finding } from '../domain/finding';
-import { type MismatchRow, ambiguousFinding, duplicateFinding, mismatchFinding, missingInLedgerFinding, missingInStatementFinding } from './match-findings';
+import { type MatchingRule, rulesForSource } from '../rules/matching-rule';
+import { loadMatchingRules } from '../rules/matching-rules.use-cases';
 import {
-  AMBIGUOUS_LINES,
+  type GroupMismatchRow,
+  type MismatchRow,
+  ambiguousFinding,
+  duplicateFinding,
+  groupMismatchFinding,
+  mismatchFinding,
+  missingInLedgerFinding,
+  missingInStatementFinding,
+} from './match-findings';
+import {
   BULK_PLANS,
   DUPLICATE_LINES,
   MISSING_IN_STATEMENT,
-  MATCH_BY_AMOUNT_DATE,
-  MATCH_BY_REFERENCE,
+  PROBING_PLANS,
   REFERENCE_MISMATCHES,
   SOURCES_OF_TENANT,
   UNMATCHED_LINES,
+  ambiguousLines,
+  groupMismatches,
+  matchByAmountDate,
+  matchByReference,
+  matchGroups,
 } from './matching.sql';
 
-/** How far a booking date may be from the ledger's effective date for the amount + date rule. */
-export const MATCH_WINDOW_DAYS = 3;
 export const SOURCES_PER_RUN_MAX = 1_000;
 /** An entry older than this that its source's statements should show, but do not, is missing there. */
 export const MISSING_IN_STATEMENT_GRACE_DAYS = 2;
@@ -30,59 +42,104 @@ interface Source {
   normal_balance: 'debit' | 'credit';
 }
 
+/** Statement lines matched per rule type (a group counts all of its lines). */
+export interface MatchedCounts {
+  reference: number;
+  group: number;
+  amountDate: number;
+}
+
 export interface MatchingOutcome {
-  matched: { reference: number; amountDate: number };
+  matched: MatchedCounts;
   findings: Finding[];
 }
 
+/** Whether the rule's statement probes an index per row (amount bands, group keys) rather than hashing whole sets. */
+const probes = (rule: MatchingRule) => rule.type === 'group' || (rule.type === 'amount_date' && (rule.toleranceMinor > 0n || rule.toleranceBps > 0));
+
 /**
- * Matches each source's statement lines to the posted entries of its ledger account, rule by rule
- * (exact reference, then amount + date with a unique candidate), recording each match with its rule
- * and evidence; then reports what stays unexplained: a reference whose amount or currency differs,
- * a line with several candidates, a line nothing in the ledger accounts for.
+ * Matches each source's statement lines to the posted entries of its ledger account, through the
+ * tenant's rules in order (exact reference, payout groups, amount + date by default), recording each
+ * match with its rule and evidence; then reports what stays unexplained: a reference or a group whose
+ * amount or currency differs, a line with several candidates, a duplicated line, an entry the
+ * statements do not show, a line nothing in the ledger accounts for.
  */
 @Injectable()
 export class MatchStatements {
   constructor(private readonly db: Database) {}
 
   async run(tenantId: string, runId: string): Promise<MatchingOutcome> {
-    const outcome: MatchingOutcome = { matched: { reference: 0, amountDate: 0 }, findings: [] };
+    const outcome: MatchingOutcome = { matched: { reference: 0, group: 0, amountDate: 0 }, findings: [] };
     await this.db.executor.query(BULK_PLANS);
+    const { rules } = await loadMatchingRules(this.db.executor, tenantId);
     const sources = await this.db.executor.query<Source>(SOURCES_OF_TENANT, [tenantId, SOURCES_PER_RUN_MAX]);
-    for (const source of sources) await this.matchSource(tenantId, runId, source, outcome);
+    for (const source of sources) await this.matchSource(tenantId, runId, source, rulesForSource(rules, source.name), outcome);
     return outcome;
   }
 
-  private async matchSource(tenantId: string, runId: string, source: Source, outcome: MatchingOutcome): Promise<void> {
+  private async matchSource(tenantId: string, runId: string, source: Source, rules: MatchingRule[], outcome: MatchingOutcome): Promise<void> {
     const scope = [tenantId, source.id, source.account_id, source.normal_balance];
+    for (const rule of rules) {
+      const statement = rule.type === 'reference' ? matchByReference(rule) : rule.type === 'group' ? matchGroups(rule) : matchByAmountDate(rule);
+      const matched = await this.withPlans(rule, () => this.countLines(statement, [...scope, runId]));
+      outcome.matched[rule.type === 'amount_date' ? 'amountDate' : rule.type] += matched;
+    }
+    outcome.findings.push(...(await this.unexplained(scope, source, rules)));
+  }
+
+  private async unexplained(scope: unknown[], source: Source, rules: MatchingRule[]): Promise<Finding[]> {
     const sql = this.db.executor;
+    const [tenantId, sourceId] = scope;
     const named = { name: source.name, accountCode: source.account_code };
-    outcome.matched.reference += await this.count(MATCH_BY_REFERENCE, [...scope, runId]);
     const mismatches = await sql.query<MismatchRow>(REFERENCE_MISMATCHES, [...scope, MATCH_FINDINGS_MAX]);
-    outcome.matched.amountDate += await this.count(MATCH_BY_AMOUNT_DATE, [...scope, runId, MATCH_WINDOW_DAYS]);
-    const ambiguous = await sql.query<{ line_id: string; transaction_ids: string[] }>(AMBIGUOUS_LINES, [...scope, MATCH_WINDOW_DAYS, MATCH_FINDINGS_MAX]);
-    const duplicates = await sql.query<{ line_id: string; twin_id: string; amount: string; currency: string }>(DUPLICATE_LINES, [tenantId, source.id, MATCH_FINDINGS_MAX]);
+    const groups: Finding[] = [];
+    const lineInGroup = new Set<string>();
+    const entryInGroup = new Set<string>();
+    for (const rule of rules.filter((candidate) => candidate.type === 'group')) {
+      const rows = await this.withPlans(rule, () => sql.query<GroupMismatchRow>(groupMismatches(rule), [...scope, MATCH_FINDINGS_MAX]));
+      for (const row of rows) {
+        groups.push(groupMismatchFinding(named, rule.lineReference!, row));
+        row.line_ids.forEach((id) => lineInGroup.add(id));
+        row.entry_ids.forEach((id) => entryInGroup.add(id));
+      }
+    }
+    const amountDate = rules.filter((candidate) => candidate.type === 'amount_date').at(-1);
+    const ambiguous = amountDate === undefined ? [] : await this.withPlans(amountDate, () => sql.query<{ line_id: string; transaction_ids: string[] }>(ambiguousLines(amountDate), [...scope, MATCH_FINDINGS_MAX]));
+    const duplicates = await sql.query<{ line_id: string; twin_id: string; amount: string; currency: string }>(DUPLICATE_LINES, [tenantId, sourceId, MATCH_FINDINGS_MAX]);
     const missingInStatement = await sql.query<{ transaction_id: string; leg: number; amount: string; currency: string; effective_on: string }>(
       MISSING_IN_STATEMENT,
       [...scope, MISSING_IN_STATEMENT_GRACE_DAYS, MATCH_FINDINGS_MAX],
     );
     const unmatched = await sql.query<{ line_id: string; amount: string; currency: string; booked_on: string; description: string; refs: Record<string, string> }>(
       UNMATCHED_LINES,
-      [tenantId, source.id, MATCH_FINDINGS_MAX],
+      [tenantId, sourceId, MATCH_FINDINGS_MAX],
     );
-    // A line explained by a more precise finding is not also "missing in the ledger".
-    const explained = new Set([...mismatches, ...ambiguous, ...duplicates].map((row) => row.line_id));
-    outcome.findings.push(
+    // A line or entry explained by a more precise finding is not also "missing" on the other side.
+    const explained = new Set([...mismatches, ...ambiguous, ...duplicates].map((row) => row.line_id).concat([...lineInGroup]));
+    return [
       ...mismatches.map((row) => mismatchFinding(named, row)),
+      ...groups,
       ...ambiguous.map((row) => ambiguousFinding(named, row)),
       ...duplicates.map((row) => duplicateFinding(named, row)),
-      ...missingInStatement.map((row) => missingInStatementFinding(named, row)),
+      ...missingInStatement.filter((row) => !entryInGroup.has(`${row.transaction_id}:${row.leg}`)).map((row) => missingInStatementFinding(named, row)),
       ...unmatched.filter((row) => !explained.has(row.line_id)).map((row) => missingInLedgerFinding(named, row)),
-    );
+    ];
   }
 
-  private async count(statement: string, params: unknown[]): Promise<number> {
-    const rows = await this.db.executor.query<{ count: bigint }>(`WITH inserted AS (${statement} RETURNING 1) SELECT count(*)::int8 AS count FROM inserted`, params);
+  /** Runs a statement that probes indexes per row with nested loops allowed, and bulk plans again after. */
+  private async withPlans<T>(rule: MatchingRule, work: () => Promise<T>): Promise<T> {
+    if (!probes(rule)) return work();
+    await this.db.executor.query(PROBING_PLANS);
+    try {
+      return await work();
+    } finally {
+      await this.db.executor.query(BULK_PLANS);
+    }
+  }
+
+  /** Statement lines the insert matched (a group's rows without a line are not counted). */
+  private async countLines(statement: string, params: unknown[]): Promise<number> {
+    const rows = await this.db.executor.query<{ count: bigint }>(`WITH inserted AS (${statement} RETURNING statement_line_id) SELECT count(statement_line_id)::int8 AS count FROM inserted`, params);
     return Number(rows[0]!.count);
   }
 }

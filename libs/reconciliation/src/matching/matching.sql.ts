@@ -1,7 +1,10 @@
+import type { MatchingRule } from '../rules/matching-rule';
+
 // Matching statement lines of one source to the posted entries of the ledger account it maps to.
 // Every statement: $1 tenant, $2 source id, $3 account id, $4 the account's normal side; then its own.
 // A statement amount is signed from the account holder's view (money in positive); an entry is signed
-// the same way on the account's normal side.
+// the same way on the account's normal side. A rule's tolerances are validated integers and are
+// written into the statement's text (one prepared statement per distinct rule).
 
 /**
  * Matching is bulk work over whole sources: hash and merge joins are right for it, and a nested loop,
@@ -9,14 +12,37 @@
  * matched line), turns a set-based pass into a quadratic one. For the rest of the run's transaction only.
  */
 export const BULK_PLANS = `SET LOCAL enable_nestloop = off`;
+/** For the few statements that probe an index per row by design (amount bands, group keys). */
+export const PROBING_PLANS = `SET LOCAL enable_nestloop = on`;
 
 const SIGNED_ENTRY = `(CASE WHEN e.direction = $4 THEN e.amount_minor ELSE -e.amount_minor END)`;
 
 const UNMATCHED_LINE = `NOT EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = l.tenant_id AND m.statement_line_id = l.id AND m.undone_at IS NULL)`;
 const UNMATCHED_ENTRY = `NOT EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = e.tenant_id AND m.transaction_id = e.transaction_id AND m.leg = e.leg AND m.undone_at IS NULL)`;
-/** A pair a person already undid is never proposed again. */
-const NOT_REJECTED = `NOT EXISTS (SELECT 1 FROM matches r WHERE r.tenant_id = l.tenant_id AND r.statement_line_id = l.id
-                        AND r.transaction_id = e.transaction_id AND r.leg = e.leg AND r.undone_at IS NOT NULL)`;
+/** A line and an entry that were in one match a person undid are never proposed together again. */
+const rejectedPair = (line: string, transaction: string, leg: string) => `EXISTS (
+  SELECT 1 FROM matches r JOIN matches r2 ON r2.tenant_id = r.tenant_id AND r2.group_id = r.group_id
+   WHERE r.tenant_id = $1 AND r.statement_line_id = ${line} AND r.undone_at IS NOT NULL
+     AND r2.transaction_id = ${transaction} AND r2.leg = ${leg})`;
+
+const exact = (rule: MatchingRule) => rule.toleranceMinor === 0n && rule.toleranceBps === 0;
+/** The most two amounts may differ by under the rule, given the statement's amount. */
+const allowance = (rule: MatchingRule, statementAmount: string) =>
+  `greatest(${rule.toleranceMinor}::numeric, floor(abs(${statementAmount})::numeric * ${rule.toleranceBps} / 10000))`;
+/** The two amounts count as the same under the rule's tolerance. */
+const sameAmount = (rule: MatchingRule, statementAmount: string, ledgerAmount: string) =>
+  exact(rule) ? `${statementAmount} = ${ledgerAmount}` : `abs(${statementAmount} - ${ledgerAmount}) <= ${allowance(rule, statementAmount)}`;
+/** A validated name (reference field, metadata key) as an SQL string literal. */
+const textLiteral = (value: string) => `'${value.replaceAll("'", "''")}'`;
+const withinDays = (days: number, bookedOn: string, effectiveAt: string) =>
+  `abs((${effectiveAt} AT TIME ZONE 'UTC')::date - ${bookedOn}) <= ${days}`;
+
+/** A one-to-one match per chosen row: its own id is its group's. */
+const insertPairs = (rule: 'reference' | 'amount_date', evidence: string) => `
+INSERT INTO matches (tenant_id, id, group_id, statement_line_id, transaction_id, leg, rule, evidence, run_id)
+SELECT $1, c.id, c.id, c.line_id, c.transaction_id, c.leg, '${rule}', ${evidence}, $5
+  FROM (SELECT gen_random_uuid() AS id, chosen.* FROM chosen) c
+ON CONFLICT DO NOTHING`;
 
 /**
  * A reference the bank or gateway gives (end-to-end id, payout id, ...) names the transaction's
@@ -25,7 +51,8 @@ const NOT_REJECTED = `NOT EXISTS (SELECT 1 FROM matches r WHERE r.tenant_id = l.
  */
 const REFERENCE_CANDIDATES = `
 WITH refs AS MATERIALIZED (
-  SELECT l.id AS line_id, k.key AS field, k.value AS reference, l.amount_minor AS line_amount, l.currency::text AS line_currency
+  SELECT l.id AS line_id, k.key AS field, k.value AS reference, l.amount_minor AS line_amount,
+         l.currency::text AS line_currency, l.booked_on
     FROM statement_lines l
    CROSS JOIN LATERAL jsonb_each_text(l.refs) AS k(key, value)
    WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE}
@@ -33,31 +60,28 @@ WITH refs AS MATERIALIZED (
   SELECT r.*, t.id AS transaction_id
     FROM refs r JOIN transactions t ON t.tenant_id = $1 AND t.external_ref = r.reference
 )
-SELECT n.line_id, e.transaction_id, e.leg, n.field, n.reference, n.line_amount,
+SELECT n.line_id, e.transaction_id, e.leg, n.field, n.reference, n.line_amount, n.booked_on, e.effective_at,
        ${SIGNED_ENTRY} AS entry_amount, n.line_currency, e.currency::text AS entry_currency
   FROM named n
   JOIN entries e ON e.tenant_id = $1 AND e.transaction_id = n.transaction_id AND e.account_id = $3 AND NOT e.pending
  WHERE ${UNMATCHED_ENTRY}
-   AND NOT EXISTS (SELECT 1 FROM matches r WHERE r.tenant_id = $1 AND r.statement_line_id = n.line_id
-                     AND r.transaction_id = e.transaction_id AND r.leg = e.leg AND r.undone_at IS NOT NULL)`;
+   AND NOT ${rejectedPair('n.line_id', 'e.transaction_id', 'e.leg')}`;
 
 /**
- * Rule 1: exact reference with equal amount and currency. $5 run id. The candidates are computed in
- * full before the first insert (MATERIALIZED): otherwise every "not yet matched" probe would also
- * walk the rows this very statement has inserted so far, quadratic in the number of lines.
+ * Reference rule: a line's reference is a transaction's externalRef, with the same currency and an
+ * amount within tolerance (and, when the rule has a window, a date within it). $5 run id. The
+ * candidates are computed in full before the first insert (MATERIALIZED): otherwise every "not yet
+ * matched" probe would also walk the rows this very statement has inserted so far.
  */
-export const MATCH_BY_REFERENCE = `
+export const matchByReference = (rule: MatchingRule) => `
 WITH chosen AS MATERIALIZED (
-  SELECT DISTINCT ON (c.line_id) c.line_id, c.transaction_id, c.leg, c.field, c.reference, c.line_amount
+  SELECT DISTINCT ON (c.line_id) c.line_id, c.transaction_id, c.leg, c.field, c.reference, c.line_amount, c.entry_amount
     FROM (${REFERENCE_CANDIDATES}) c
-   WHERE c.line_amount = c.entry_amount AND c.line_currency = c.entry_currency
+   WHERE c.line_currency = c.entry_currency AND ${sameAmount(rule, 'c.line_amount', 'c.entry_amount')}
+     ${rule.windowDays > 0 ? `AND ${withinDays(rule.windowDays, 'c.booked_on', 'c.effective_at')}` : ''}
    ORDER BY c.line_id, c.transaction_id, c.leg
-)
-INSERT INTO matches (tenant_id, id, statement_line_id, transaction_id, leg, rule, evidence, run_id)
-SELECT $1, gen_random_uuid(), c.line_id, c.transaction_id, c.leg, 'reference',
-       jsonb_build_object('field', c.field, 'reference', c.reference, 'amount', c.line_amount::text), $5
-  FROM chosen c
-ON CONFLICT DO NOTHING`;
+)${insertPairs('reference', `jsonb_build_object('field', c.field, 'reference', c.reference, 'amount', c.line_amount::text,
+       'ledgerAmount', c.entry_amount::text, 'toleranceAmount', '${rule.toleranceMinor}', 'toleranceBasisPoints', ${rule.toleranceBps})`)}`;
 
 /** A reference that names a transaction whose amount or currency differs: a mismatch, not a match. $5 limit. */
 export const REFERENCE_MISMATCHES = `
@@ -67,37 +91,119 @@ SELECT c.line_id::text, c.transaction_id::text, c.field, c.reference, c.line_amo
  WHERE c.line_amount <> c.entry_amount OR c.line_currency <> c.entry_currency
  LIMIT $5`;
 
-/** Rule 2 candidates: equal signed amount and currency, booking date within `window` days of the effective date. */
-const amountDateCandidates = (window: string) => `
-SELECT l.id AS line_id, e.transaction_id, e.leg, l.booked_on, e.effective_at,
+/**
+ * Amount + date candidates: same currency, same signed amount (or within the rule's tolerance, found by
+ * an index range scan of the account's amounts), booking date within the window.
+ */
+const amountDateCandidates = (rule: MatchingRule) => {
+  const amountJoin = exact(rule)
+    ? `e.amount_minor = abs(l.amount_minor) AND ${SIGNED_ENTRY} = l.amount_minor`
+    : `e.amount_minor BETWEEN abs(l.amount_minor) - ${allowance(rule, 'l.amount_minor')} AND abs(l.amount_minor) + ${allowance(rule, 'l.amount_minor')}
+                AND (e.direction = $4) = (l.amount_minor > 0)`;
+  return `
+SELECT l.id AS line_id, e.transaction_id, e.leg, l.booked_on, e.effective_at, l.amount_minor AS line_amount, ${SIGNED_ENTRY} AS entry_amount,
        count(*) OVER (PARTITION BY l.id) AS per_line,
        count(*) OVER (PARTITION BY e.transaction_id, e.leg) AS per_entry
   FROM statement_lines l
   JOIN entries e ON e.tenant_id = l.tenant_id AND e.account_id = $3 AND NOT e.pending
-                AND e.currency = l.currency AND e.amount_minor = abs(l.amount_minor)
-                AND ${SIGNED_ENTRY} = l.amount_minor
-                AND abs((e.effective_at AT TIME ZONE 'UTC')::date - l.booked_on) <= ${window}::int
- WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY} AND ${NOT_REJECTED}`;
+                AND e.currency = l.currency AND ${amountJoin}
+                AND ${withinDays(rule.windowDays, 'l.booked_on', 'e.effective_at')}
+ WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY}
+   AND NOT ${rejectedPair('l.id', 'e.transaction_id', 'e.leg')}`;
+};
 
-/** Rule 2: only when the candidate is unique both ways; anything else is ambiguous, never a coin toss. $5 run, $6 window. */
-export const MATCH_BY_AMOUNT_DATE = `
+/** Amount + date rule: only a candidate unique both ways; anything else is ambiguous, never a coin toss. $5 run. */
+export const matchByAmountDate = (rule: MatchingRule) => `
 WITH chosen AS MATERIALIZED (
-  SELECT c.line_id, c.transaction_id, c.leg, c.booked_on, c.effective_at
-    FROM (${amountDateCandidates('$6')}) c
+  SELECT c.line_id, c.transaction_id, c.leg, c.booked_on, c.effective_at, c.line_amount, c.entry_amount
+    FROM (${amountDateCandidates(rule)}) c
    WHERE c.per_line = 1 AND c.per_entry = 1
+)${insertPairs('amount_date', `jsonb_build_object('bookedOn', c.booked_on, 'effectiveAt', c.effective_at, 'windowDays', ${rule.windowDays},
+       'amount', c.line_amount::text, 'ledgerAmount', c.entry_amount::text, 'toleranceAmount', '${rule.toleranceMinor}', 'toleranceBasisPoints', ${rule.toleranceBps})`)}`;
+
+/** Lines left with a candidate that is not unique both ways under the rule (after the rule took the unique ones). $5 limit. */
+export const ambiguousLines = (rule: MatchingRule) => `
+SELECT c.line_id::text AS line_id, array_agg(c.transaction_id::text ORDER BY c.transaction_id) AS transaction_ids
+  FROM (${amountDateCandidates(rule)}) c
+ GROUP BY c.line_id
+ LIMIT $5`;
+
+/**
+ * Group candidates: the unmatched lines sharing one value of a reference field (a payout id), and the
+ * unmatched entries on the account whose transaction has that value as externalRef or under the
+ * metadata key. Per value: counts, sums, currencies, and whether an entry also belongs to another value
+ * (then neither group is certain).
+ */
+const groupCandidates = (rule: MatchingRule) => {
+  const field = textLiteral(rule.lineReference!);
+  const metadataKey = textLiteral(rule.metadataKey!);
+  return `
+WITH line_members AS MATERIALIZED (
+  SELECT l.refs->>${field} AS key, l.id AS line_id, l.amount_minor AS amount, l.currency::text AS currency
+    FROM statement_lines l
+   WHERE l.tenant_id = $1 AND l.source_id = $2 AND l.refs ? ${field} AND ${UNMATCHED_LINE}
+), keys AS MATERIALIZED (
+  SELECT DISTINCT key FROM line_members
+), keyed_transactions AS MATERIALIZED (
+  SELECT k.key, t.id FROM keys k JOIN transactions t ON t.tenant_id = $1 AND t.external_ref = k.key
+  UNION
+  SELECT k.key, t.id FROM keys k JOIN transactions t ON t.tenant_id = $1 AND t.metadata @> jsonb_build_object(${metadataKey}, k.key)
+), entry_members AS MATERIALIZED (
+  SELECT kt.key, e.transaction_id, e.leg, ${SIGNED_ENTRY} AS amount, e.currency::text AS currency,
+         count(*) OVER (PARTITION BY e.transaction_id, e.leg) AS keys_of_entry
+    FROM keyed_transactions kt
+    JOIN entries e ON e.tenant_id = $1 AND e.transaction_id = kt.id AND e.account_id = $3 AND NOT e.pending
+   WHERE ${UNMATCHED_ENTRY}
+), sides AS (
+  SELECT l.key, l.lines, l.line_sum, l.line_currencies, l.line_currency, e.entries, e.entry_sum, e.entry_currencies, e.entry_currency, e.shared_entries
+    FROM (SELECT key, count(*) AS lines, sum(amount) AS line_sum, count(DISTINCT currency) AS line_currencies, min(currency) AS line_currency
+            FROM line_members GROUP BY key) l
+    JOIN (SELECT key, count(*) AS entries, sum(amount) AS entry_sum, count(DISTINCT currency) AS entry_currencies, min(currency) AS entry_currency,
+                 count(*) FILTER (WHERE keys_of_entry > 1) AS shared_entries
+            FROM entry_members GROUP BY key) e USING (key)
+)`;
+};
+
+/** A group is certain: one currency on both sides, no entry shared with another group, no undone pair. */
+const certainGroup = (rule: MatchingRule) => `
+  s.line_currencies = 1 AND s.entry_currencies = 1 AND s.line_currency = s.entry_currency AND s.shared_entries = 0
+  AND NOT EXISTS (SELECT 1 FROM line_members lm JOIN entry_members em ON em.key = lm.key
+                   WHERE lm.key = s.key AND ${rejectedPair('lm.line_id', 'em.transaction_id', 'em.leg')})
+  AND ${sameAmount(rule, 's.line_sum', 's.entry_sum')}`;
+
+/**
+ * Group rule: every group whose sums agree becomes one match of all its lines and entries (one-to-many,
+ * many-to-one or many-to-many), stored as max(lines, entries) rows of the group. $5 run id.
+ */
+export const matchGroups = (rule: MatchingRule) => `${groupCandidates(rule)},
+chosen AS MATERIALIZED (
+  SELECT s.*, gen_random_uuid() AS group_id FROM sides s WHERE ${certainGroup(rule)}
+), numbered_lines AS (
+  SELECT lm.key, lm.line_id, row_number() OVER (PARTITION BY lm.key ORDER BY lm.line_id) AS n FROM line_members lm JOIN chosen USING (key)
+), numbered_entries AS (
+  SELECT em.key, em.transaction_id, em.leg, row_number() OVER (PARTITION BY em.key ORDER BY em.transaction_id, em.leg) AS n
+    FROM entry_members em JOIN chosen USING (key)
 )
-INSERT INTO matches (tenant_id, id, statement_line_id, transaction_id, leg, rule, evidence, run_id)
-SELECT $1, gen_random_uuid(), c.line_id, c.transaction_id, c.leg, 'amount_date',
-       jsonb_build_object('bookedOn', c.booked_on, 'effectiveAt', c.effective_at, 'windowDays', $6::int), $5
-  FROM chosen c
+INSERT INTO matches (tenant_id, id, group_id, statement_line_id, transaction_id, leg, rule, evidence, run_id)
+SELECT $1, gen_random_uuid(), c.group_id, nl.line_id, ne.transaction_id, ne.leg, 'group',
+       jsonb_build_object('field', ${textLiteral(rule.lineReference!)}, 'reference', c.key, 'metadataKey', ${textLiteral(rule.metadataKey!)},
+                          'lines', c.lines, 'entries', c.entries, 'amount', c.line_sum::text, 'ledgerAmount', c.entry_sum::text,
+                          'toleranceAmount', '${rule.toleranceMinor}', 'toleranceBasisPoints', ${rule.toleranceBps}),
+       $5
+  FROM numbered_lines nl FULL JOIN numbered_entries ne ON ne.key = nl.key AND ne.n = nl.n
+  JOIN chosen c ON c.key = coalesce(nl.key, ne.key)
 ON CONFLICT DO NOTHING`;
 
-/** Lines left with more than one candidate (after rule 2 took the unique ones). $5 window, $6 limit. */
-export const AMBIGUOUS_LINES = `
-SELECT c.line_id::text AS line_id, array_agg(c.transaction_id::text ORDER BY c.transaction_id) AS transaction_ids
-  FROM (${amountDateCandidates('$5')}) c
- GROUP BY c.line_id
- LIMIT $6`;
+/** Groups whose two sides do not agree (sum beyond tolerance, or currency): a mismatch of the group. $5 limit. */
+export const groupMismatches = (rule: MatchingRule) => `${groupCandidates(rule)}
+SELECT s.key, s.lines, s.entries, s.line_sum::text AS line_sum, s.entry_sum::text AS entry_sum, s.line_currency, s.entry_currency,
+       s.line_currencies, s.entry_currencies,
+       (SELECT array_agg(lm.line_id::text ORDER BY lm.line_id) FROM line_members lm WHERE lm.key = s.key) AS line_ids,
+       (SELECT array_agg(em.transaction_id::text || ':' || em.leg ORDER BY em.transaction_id, em.leg) FROM entry_members em WHERE em.key = s.key) AS entry_ids
+  FROM sides s
+ WHERE NOT (s.line_currencies = 1 AND s.entry_currencies = 1 AND s.line_currency = s.entry_currency AND ${sameAmount(rule, 's.line_sum', 's.entry_sum')})
+ ORDER BY s.key
+ LIMIT $5`;
 
 /** Lines no rule matched, with what a person needs to find the missing posting. $3 limit (no account). */
 export const UNMATCHED_LINES = `
