@@ -66,7 +66,7 @@ describe('matching a bank statement to the ledger', () => {
 
   it('matches by reference and by a unique amount and date, and tickets exactly what stays unexplained', async () => {
     const result = await run(key);
-    expect(result.stats.matched).toEqual({ reference: 1, group: 0, amountDate: 1 });
+    expect(result.stats.matched).toEqual({ reference: 1, group: 0, amountDate: 1, reversal: 0 });
     const open = (await api.request('GET', '/v1/discrepancies?status=open&limit=200', { key })).body.data as any[];
     const external = open.filter((ticket) => ticket.kind !== 'invariant_violation').map((ticket) => [ticket.kind, ticket.amount]);
     expect(external.sort()).toEqual([

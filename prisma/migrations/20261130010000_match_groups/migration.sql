@@ -1,6 +1,6 @@
 -- Matches become groups: one match joins one or more statement lines to one or more ledger entries
 -- (a bank deposit to the payout it settles, a payout's many gateway lines to the ledger's one
--- settlement entry). A group is stored as rows of `matches` sharing `group_id`, and every line and
+-- settlement entry), or lines that cancel each other out with no entry at all (a reversal). A group is stored as rows of `matches` sharing `group_id`, and every line and
 -- every entry of the group is on exactly one of its rows: a one-to-one match is one row naming both
 -- sides (group_id = id), a group of N lines and M entries is max(N, M) rows, where a row names at most
 -- one line and at most one entry. The partial unique indexes thus still say it all: among live
@@ -15,7 +15,7 @@ ALTER TABLE matches ALTER COLUMN leg DROP NOT NULL;
 ALTER TABLE matches ADD CONSTRAINT matches_names_a_member CHECK (statement_line_id IS NOT NULL OR transaction_id IS NOT NULL);
 ALTER TABLE matches ADD CONSTRAINT matches_entry_has_leg CHECK ((transaction_id IS NULL) = (leg IS NULL));
 ALTER TABLE matches DROP CONSTRAINT matches_rule_check;
-ALTER TABLE matches ADD CONSTRAINT matches_rule_check CHECK (rule IN ('reference', 'amount_date', 'group', 'manual'));
+ALTER TABLE matches ADD CONSTRAINT matches_rule_check CHECK (rule IN ('reference', 'amount_date', 'group', 'reversal', 'manual'));
 CREATE INDEX matches_group_idx ON matches (tenant_id, group_id);
 
 -- A tenant's matching rules, tried in `position` order for each source (or the one source a rule
@@ -23,12 +23,14 @@ CREATE INDEX matches_group_idx ON matches (tenant_id, group_id);
 --   reference:   a line's reference equals a transaction's externalRef;
 --   group:       the lines sharing a reference field's value (e.g. payoutId) against the entries whose
 --                transaction's externalRef or metadata[metadata_key] is that value, sums compared;
---   amount_date: equal amount, booking date within window_days, a unique candidate both ways.
+--   amount_date: equal amount, booking date within window_days, a unique candidate both ways;
+--   reversal:    a line and a later line of the same source with the opposite amount and the same
+--                references cancel out (a bank's correction of a duplicate): a match of no entry.
 -- Amounts are accepted when they differ by at most max(tolerance_minor, |amount| * tolerance_bps / 10000).
 CREATE TABLE matching_rules (
   tenant_id        uuid NOT NULL REFERENCES tenants (id),
   position         integer NOT NULL CHECK (position BETWEEN 1 AND 50),
-  type             text NOT NULL CHECK (type IN ('reference', 'group', 'amount_date')),
+  type             text NOT NULL CHECK (type IN ('reference', 'group', 'amount_date', 'reversal')),
   source           text CHECK (length(source) BETWEEN 1 AND 100),
   tolerance_minor  bigint NOT NULL DEFAULT 0 CHECK (tolerance_minor BETWEEN 0 AND 1000000000000),
   tolerance_bps    integer NOT NULL DEFAULT 0 CHECK (tolerance_bps BETWEEN 0 AND 10000),

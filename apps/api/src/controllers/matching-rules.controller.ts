@@ -20,6 +20,7 @@ const ruleSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('reference'), ...toleranceFields, windowDays: z.number().int().min(0).max(MATCH_WINDOW_DAYS_MAX).default(0) }),
   z.strictObject({ type: z.literal('group'), ...toleranceFields, lineReference: referenceName, metadataKey: referenceName }),
   z.strictObject({ type: z.literal('amount_date'), ...toleranceFields, windowDays: z.number().int().min(0).max(MATCH_WINDOW_DAYS_MAX) }),
+  z.strictObject({ type: z.literal('reversal'), source: toleranceFields.source }),
 ]);
 
 const rulesSchema = z.strictObject({ rules: z.array(ruleSchema).max(MATCHING_RULES_MAX) });
@@ -46,8 +47,8 @@ export class MatchingRulesController {
       matchingRule({
         type: rule.type,
         source: rule.source ?? null,
-        toleranceMinor: BigInt(rule.toleranceAmount),
-        toleranceBps: percentToBasisPoints(rule.tolerancePercent),
+        toleranceMinor: 'toleranceAmount' in rule ? BigInt(rule.toleranceAmount) : 0n,
+        toleranceBps: 'tolerancePercent' in rule ? percentToBasisPoints(rule.tolerancePercent) : 0,
         windowDays: 'windowDays' in rule ? rule.windowDays : 0,
         lineReference: rule.type === 'group' ? rule.lineReference : null,
         metadataKey: rule.type === 'group' ? rule.metadataKey : null,

@@ -95,6 +95,7 @@ export interface GroupMismatchRow {
   entry_currency: string;
   line_currencies: string;
   entry_currencies: string;
+  shared_entries: string;
   line_ids: string[];
   entry_ids: string[];
 }
@@ -102,17 +103,22 @@ export interface GroupMismatchRow {
 /** Members listed in a group ticket's evidence; the counts and sums always cover the whole group. */
 export const GROUP_EVIDENCE_MEMBERS_MAX = 50;
 
-/** The lines sharing a payout id and the ledger entries of that payout do not add up to the same. */
+/**
+ * The lines sharing a payout id and the ledger entries of that payout do not add up to the same, or
+ * some of those entries also belong to another payout, so that neither group is certain.
+ */
 export function groupMismatchFinding(source: SourceScope, field: string, row: GroupMismatchRow): Finding {
   const currencyDiffers = row.line_currencies !== '1' || row.entry_currencies !== '1' || row.line_currency !== row.entry_currency;
-  const kind = currencyDiffers ? 'currency_mismatch' : 'amount_mismatch';
+  const ambiguous = row.shared_entries !== '0';
+  const kind = ambiguous ? 'ambiguous_match' : currencyDiffers ? 'currency_mismatch' : 'amount_mismatch';
+  const sums = `${source.name}'s ${row.lines} lines with ${field} ${row.key} sum to ${row.line_sum} ${row.line_currency}; the ledger's ${row.entries} entries for it to ${row.entry_sum} ${row.entry_currency}`;
   return {
     accountCode: source.accountCode,
     source: source.name,
     kind,
     fingerprint: `${kind}:group:${source.name}:${field}:${row.key}`,
-    summary: `${source.name}'s ${row.lines} lines with ${field} ${row.key} sum to ${row.line_sum} ${row.line_currency}; the ledger's ${row.entries} entries for it to ${row.entry_sum} ${row.entry_currency}`,
-    amountMinor: currencyDiffers ? BigInt(row.line_sum) : BigInt(row.line_sum) - BigInt(row.entry_sum),
+    summary: ambiguous ? `${sums}, and ${row.shared_entries} of those entries also belong to another group; a person must choose` : sums,
+    amountMinor: ambiguous ? null : currencyDiffers ? BigInt(row.line_sum) : BigInt(row.line_sum) - BigInt(row.entry_sum),
     currency: row.line_currency,
     evidence: {
       field,

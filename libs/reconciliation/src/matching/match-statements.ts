@@ -16,6 +16,7 @@ import {
 import {
   BULK_PLANS,
   DUPLICATE_LINES,
+  MATCH_REVERSALS,
   MISSING_IN_STATEMENT,
   PROBING_PLANS,
   REFERENCE_MISMATCHES,
@@ -47,6 +48,7 @@ export interface MatchedCounts {
   reference: number;
   group: number;
   amountDate: number;
+  reversal: number;
 }
 
 export interface MatchingOutcome {
@@ -54,12 +56,20 @@ export interface MatchingOutcome {
   findings: Finding[];
 }
 
+/** Each rule type's matching statement and its parameters. */
+const RULE_STATEMENTS: Record<MatchingRule['type'], (rule: MatchingRule, scope: unknown[], runId: string) => [string, unknown[]]> = {
+  reference: (rule, scope, runId) => [matchByReference(rule), [...scope, runId]],
+  group: (rule, scope, runId) => [matchGroups(rule), [...scope, runId]],
+  amount_date: (rule, scope, runId) => [matchByAmountDate(rule), [...scope, runId]],
+  reversal: (_rule, [tenantId, sourceId], runId) => [MATCH_REVERSALS, [tenantId, sourceId, runId]],
+};
+
 /** Whether the rule's statement probes an index per row (amount bands, group keys) rather than hashing whole sets. */
 const probes = (rule: MatchingRule) => rule.type === 'group' || (rule.type === 'amount_date' && (rule.toleranceMinor > 0n || rule.toleranceBps > 0));
 
 /**
  * Matches each source's statement lines to the posted entries of its ledger account, through the
- * tenant's rules in order (exact reference, payout groups, amount + date by default), recording each
+ * tenant's rules in order (exact reference, payout groups, amount + date, reversals by default), recording each
  * match with its rule and evidence; then reports what stays unexplained: a reference or a group whose
  * amount or currency differs, a line with several candidates, a duplicated line, an entry the
  * statements do not show, a line nothing in the ledger accounts for.
@@ -69,7 +79,7 @@ export class MatchStatements {
   constructor(private readonly db: Database) {}
 
   async run(tenantId: string, runId: string): Promise<MatchingOutcome> {
-    const outcome: MatchingOutcome = { matched: { reference: 0, group: 0, amountDate: 0 }, findings: [] };
+    const outcome: MatchingOutcome = { matched: { reference: 0, group: 0, amountDate: 0, reversal: 0 }, findings: [] };
     await this.db.executor.query(BULK_PLANS);
     const { rules } = await loadMatchingRules(this.db.executor, tenantId);
     const sources = await this.db.executor.query<Source>(SOURCES_OF_TENANT, [tenantId, SOURCES_PER_RUN_MAX]);
@@ -80,8 +90,8 @@ export class MatchStatements {
   private async matchSource(tenantId: string, runId: string, source: Source, rules: MatchingRule[], outcome: MatchingOutcome): Promise<void> {
     const scope = [tenantId, source.id, source.account_id, source.normal_balance];
     for (const rule of rules) {
-      const statement = rule.type === 'reference' ? matchByReference(rule) : rule.type === 'group' ? matchGroups(rule) : matchByAmountDate(rule);
-      const matched = await this.withPlans(rule, () => this.countLines(statement, [...scope, runId]));
+      const [statement, params] = RULE_STATEMENTS[rule.type](rule, scope, runId);
+      const matched = await this.withPlans(rule, () => this.countLines(statement, params));
       outcome.matched[rule.type === 'amount_date' ? 'amountDate' : rule.type] += matched;
     }
     outcome.findings.push(...(await this.unexplained(scope, source, rules)));

@@ -194,16 +194,51 @@ SELECT $1, gen_random_uuid(), c.group_id, nl.line_id, ne.transaction_id, ne.leg,
   JOIN chosen c ON c.key = coalesce(nl.key, ne.key)
 ON CONFLICT DO NOTHING`;
 
-/** Groups whose two sides do not agree (sum beyond tolerance, or currency): a mismatch of the group. $5 limit. */
+/**
+ * Groups left unmatched: their two sides do not agree (sum beyond tolerance, or currency), or an entry
+ * also belongs to another group (ambiguous). $5 limit.
+ */
 export const groupMismatches = (rule: MatchingRule) => `${groupCandidates(rule)}
-SELECT s.key, s.lines, s.entries, s.line_sum::text AS line_sum, s.entry_sum::text AS entry_sum, s.line_currency, s.entry_currency,
-       s.line_currencies, s.entry_currencies,
+SELECT s.key, s.lines::text AS lines, s.entries::text AS entries, s.line_sum::text AS line_sum, s.entry_sum::text AS entry_sum,
+       s.line_currency, s.entry_currency, s.line_currencies::text AS line_currencies, s.entry_currencies::text AS entry_currencies,
+       s.shared_entries::text AS shared_entries,
        (SELECT array_agg(lm.line_id::text ORDER BY lm.line_id) FROM line_members lm WHERE lm.key = s.key) AS line_ids,
        (SELECT array_agg(em.transaction_id::text || ':' || em.leg ORDER BY em.transaction_id, em.leg) FROM entry_members em WHERE em.key = s.key) AS entry_ids
   FROM sides s
- WHERE NOT (s.line_currencies = 1 AND s.entry_currencies = 1 AND s.line_currency = s.entry_currency AND ${sameAmount(rule, 's.line_sum', 's.entry_sum')})
+ WHERE s.shared_entries > 0
+    OR NOT (s.line_currencies = 1 AND s.entry_currencies = 1 AND s.line_currency = s.entry_currency AND ${sameAmount(rule, 's.line_sum', 's.entry_sum')})
  ORDER BY s.key
  LIMIT $5`;
+
+/**
+ * Reversal rule: an unmatched line cancelled by a later unmatched line of the same source with the
+ * opposite amount, the same currency and the same (non-empty) references, each line in one such pair
+ * only: the two lines are one match of no ledger entry. (Lines are ordered by booking date, then by
+ * id, which is the order they were imported in.) Lines only: $1 tenant, $2 source, $3 run id.
+ */
+export const MATCH_REVERSALS = `
+WITH open_lines AS MATERIALIZED (
+  SELECT l.id, l.amount_minor, l.currency, l.refs, l.booked_on
+    FROM statement_lines l
+   WHERE l.tenant_id = $1 AND l.source_id = $2 AND l.refs <> '{}' AND ${UNMATCHED_LINE}
+), pairs AS MATERIALIZED (
+  SELECT o.id AS original_id, c.id AS correction_id, o.amount_minor, o.refs
+    FROM open_lines o
+    JOIN open_lines c ON c.refs = o.refs AND c.currency = o.currency AND c.amount_minor = -o.amount_minor
+                     AND (c.booked_on, c.id) > (o.booked_on, o.id)
+), uses AS (
+  SELECT id, count(*) AS pairs FROM (SELECT original_id AS id FROM pairs UNION ALL SELECT correction_id FROM pairs) u GROUP BY id
+), chosen AS MATERIALIZED (
+  SELECT p.*, gen_random_uuid() AS group_id
+    FROM pairs p
+    JOIN uses o ON o.id = p.original_id AND o.pairs = 1
+    JOIN uses c ON c.id = p.correction_id AND c.pairs = 1
+)
+INSERT INTO matches (tenant_id, id, group_id, statement_line_id, rule, evidence, run_id)
+SELECT $1, gen_random_uuid(), c.group_id, side.line_id, 'reversal',
+       jsonb_build_object('references', c.refs, 'amount', c.amount_minor::text, 'original', c.original_id, 'reversedBy', c.correction_id), $3
+  FROM chosen c CROSS JOIN LATERAL (VALUES (c.original_id), (c.correction_id)) AS side(line_id)
+ON CONFLICT DO NOTHING`;
 
 /** Lines no rule matched, with what a person needs to find the missing posting. $3 limit (no account). */
 export const UNMATCHED_LINES = `

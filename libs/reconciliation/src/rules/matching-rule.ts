@@ -5,7 +5,7 @@ import { DomainError } from '@ledger/errors';
  * most max(toleranceMinor, |amount| * toleranceBps / 10000); zero tolerance means equal amounts.
  */
 export interface MatchingRule {
-  type: 'reference' | 'group' | 'amount_date';
+  type: 'reference' | 'group' | 'amount_date' | 'reversal';
   /** The source (by name) the rule applies to; null for every source. */
   source: string | null;
   toleranceMinor: bigint;
@@ -32,11 +32,15 @@ const rule = (fields: Partial<MatchingRule> & Pick<MatchingRule, 'type'>): Match
   ...fields,
 });
 
-/** What a tenant without rules of its own gets: exact reference, payout groups, then amount and date. */
+/**
+ * What a tenant without rules of its own gets: exact reference, payout groups, amount and date, and
+ * last the lines that cancel each other out (only what the ledger does not explain).
+ */
 export const DEFAULT_MATCHING_RULES: readonly MatchingRule[] = [
   rule({ type: 'reference' }),
   rule({ type: 'group', lineReference: 'payoutId', metadataKey: 'payoutId' }),
   rule({ type: 'amount_date', windowDays: 3 }),
+  rule({ type: 'reversal' }),
 ];
 
 export function matchingRule(fields: Partial<MatchingRule> & Pick<MatchingRule, 'type'>): MatchingRule {
