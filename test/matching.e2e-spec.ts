@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { type TestTenant, createAccount, mustPost, seededTenant, sqlRows } from './support/ledger-fixtures';
+import { bankCsv, runReconciliation, uploadStatement } from './support/reconciliation-fixtures';
 
 let api: ApiHarness;
 beforeAll(async () => {
@@ -26,19 +27,8 @@ function deposit(amount: string, options: { ref?: string; daysAgo?: number } = {
   };
 }
 
-async function uploadCsv(key: string, rows: string[]) {
-  const form = new FormData();
-  form.set('file', new Blob([['date,value date,description,amount,currency,reference,counterparty', ...rows].join('\n') + '\n']), 'statement.csv');
-  form.set('source', 'bank');
-  const response = await fetch(`${api.baseUrl}/v1/imports`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'idempotency-key': randomUUID() }, body: form });
-  expect(response.status, await response.clone().text()).toBe(201);
-}
-
-async function run(key: string) {
-  const response = await api.request('POST', '/v1/reconciliation/runs', { key, idempotencyKey: randomUUID(), body: {} });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body;
-}
+const uploadCsv = (key: string, rows: string[]) => uploadStatement(api, key, 'bank', 'statement.csv', bankCsv(rows));
+const run = (key: string) => runReconciliation(api, key);
 
 describe('matching a bank statement to the ledger', () => {
   let tenant: TestTenant;

@@ -1,9 +1,11 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { type TestTenant, createAccount, isoFromNow, mustPost, seededTenant, sqlRows, transfer } from './support/ledger-fixtures';
+import { financeKey, listTickets, runReconciliation, uploadSample } from './support/reconciliation-fixtures';
 
 let api: ApiHarness;
 beforeAll(async () => {
@@ -13,20 +15,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function financeKey(tenant: TestTenant): Promise<string> {
-  const created = await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'finance', roles: ['finance'] } });
-  return created.body.key;
-}
-
-async function run(key: string) {
-  const response = await api.request('POST', '/v1/reconciliation/runs', { key, idempotencyKey: randomUUID(), body: {} });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body;
-}
-
-async function tickets(key: string, query = '') {
-  return (await api.request('GET', `/v1/discrepancies?limit=200${query}`, { key })).body.data as any[];
-}
+const run = (key: string) => runReconciliation(api, key);
+const tickets = (key: string, query = '') => listTickets(api, key, query);
 
 /** What a person with psql could do to the cached balances (accounts are not append-only). */
 const corrupt = (tenant: TestTenant, code: string, delta: number) =>
@@ -37,7 +27,7 @@ describe('reconciliation runs and tickets', () => {
     const tenant = await seededTenant(api, 'healthy');
     await createAccount(api, tenant.adminKey, { code: 'wallet', currency: 'USD', normalBalance: 'credit' });
     await mustPost(api, tenant.posterKey, transfer('equity:seed', 'wallet', '100'));
-    const key = await financeKey(tenant);
+    const key = await financeKey(api, tenant);
     const result = await run(key);
     expect(result).toMatchObject({ status: 'completed', trigger: 'api', stats: { findings: 0, opened: 0 } });
     expect((await api.request('GET', `/v1/reconciliation/runs/${result.id}`, { key })).body.id).toBe(result.id);
@@ -48,7 +38,7 @@ describe('reconciliation runs and tickets', () => {
     const tenant = await seededTenant(api, 'broken books');
     await createAccount(api, tenant.adminKey, { code: 'liabilities:wallet', currency: 'USD', normalBalance: 'credit', allowNegative: true });
     await mustPost(api, tenant.posterKey, transfer('equity:seed', 'liabilities:wallet', '500'));
-    const key = await financeKey(tenant);
+    const key = await financeKey(api, tenant);
     await api.request('POST', '/v1/owner-routes', { key, idempotencyKey: randomUUID(), body: { priority: 10, accountPrefix: 'liabilities:', owner: 'ledger-ops' } });
     await api.request('POST', '/v1/owner-routes', { key, idempotencyKey: randomUUID(), body: { priority: 99, owner: 'finance-team' } });
     await corrupt(tenant, 'liabilities:wallet', 7);
@@ -85,7 +75,7 @@ describe('reconciliation runs and tickets', () => {
     const tenant = await seededTenant(api, 'worked tickets');
     await createAccount(api, tenant.adminKey, { code: 'wallet', currency: 'USD', normalBalance: 'credit', allowNegative: true });
     await corrupt(tenant, 'wallet', 3);
-    const key = await financeKey(tenant);
+    const key = await financeKey(api, tenant);
     await run(key);
     const [ticket] = await tickets(key, '&kind=invariant_violation&owner=unassigned');
     expect(ticket).toBeDefined();
@@ -114,14 +104,10 @@ describe('reconciliation runs and tickets', () => {
     await mustPost(api, tenant.posterKey, transfer('equity:seed', 'wallet', '100'));
     const hold = await mustPost(api, tenant.posterKey, { ...transfer('wallet', 'equity:seed', '40'), pending: { expiresAt: isoFromNow(60_000) } });
     await sqlRows(api, `UPDATE open_holds SET expires_at = now() - interval '1 hour' WHERE tenant_id = $1 AND hold_id = $2`, [tenant.tenantId, hold.id]);
-    const key = await financeKey(tenant);
+    const key = await financeKey(api, tenant);
     await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body: { name: 'bank-eur', account: 'assets:bank:eur', format: 'camt053' } });
     await api.request('POST', '/v1/owner-routes', { key, idempotencyKey: randomUUID(), body: { priority: 1, source: 'bank-eur', owner: 'treasury' } });
-    const form = new FormData();
-    form.set('file', new Blob([await readFile(resolve(__dirname, '..', '..', 'shared', 'statements', 'camt', 'camt053.v2.minimal.xml'))]), 'minimal.xml');
-    form.set('source', 'bank-eur');
-    const imported = await fetch(`${api.baseUrl}/v1/imports`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'idempotency-key': randomUUID() }, body: form });
-    expect(imported.status).toBe(201);
+    await uploadSample(api, key, 'bank-eur', 'camt/camt053.v2.minimal.xml');
 
     await run(key);
     const stale = await tickets(key, '&kind=stale_hold');
@@ -131,9 +117,22 @@ describe('reconciliation runs and tickets', () => {
     for (const ticket of continuity) expect(ticket).toMatchObject({ owner: 'treasury', source: 'bank-eur', accountCode: 'assets:bank:eur', severity: 'high' });
   });
 
+  it('`ledger reconcile` runs the same reconciliation from the command line', async () => {
+    const tenant = await seededTenant(api, 'cli run');
+    await createAccount(api, tenant.adminKey, { code: 'wallet', currency: 'USD', normalBalance: 'credit' });
+    await mustPost(api, tenant.posterKey, transfer('equity:seed', 'wallet', '100'));
+    await corrupt(tenant, 'wallet', 7);
+    const cli = resolve(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
+    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'reconcile', '--tenant', tenant.tenantId], { env: { ...process.env, DATABASE_URL: api.db.url } });
+    expect(stdout).toMatch(new RegExp(`^tenant ${tenant.tenantId}: run [0-9a-f-]{36} in \\d+ ms; .*tickets opened 1, `));
+    const key = await financeKey(api, tenant);
+    const [run] = (await api.request('GET', '/v1/reconciliation/runs?limit=1', { key })).body.data;
+    expect(run).toMatchObject({ trigger: 'cli', status: 'completed' });
+  });
+
   it('one run at a time per tenant: a concurrent run is refused, not doubled', async () => {
     const tenant = await seededTenant(api, 'concurrent runs');
-    const key = await financeKey(tenant);
+    const key = await financeKey(api, tenant);
     const answers = await Promise.all(Array.from({ length: 4 }, () => api.request('POST', '/v1/reconciliation/runs', { key, idempotencyKey: randomUUID(), body: {} })));
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(1);

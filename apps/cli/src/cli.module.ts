@@ -3,6 +3,7 @@ import { AuthModule } from '@ledger/auth';
 import { type Database, DatabaseModule } from '@ledger/db';
 import { ImportsModule } from '@ledger/imports';
 import { LedgerModule } from '@ledger/ledger';
+import { ReconciliationModule } from '@ledger/reconciliation';
 
 /** The use cases the CLI runs, on the same database the services use. */
 @Module({})
@@ -10,7 +11,7 @@ export class CliModule {
   static forRoot(database: Database): DynamicModule {
     return {
       module: CliModule,
-      imports: [DatabaseModule.forRoot(database), AuthModule.forRoot({ operatorToken: undefined }), LedgerModule, ImportsModule],
+      imports: [DatabaseModule.forRoot(database), AuthModule.forRoot({ operatorToken: undefined }), LedgerModule, ImportsModule, ReconciliationModule],
     };
   }
 }

@@ -10,6 +10,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ImportStatementUseCase } from '@ledger/imports';
+import { RunReconciliationUseCase, RunRepository } from '@ledger/reconciliation';
 import { ProgressBar } from './progress-bar';
 import { CliModule } from './cli.module';
 
@@ -41,7 +42,7 @@ function parseRoles(text: string): Role[] {
   return roles as Role[];
 }
 
-const program = new Command('ledger').description('Operate the ledger: migrations, tenants, keys, journal verification').showHelpAfterError();
+const program = new Command('ledger').description('Operate the ledger: migrations, tenants, keys, statement imports, reconciliation, journal verification').showHelpAfterError();
 
 program
   .command('migrate')
@@ -98,6 +99,29 @@ program
     const view = result.import;
     console.log(`${result.created ? 'imported' : 'already imported'}: ${view.id}, ${view.lines} lines (${view.duplicates} already known), ${view.statements.length} statement(s)`);
     for (const warning of view.warnings) console.log(`warning: ${warning}`);
+  });
+
+program
+  .command('reconcile')
+  .description('run the reconciler now: invariant checks, statement matching, tickets (exit 1 if a run fails)')
+  .option('--tenant <id>', 'one tenant (default: all)')
+  .action(async (options: { tenant?: string }) => {
+    const failed = await withUseCases(async (context) => {
+      const tenants = options.tenant ? [options.tenant] : await context.get(RunRepository).tenants();
+      let failures = 0;
+      for (const tenantId of tenants) {
+        try {
+          const run = await context.get(RunReconciliationUseCase).execute({ tenantId, trigger: 'cli' });
+          const { opened, updated, reopened, resolved, matched } = run.stats as Record<string, unknown>;
+          console.log(`tenant ${tenantId}: run ${run.id} in ${run.durationMs} ms; matched ${JSON.stringify(matched)}; tickets opened ${opened}, updated ${updated}, reopened ${reopened}, resolved ${resolved}`);
+        } catch (error) {
+          failures++;
+          console.log(`tenant ${tenantId}: run failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      return failures;
+    });
+    if (failed > 0) process.exitCode = 1;
   });
 
 const journal = program.command('journal').description('the hash-chained journal');

@@ -127,7 +127,8 @@ export class MatchStatements {
     // A line or entry explained by a more precise finding is not also "missing" on the other side.
     const explained = new Set([...mismatches, ...ambiguous, ...duplicates].map((row) => row.line_id).concat([...lineInGroup]));
     return [
-      ...mismatches.map((row) => mismatchFinding(named, row)),
+      // A line of a group that does not add up is that group's ticket, not one ticket per line.
+      ...mismatches.filter((row) => !lineInGroup.has(row.line_id)).map((row) => mismatchFinding(named, row)),
       ...groups,
       ...ambiguous.map((row) => ambiguousFinding(named, row)),
       ...duplicates.map((row) => duplicateFinding(named, row)),
