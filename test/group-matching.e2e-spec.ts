@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
-import { type TestTenant, createAccount, expectValidationError, mustPost, seededTenant, sqlRows, transfer } from './support/ledger-fixtures';
-import { bankCsv, createSource, financeKey, listTickets, runReconciliation, uploadStatement } from './support/reconciliation-fixtures';
+import { DAY_MS, type TestTenant, createAccount, expectValidationError, mustPost, seededTenant, sqlRows, transfer } from './support/ledger-fixtures';
+import { bankCsv, createSource, financeKey, listTickets, runReconciliation, statementDay, uploadStatement } from './support/reconciliation-fixtures';
 
 // Matching beyond one line to one entry: groups keyed by a shared reference (one-to-many,
 // many-to-one, many-to-many), ambiguity between groups, tolerances, and a person's hand on groups.
@@ -15,8 +15,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-const DAY_MS = 24 * 3600 * 1000;
-const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+const day = statementDay;
 const GATEWAY_HEADER = 'id,created,available_on,currency,gross,fee,net,reporting_category,source_id,payout_id,description';
 
 async function tenantWith(name: string, accounts: [string, 'debit' | 'credit'][]): Promise<{ tenant: TestTenant; key: string }> {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
-import { type TestTenant, createAccount, mustPost, seededTenant, sqlRows } from './support/ledger-fixtures';
-import { bankCsv, runReconciliation, uploadStatement } from './support/reconciliation-fixtures';
+import { DAY_MS, type TestTenant, createAccount, mustPost, seededTenant, sqlRows } from './support/ledger-fixtures';
+import { bankCsv, runReconciliation, statementDay, uploadStatement } from './support/reconciliation-fixtures';
 
 let api: ApiHarness;
 beforeAll(async () => {
@@ -12,8 +12,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-const DAY_MS = 24 * 3600 * 1000;
-const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+const day = statementDay;
 
 /** Money in to the bank account: debit the bank (an asset), credit income. */
 function deposit(amount: string, options: { ref?: string; daysAgo?: number } = {}) {

@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { type TestTenant, createAccount, isoFromNow, mustPost, seededTenant, sqlRows, transfer } from './support/ledger-fixtures';
-import {
-  bankCsv,
-  createSource,
-  financeKey,
-  listTickets,
-  routeOwner,
-  runReconciliation,
-  uploadSample,
-  uploadStatement,
-} from './support/reconciliation-fixtures';
+import { bankCsv, createSource, financeKey, listTickets, routeOwner, runReconciliation, statementDay, uploadSample, uploadStatement } from './support/reconciliation-fixtures';
 
 // The finance team's month: real bank statements (camt.053 samples) and a gateway export with two
 // payouts, against a ledger seeded to match them, with deliberate breaks: a deposit missing from the
@@ -25,8 +16,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-const DAY_MS = 24 * 3600 * 1000;
-const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+const day = statementDay;
 const major = (minor: bigint) => `${minor < 0n ? '-' : ''}${(minor < 0n ? -minor : minor) / 100n}.${String((minor < 0n ? -minor : minor) % 100n).padStart(2, '0')}`;
 
 interface Charge {

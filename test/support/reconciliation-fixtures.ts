@@ -3,10 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
 import type { ApiHarness } from './api-harness';
-import { type TestTenant, createApiKey } from './ledger-fixtures';
+import { DAY_MS, type TestTenant, createApiKey } from './ledger-fixtures';
 
 /** The real public statement samples shipped beside the project (see their README). */
 export const SHARED_STATEMENTS = resolve(__dirname, '..', '..', '..', 'shared', 'statements');
+
+/** The UTC date `offset` days from today, as statements write it ("2026-11-29"). */
+export function statementDay(offset: number): string {
+  return new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+}
 
 export function financeKey(api: ApiHarness, tenant: TestTenant): Promise<string> {
   return createApiKey(api, tenant.adminKey, ['finance'], 'finance');
