@@ -3,9 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Database } from '@ledger/db';
-import { json } from 'express';
 import { ApiModule } from './api.module';
-import { jsonDepthLimit } from './http/json-depth.middleware';
+import { jsonBody } from './http/json-body';
+import { jsonContentCheck } from './http/json-content.middleware';
 import { jsonOnly } from './http/json-only.middleware';
 import { statementUpload } from './http/statement-upload.middleware';
 
@@ -26,8 +26,8 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
   app.disable('x-powered-by');
   app.use('/v1/imports', statementUpload);
   app.use(jsonOnly);
-  app.use(json({ limit: REQUEST_BODY_BYTES_MAX, strict: true }));
-  app.use(jsonDepthLimit);
+  app.use(jsonBody(REQUEST_BODY_BYTES_MAX));
+  app.use(jsonContentCheck);
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

@@ -2,6 +2,7 @@ import { sqlErrorFields } from '@ledger/db';
 import { DomainError, ERROR_STATUS, type ErrorBody, errorBody } from '@ledger/errors';
 import { ReplayedResponse } from '@ledger/idempotency';
 import { HttpException } from '@nestjs/common';
+import { DUPLICATE_KEY_ERROR } from './json-body';
 
 export interface HttpErrorResponse {
   status: number;
@@ -17,6 +18,7 @@ const BODY_PARSER_ERRORS: Record<string, { status: number; code: string; message
   'entity.parse.failed': { status: 400, code: 'VALIDATION_FAILED', message: 'the request body is not valid JSON' },
   'encoding.unsupported': { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported content encoding' },
   'charset.unsupported': { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported charset' },
+  [DUPLICATE_KEY_ERROR]: { status: 400, code: 'VALIDATION_FAILED', message: 'the request body has a key twice in one object' },
 };
 
 const RETRYABLE_SQLSTATE_CLASSES = ['08', '40', '53', '57'];
@@ -40,7 +42,7 @@ export function toHttpError(error: unknown): HttpErrorResponse {
     return { status, body: errorBody(code, error.message), headers: {}, unexpected: status >= 500 };
   }
   const parserError = BODY_PARSER_ERRORS[(error as { type?: string } | null)?.type ?? ''];
-  if (parserError) return { status: parserError.status, body: errorBody(parserError.code, parserError.message), headers: {}, unexpected: false };
+  if (parserError) return { status: parserError.status, body: errorBody(parserError.code, (error as Error).message || parserError.message), headers: {}, unexpected: false };
   const sql = sqlErrorFields(error);
   if (sql && RETRYABLE_SQLSTATE_CLASSES.includes(sql.code.slice(0, 2))) {
     return {

@@ -38,6 +38,14 @@ export const positiveAmountSchema = z.string().transform((text, context) => {
   }
 });
 
+/** An identifier a client chooses (external reference): printable, no control characters. */
+export const identifierSchema = (lengthMax: number) =>
+  z
+    .string()
+    .min(1)
+    .max(lengthMax)
+    .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters');
+
 export const sideSchema = z.enum(['debit', 'credit']);
 
 /** An ISO 8601 time with an explicit offset ("2026-11-29T10:00:00Z"). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencySchema, instantSchema, metadataSchema, positiveAmountSchema, sideSchema } from '../domain/field-schemas';
+import { currencySchema, identifierSchema, instantSchema, metadataSchema, positiveAmountSchema, sideSchema } from '../domain/field-schemas';
 import { DESCRIPTION_LENGTH_MAX, EXTERNAL_REF_LENGTH_MAX, LEGS_PER_TRANSACTION_MAX } from '../domain/limits';
 
 export const legSchema = z.strictObject({
@@ -10,7 +10,7 @@ export const legSchema = z.strictObject({
 });
 
 export const postTransactionSchema = z.strictObject({
-  externalRef: z.string().min(1).max(EXTERNAL_REF_LENGTH_MAX).optional(),
+  externalRef: identifierSchema(EXTERNAL_REF_LENGTH_MAX).optional(),
   description: z.string().max(DESCRIPTION_LENGTH_MAX).optional(),
   effectiveAt: instantSchema.optional(),
   metadata: metadataSchema.default({}),
