@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import type { RateLimit } from '@ledger/auth';
 import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 
@@ -21,9 +22,10 @@ export interface ApiResponse {
   body: any;
 }
 
-export async function startApi(poolSize = 20): Promise<ApiHarness> {
-  const db = await createTestDatabase(poolSize);
-  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, logLevels: ['error'] });
+/** `rateLimit` per API key: off unless a test is about it. */
+export async function startApi(options: { poolSize?: number; rateLimit?: RateLimit } = {}): Promise<ApiHarness> {
+  const db = await createTestDatabase(options.poolSize ?? 20);
+  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, rateLimit: options.rateLimit, logLevels: ['error'] });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { AuthModule } from '@ledger/auth';
+import { AuthModule, type RateLimit } from '@ledger/auth';
 import { type Database, DatabaseModule } from '@ledger/db';
 import { IdempotencyModule } from '@ledger/idempotency';
 import { ImportsModule } from '@ledger/imports';
@@ -23,6 +23,7 @@ import { AllExceptionsFilter } from './http/all-exceptions.filter';
 export interface ApiModuleOptions {
   database: Database;
   operatorToken: string | undefined;
+  rateLimit?: RateLimit;
 }
 
 @Module({})
@@ -32,7 +33,7 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         DatabaseModule.forRoot(options.database),
-        AuthModule.forRoot({ operatorToken: options.operatorToken }),
+        AuthModule.forRoot({ operatorToken: options.operatorToken, rateLimit: options.rateLimit }),
         IdempotencyModule,
         LedgerModule,
         OutboxModule,

@@ -2,6 +2,7 @@ import { type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { RateLimit } from '@ledger/auth';
 import type { Database } from '@ledger/db';
 import { ApiModule } from './api.module';
 import { jsonBody } from './http/json-body';
@@ -15,6 +16,8 @@ export const REQUEST_BODY_BYTES_MAX = 2 * 1024 * 1024;
 export interface ApiAppOptions {
   database: Database;
   operatorToken: string | undefined;
+  /** Per API key; off when not given. */
+  rateLimit?: RateLimit;
   logLevels?: LogLevel[];
 }
 

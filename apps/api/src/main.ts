@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const { database, applied } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   console.log(`database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`);
   const token = await operatorToken(config);
-  const app = await createApiApp({ database, operatorToken: token, logLevels: ['error', 'warn'] });
+  const app = await createApiApp({ database, operatorToken: token, rateLimit: config.rateLimit, logLevels: ['error', 'warn'] });
   const worker = config.workerInProcess
     ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database, { reconcileCron: config.reconcileCron }), { logger: ['error', 'warn'] })
     : undefined;

@@ -5,10 +5,11 @@ import { sha256 } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { ACCESS_METADATA, type Access, type AuthenticatedRequest } from './auth.decorators';
 import { AuthenticateUseCase } from './authenticate.use-case';
+import { RateLimiter } from './rate-limiter';
 
 export const OPERATOR_TOKEN = Symbol('OPERATOR_TOKEN');
 
-/** Every route needs an API key unless marked otherwise; roles come from route metadata. */
+/** Every route needs an API key unless marked otherwise; roles come from route metadata; each key has a request rate limit. */
 const DEFAULT_ACCESS: Access = { kind: 'roles', roles: ['admin', 'poster', 'finance', 'auditor'] };
 
 function bearerToken(header: unknown): string | undefined {
@@ -22,6 +23,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticate: AuthenticateUseCase,
+    private readonly rateLimiter: RateLimiter,
     @Inject(OPERATOR_TOKEN) private readonly operatorToken: string | undefined,
   ) {}
 
@@ -40,6 +42,10 @@ export class AuthGuard implements CanActivate {
     }
     const principal = await this.authenticate.execute(token);
     if (principal === undefined) throw new DomainError('UNAUTHENTICATED', 'the API key is not valid');
+    const retryAfterSeconds = this.rateLimiter.take(principal.keyId);
+    if (retryAfterSeconds > 0) {
+      throw new DomainError('RATE_LIMITED', `this API key sent more requests than its limit; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+    }
     if (!access.roles.some((role) => principal.roles.includes(role))) {
       throw new DomainError('FORBIDDEN', `this needs one of the roles: ${access.roles.join(', ')}`, {
         required: access.roles,

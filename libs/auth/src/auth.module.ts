@@ -3,13 +3,14 @@ import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyRepository } from './api-key.repository';
 import { AuthGuard, OPERATOR_TOKEN } from './auth.guard';
 import { AuthenticateUseCase } from './authenticate.use-case';
+import { type RateLimit, RateLimiter } from './rate-limiter';
 import { CreateApiKeyUseCase } from './create-api-key.use-case';
 import { CreateTenantUseCase } from './create-tenant.use-case';
 
 @Module({})
 export class AuthModule {
   /** Installs the guard on every route; the operator token may only create tenants. */
-  static forRoot(options: { operatorToken: string | undefined }): DynamicModule {
+  static forRoot(options: { operatorToken: string | undefined; rateLimit?: RateLimit }): DynamicModule {
     return {
       module: AuthModule,
       providers: [
@@ -18,6 +19,7 @@ export class AuthModule {
         CreateTenantUseCase,
         CreateApiKeyUseCase,
         { provide: OPERATOR_TOKEN, useValue: options.operatorToken },
+        { provide: RateLimiter, useValue: new RateLimiter(options.rateLimit ?? { perSecond: 0, burst: 0 }) },
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
       exports: [CreateTenantUseCase, CreateApiKeyUseCase, AuthenticateUseCase],

@@ -4,3 +4,4 @@ export { ROLES, type Role, type Principal } from './roles';
 export { CreateTenantUseCase, type CreatedTenant } from './create-tenant.use-case';
 export { CreateApiKeyUseCase } from './create-api-key.use-case';
 export { issueApiKey, parseApiKey } from './api-key-secret';
+export { RateLimiter, type RateLimit } from './rate-limiter';

@@ -15,6 +15,8 @@ const configSchema = z.object({
   LEDGER_WORKER_IN_PROCESS: z.enum(['true', 'false']).optional(),
   LEDGER_DEMO_DATA: z.enum(['true', 'false']).optional(),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).default(2000),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).optional(),
 });
 
 export interface AppConfig {
@@ -32,6 +34,8 @@ export interface AppConfig {
   /** Load the demo tenant on first start (default in embedded mode). */
   demoData: boolean;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /** Requests per second and burst per API key in each API process; 0 per second turns it off. */
+  rateLimit: { perSecond: number; burst: number };
 }
 
 export class ConfigError extends Error {}
@@ -56,5 +60,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerInProcess: values.LEDGER_WORKER_IN_PROCESS === undefined ? embedded : values.LEDGER_WORKER_IN_PROCESS === 'true',
     demoData: values.LEDGER_DEMO_DATA === undefined ? embedded : values.LEDGER_DEMO_DATA === 'true',
     logLevel: values.LOG_LEVEL,
+    rateLimit: { perSecond: values.RATE_LIMIT_PER_SECOND, burst: values.RATE_LIMIT_BURST ?? 2 * values.RATE_LIMIT_PER_SECOND },
   };
 }

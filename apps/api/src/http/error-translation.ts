@@ -24,7 +24,9 @@ const BODY_PARSER_ERRORS: Record<string, { status: number; code: string; message
 const RETRYABLE_SQLSTATE_CLASSES = ['08', '40', '53', '57'];
 
 function fromDomain(error: DomainError): HttpErrorResponse {
-  return { status: error.status, body: errorBody(error.code, error.message, error.details), headers: {}, unexpected: false };
+  const retryAfter = error.details['retryAfterSeconds'];
+  const headers: Record<string, string> = typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : {};
+  return { status: error.status, body: errorBody(error.code, error.message, error.details), headers, unexpected: false };
 }
 
 /** One mapping from anything thrown to the `{"error": {...}}` shape and a status. */
