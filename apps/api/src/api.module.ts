@@ -12,6 +12,7 @@ import { ApiKeysController } from './controllers/api-keys.controller';
 import { EventsController } from './controllers/events.controller';
 import { HealthController } from './controllers/health.controller';
 import { ImportsController } from './controllers/imports.controller';
+import { AuditLogController } from './controllers/audit-log.controller';
 import { MatchesController } from './controllers/matches.controller';
 import { MatchingRulesController } from './controllers/matching-rules.controller';
 import { ReconciliationController } from './controllers/reconciliation.controller';
@@ -52,6 +53,7 @@ export class ApiModule {
         ReconciliationController,
         MatchesController,
         MatchingRulesController,
+        AuditLogController,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

@@ -4,6 +4,8 @@ import { ApiKeyRepository } from './api-key.repository';
 import { AuthGuard, OPERATOR_TOKEN } from './auth.guard';
 import { AuthenticateUseCase } from './authenticate.use-case';
 import { type RateLimit, RateLimiter } from './rate-limiter';
+import { AuditInterceptor } from './audit/audit.interceptor';
+import { ListAuditLogUseCase } from './audit/list-audit-log.use-case';
 import { CreateApiKeyUseCase } from './create-api-key.use-case';
 import { CreateTenantUseCase } from './create-tenant.use-case';
 
@@ -18,11 +20,13 @@ export class AuthModule {
         AuthenticateUseCase,
         CreateTenantUseCase,
         CreateApiKeyUseCase,
+        ListAuditLogUseCase,
+        AuditInterceptor,
         { provide: OPERATOR_TOKEN, useValue: options.operatorToken },
         { provide: RateLimiter, useValue: new RateLimiter(options.rateLimit ?? { perSecond: 0, burst: 0 }) },
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
-      exports: [CreateTenantUseCase, CreateApiKeyUseCase, AuthenticateUseCase],
+      exports: [CreateTenantUseCase, CreateApiKeyUseCase, AuthenticateUseCase, ListAuditLogUseCase, AuditInterceptor],
     };
   }
 }

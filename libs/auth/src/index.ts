@@ -5,3 +5,5 @@ export { CreateTenantUseCase, type CreatedTenant } from './create-tenant.use-cas
 export { CreateApiKeyUseCase } from './create-api-key.use-case';
 export { issueApiKey, parseApiKey } from './api-key-secret';
 export { RateLimiter, type RateLimit } from './rate-limiter';
+export { Audited } from './audit/audited.decorator';
+export { ListAuditLogUseCase, type AuditEntryView } from './audit/list-audit-log.use-case';

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
+import { Audited, CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
 import { Idempotency } from '@ledger/idempotency';
 import {
   type AccountView,
@@ -49,6 +49,7 @@ export class AccountsController {
 
   @Post()
   @Roles('admin')
+  @Audited('account.create')
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(createAccountSchema) })

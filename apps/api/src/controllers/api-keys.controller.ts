@@ -1,6 +1,6 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CreateApiKeyUseCase, CurrentPrincipal, type Principal, ROLES, Roles } from '@ledger/auth';
+import { Audited, CreateApiKeyUseCase, CurrentPrincipal, type Principal, ROLES, Roles } from '@ledger/auth';
 import { Idempotency } from '@ledger/idempotency';
 import { z } from 'zod';
 import { requestSchema } from '../http/openapi';
@@ -21,6 +21,7 @@ export class ApiKeysController {
   /** The key is in this answer only; a replay of the request shows it redacted. */
   @Post()
   @Roles('admin')
+  @Audited('api_key.create')
   @Idempotency({ required: true, redact: ['key'] })
   @ApiBody({ schema: requestSchema(createApiKeySchema) })
   create(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(createApiKeySchema)) body: z.infer<typeof createApiKeySchema>) {

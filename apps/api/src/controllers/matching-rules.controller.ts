@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
+import { Audited, CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
 import { MATCHING_RULES_MAX, MATCH_WINDOW_DAYS_MAX, MatchingRulesUseCases, matchingRule, percentToBasisPoints } from '@ledger/reconciliation';
 import { z } from 'zod';
 import { requestSchema } from '../http/openapi';
@@ -41,6 +41,7 @@ export class MatchingRulesController {
   /** Replaces the whole ordered list; an empty list restores the built-in rules. The next run uses them. */
   @Put()
   @Roles('finance', 'admin')
+  @Audited('matching_rules.replace')
   @ApiBody({ schema: requestSchema(rulesSchema) })
   replace(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(rulesSchema)) body: z.output<typeof rulesSchema>) {
     const rules = body.rules.map((rule) =>

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
+import { Audited, CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
 import { Idempotency } from '@ledger/idempotency';
 import { positiveAmountSchema } from '@ledger/ledger';
 import {
@@ -100,6 +100,7 @@ export class ReconciliationController {
 
   @Post('owner-routes')
   @Roles('finance', 'admin')
+  @Audited('owner_route.create')
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(ownerRouteSchema) })

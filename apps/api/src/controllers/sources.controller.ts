@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
+import { Audited, CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
 import { Idempotency } from '@ledger/idempotency';
 import { CreateSourceUseCase, ListSourcesUseCase, SaveCsvProfileUseCase, csvProfileSchema } from '@ledger/imports';
 import { z } from 'zod';
@@ -31,6 +31,7 @@ export class SourcesController {
   /** A bank account or gateway whose statements are imported, and the ledger account its lines belong to. */
   @Post('sources')
   @Roles('finance', 'admin')
+  @Audited('source.create')
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(createSourceSchema) })
@@ -47,6 +48,7 @@ export class SourcesController {
   /** A custom CSV layout, then usable as format `csv:<name>`. */
   @Post('csv-profiles')
   @Roles('finance', 'admin')
+  @Audited('csv_profile.save')
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(saveCsvProfileSchema) })

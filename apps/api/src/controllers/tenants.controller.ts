@@ -1,6 +1,6 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
-import { type CreatedTenant, CreateTenantUseCase, OperatorOnly } from '@ledger/auth';
+import { Audited, type CreatedTenant, CreateTenantUseCase, OperatorOnly } from '@ledger/auth';
 import { Idempotency } from '@ledger/idempotency';
 import { z } from 'zod';
 import { requestSchema } from '../http/openapi';
@@ -17,6 +17,7 @@ export class TenantsController {
   /** Operator only: a new tenant and its first admin key, shown once. */
   @Post()
   @OperatorOnly()
+  @Audited('tenant.create')
   @Idempotency({ required: false })
   @ApiBody({ schema: requestSchema(createTenantSchema) })
   create(@Body(new ZodValidationPipe(createTenantSchema)) body: z.infer<typeof createTenantSchema>): Promise<CreatedTenant> {
