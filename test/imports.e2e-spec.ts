@@ -56,7 +56,11 @@ describe('POST /v1/imports', () => {
     expect(first.body.lines).toBeGreaterThan(0);
     const lines = await api.request('GET', `/v1/imports/${first.body.id}/lines?limit=200`, { key: financeKey });
     expect(lines.body.data).toHaveLength(first.body.lines);
-    for (const line of lines.body.data) expect(line.amount).toMatch(/^-?\d+$/);
+    // What was stored reads back exactly as the parser read it: amounts, gross and fee, identity.
+    const expected = JSON.parse(await readFile(`${path}.expected.json`, 'utf8')) as { lines: Record<string, unknown>[] };
+    expect(lines.body.data.map((line: Record<string, unknown>) => [line.lineNumber, line.externalId, line.amount, line.gross, line.fee, line.references])).toEqual(
+      expected.lines.map((line) => [line.lineNumber, line.externalId, line.amountMinor, line.grossMinor, line.feeMinor, line.references]),
+    );
     const again = await upload(path, { source: 'gateway' });
     expect(again.status).toBe(201);
     expect(again.headers.get('ledger-existing')).toBe('true');

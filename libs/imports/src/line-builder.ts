@@ -27,8 +27,13 @@ export interface LineDraft {
 }
 
 function compactReferences(references: LineReferences): LineReferences {
-  const entries = Object.entries(references).filter(([, value]) => typeof value === 'string' && value !== '');
-  return Object.fromEntries(entries) as LineReferences;
+  // A plain loop: this runs for every line of million-line files.
+  const compact: LineReferences = {};
+  for (const name in references) {
+    const value = references[name as keyof LineReferences];
+    if (typeof value === 'string' && value !== '') compact[name as keyof LineReferences] = value;
+  }
+  return compact;
 }
 
 function compactCounterparty(counterparty: Counterparty | undefined): Counterparty | undefined {
@@ -46,7 +51,7 @@ function fieldProblems(draft: LineDraft, bankId: string | undefined): string[] {
       problems.push(`${label} is ${value.length} characters long, more than ${charsMax}`);
     }
   };
-  for (const [name, value] of Object.entries(draft.references)) check(`reference ${name}`, value, FIELD_CHARS_MAX);
+  for (const name in draft.references) check(`reference ${name}`, draft.references[name as keyof LineReferences], FIELD_CHARS_MAX);
   check('counterparty name', draft.counterparty?.name, FIELD_CHARS_MAX);
   check('counterparty account', draft.counterparty?.account, FIELD_CHARS_MAX);
   check('type code', draft.typeCode, FIELD_CHARS_MAX);

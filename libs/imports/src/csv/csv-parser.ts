@@ -31,6 +31,14 @@ function startLine(endLine: number, raw: string): number {
   return endLine - (body.match(/\n/g)?.length ?? 0);
 }
 
+/** The record's text without its line break, and its first line (see startLine). */
+function recordText(endLine: number, raw: string): { lineNumber: number; raw: string } {
+  // Nearly every record is one line ending in its only line break: no regular expression needed.
+  const lineBreakAt = raw.indexOf('\n');
+  if (lineBreakAt === raw.length - 1 && !raw.includes('\r')) return { lineNumber: endLine, raw: raw.slice(0, -1) };
+  return { lineNumber: startLine(endLine, raw), raw: raw.replace(/(\r\n|\n|\r)$/, '') };
+}
+
 /**
  * Streams records out of csv-parse. Records are taken in on_record, synchronously during write(), so none is
  * lost when a later quoting error destroys the stream. A quoting error ends the file: after a broken quote,
@@ -51,7 +59,8 @@ async function* csvRecords(text: AsyncIterable<string>, delimiter: string): Asyn
       const fields = (record as { record: string[] }).record;
       const raw = context.raw ?? '';
       lastRecordLine = context.lines;
-      queue.push({ kind: 'record', lineNumber: startLine(context.lines, raw), fields, raw: raw.replace(/(\r\n|\n|\r)$/, '') });
+      const text = recordText(context.lines, raw);
+      queue.push({ kind: 'record', lineNumber: text.lineNumber, fields, raw: text.raw });
       return null;
     },
   });

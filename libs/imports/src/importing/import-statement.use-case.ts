@@ -5,11 +5,12 @@ import { OutboxWriter } from '@ledger/outbox';
 import { type LineAmount, balanceCheck } from '../balance-check';
 import { type CsvProfile, csvProfileSchema } from '../csv/csv-profile';
 import { type StatementFormat, parse } from '../parse';
-import type { StatementError, StatementHeader, StatementLine } from '../statement-items';
+import type { StatementError, StatementHeader } from '../statement-items';
 import type { StatementInput } from '../text-input';
 import { HashedInput } from './hashed-input';
 import { ImportRepository } from './import.repository';
 import type { ImportView, StatementSummary } from './import.views';
+import { StatementLineColumns } from './line-columns';
 
 /** Limits on one file: larger statements are split by the bank or the user. */
 export const IMPORT_FILE_BYTES_MAX = 1024 * 1024 * 1024;
@@ -40,7 +41,7 @@ export interface ImportResult {
 interface Progress {
   lines: number;
   inserted: number;
-  batch: StatementLine[];
+  batch: StatementLineColumns;
   /** The batch being written while the next one is parsed: parsing and storing overlap. */
   writing: Promise<void>;
   errors: StatementError[];
@@ -124,12 +125,12 @@ export class ImportStatementUseCase {
   }
 
   private async readAndStore(tx: SqlTransaction, tenantId: string, sourceId: string, importId: string, items: ReturnType<typeof parse>): Promise<Progress> {
-    const progress: Progress = { lines: 0, inserted: 0, batch: [], writing: Promise.resolve(), errors: [], statements: [], totals: new Map() };
+    const progress: Progress = { lines: 0, inserted: 0, batch: new StatementLineColumns(), writing: Promise.resolve(), errors: [], statements: [], totals: new Map() };
     const flush = async () => {
       await progress.writing;
       const batch = progress.batch;
-      progress.batch = [];
-      if (progress.errors.length > 0 || batch.length === 0) return;
+      progress.batch = new StatementLineColumns();
+      if (progress.errors.length > 0 || batch.size === 0) return;
       progress.writing = this.imports.insertLines(tx, tenantId, sourceId, importId, batch).then((inserted) => void (progress.inserted += inserted));
       // A failed write surfaces at the next await of `writing`; until then it must not count as unhandled.
       progress.writing.catch(() => undefined);
@@ -140,8 +141,8 @@ export class ImportStatementUseCase {
       } else if (item.kind === 'line') {
         if (++progress.lines > IMPORT_LINES_MAX) throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_LINES_MAX} lines`);
         progress.totals.set(item.currency, (progress.totals.get(item.currency) ?? 0n) + item.amountMinor);
-        progress.batch.push(item);
-        if (progress.batch.length >= LINE_BATCH_SIZE) await flush();
+        progress.batch.add(item);
+        if (progress.batch.size >= LINE_BATCH_SIZE) await flush();
       } else {
         if (progress.statements.length >= IMPORT_STATEMENTS_MAX) throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_STATEMENTS_MAX} statements`);
         const totals = [...progress.totals].map(([currency, amountMinor]) => ({ statementIndex: item.statementIndex, currency, amountMinor }));

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlExecutor, newId, sqlErrorFields } from '@ledger/db';
-import type { StatementLine } from '../statement-items';
+import { Database, type SqlExecutor, sqlErrorFields } from '@ledger/db';
 import type { CsvProfile } from '../csv/csv-profile';
 import {
   FIND_ACCOUNT,
@@ -17,6 +16,7 @@ import {
   UPSERT_CSV_PROFILE,
 } from './imports.sql';
 import type { ImportView, SourceView, StatementSummary, StoredLineView } from './import.views';
+import type { StatementLineColumns } from './line-columns';
 
 interface SourceRow {
   id: string;
@@ -109,27 +109,8 @@ export class ImportRepository {
   }
 
   /** Returns how many of the lines were new to the source. */
-  async insertLines(tx: SqlExecutor, tenantId: string, sourceId: string, importId: string, lines: readonly StatementLine[]): Promise<number> {
-    const batch = lines.map((line) => ({
-      // Time-ordered ids: new lines go to the right edge of the primary key, not all over it.
-      id: newId(),
-      external_id: line.externalId,
-      line_number: line.lineNumber,
-      statement_index: line.statementIndex,
-      booked_on: line.bookedOn,
-      value_on: line.valueOn,
-      amount_minor: line.amountMinor.toString(),
-      currency: line.currency,
-      reversal: line.reversal,
-      type_code: line.typeCode ?? null,
-      refs: line.references,
-      counterparty: line.counterparty ?? null,
-      description: line.description,
-      extra: line.grossMinor === undefined ? null : { grossMinor: line.grossMinor.toString(), feeMinor: line.feeMinor?.toString() },
-      raw: line.raw,
-    }));
-    // Every value is already JSON-ready, so the plain (fast, native) JSON.stringify serves.
-    const rows = await tx.query<{ inserted: bigint }>(INSERT_LINES, [tenantId, sourceId, importId, JSON.stringify(batch)]);
+  async insertLines(tx: SqlExecutor, tenantId: string, sourceId: string, importId: string, lines: StatementLineColumns): Promise<number> {
+    const rows = await tx.query<{ inserted: bigint }>(INSERT_LINES, [tenantId, sourceId, importId, ...lines.parameters()]);
     return Number(rows[0]!.inserted);
   }
 
@@ -192,7 +173,8 @@ export class ImportRepository {
       refs: Record<string, string>;
       counterparty: Record<string, string> | null;
       description: string;
-      extra: Record<string, string>;
+      gross_minor: bigint | null;
+      fee_minor: bigint | null;
     }>(LIST_IMPORT_LINES, [tenantId, importId, after.lineNumber, after.id, limit]);
     return rows.map((row) => ({
       id: row.id,
@@ -208,7 +190,7 @@ export class ImportRepository {
       references: row.refs,
       counterparty: row.counterparty,
       description: row.description,
-      ...(row.extra.grossMinor !== undefined ? { gross: row.extra.grossMinor, fee: row.extra.feeMinor } : {}),
+      ...(row.gross_minor !== null ? { gross: row.gross_minor.toString(), fee: row.fee_minor?.toString() } : {}),
     }));
   }
 }

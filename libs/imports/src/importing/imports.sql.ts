@@ -27,21 +27,22 @@ ON CONFLICT (tenant_id, name) DO UPDATE SET definition = excluded.definition
 RETURNING created_at`;
 
 /**
- * A batch of lines, as one JSON array (one parameter: far cheaper to send than fifteen arrays); a line
- * the source already has (same external id) is skipped and counted. Amounts travel as JSON strings.
+ * A batch of lines, one array per column (see StatementLineColumns): PostgreSQL reads typed arrays far
+ * more cheaply than a JSON document of the same rows. A line the source already has (same external id)
+ * is skipped and counted.
  */
 export const INSERT_LINES = `
 WITH inserted AS (
   INSERT INTO statement_lines (tenant_id, id, source_id, import_id, external_id, line_number, statement_index,
                                booked_on, value_on, amount_minor, currency, reversal, type_code, refs,
-                               counterparty, description, extra, raw)
+                               counterparty, description, gross_minor, fee_minor, raw)
   SELECT $1, l.id, $2, $3, l.external_id, l.line_number, l.statement_index, l.booked_on, l.value_on,
-         l.amount_minor, l.currency, l.reversal, l.type_code, coalesce(l.refs::jsonb, '{}'), l.counterparty::jsonb,
-         l.description, coalesce(l.extra::jsonb, '{}'), l.raw
-    FROM json_to_recordset($4::text::json)
-         AS l(id uuid, external_id text, line_number int4, statement_index int4, booked_on date, value_on date,
-              amount_minor int8, currency text, reversal bool, type_code text, refs json, counterparty json,
-              description text, extra json, raw text)
+         l.amount_minor, l.currency, l.reversal, l.type_code, l.refs::jsonb, l.counterparty::jsonb,
+         l.description, l.gross_minor, l.fee_minor, l.raw
+    FROM unnest($4::uuid[], $5::text[], $6::int4[], $7::int4[], $8::date[], $9::date[], $10::int8[], $11::text[],
+                $12::bool[], $13::text[], $14::text[], $15::text[], $16::text[], $17::int8[], $18::int8[], $19::text[])
+         AS l(id, external_id, line_number, statement_index, booked_on, value_on, amount_minor, currency,
+              reversal, type_code, refs, counterparty, description, gross_minor, fee_minor, raw)
   ON CONFLICT (tenant_id, source_id, external_id) DO NOTHING
   RETURNING 1
 )
@@ -72,7 +73,7 @@ export const FIND_IMPORT_BY_HASH = `${IMPORT_VIEW} WHERE i.tenant_id = $1 AND i.
 /** Lines an import added, in file order, keyset-paged on (line number, id). */
 export const LIST_IMPORT_LINES = `
 SELECT id, external_id, line_number, statement_index, booked_on::text, value_on::text, amount_minor, currency,
-       reversal, type_code, refs, counterparty, description, extra
+       reversal, type_code, refs, counterparty, description, gross_minor, fee_minor
   FROM statement_lines
  WHERE tenant_id = $1 AND import_id = $2 AND (line_number, id) > ($3::int4, $4::uuid)
  ORDER BY line_number, id
