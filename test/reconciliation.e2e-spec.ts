@@ -130,6 +130,22 @@ describe('reconciliation runs and tickets', () => {
     expect(run).toMatchObject({ trigger: 'cli', status: 'completed' });
   });
 
+  it('a run whose process died (no heartbeat for the lease) is given up; a live one blocks the next', async () => {
+    const tenant = await seededTenant(api, 'dead run');
+    const key = await financeKey(api, tenant);
+    const started = await run(key);
+    const stuck = randomUUID();
+    await sqlRows(api, `INSERT INTO reconciliation_runs (tenant_id, id, trigger, status, heartbeat_at) VALUES ($1, $2, 'schedule', 'running', now())`, [tenant.tenantId, stuck]);
+    const refused = await api.request('POST', '/v1/reconciliation/runs', { key, idempotencyKey: randomUUID(), body: {} });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('RECONCILIATION_IN_PROGRESS');
+    await sqlRows(api, `UPDATE reconciliation_runs SET heartbeat_at = now() - interval '1 hour' WHERE tenant_id = $1 AND id = $2`, [tenant.tenantId, stuck]);
+    const next = await run(key);
+    expect(next.id).not.toBe(started.id);
+    const dead = (await api.request('GET', `/v1/reconciliation/runs/${stuck}`, { key })).body;
+    expect(dead).toMatchObject({ status: 'failed', error: expect.stringMatching(/^abandoned: no sign of life since /) });
+  });
+
   it('one run at a time per tenant: a concurrent run is refused, not doubled', async () => {
     const tenant = await seededTenant(api, 'concurrent runs');
     const key = await financeKey(api, tenant);

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Database, newId } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { OutboxWriter } from '@ledger/outbox';
-import { InvariantChecks } from './checks/invariant-checks';
-import { MatchStatements } from './matching/match-statements';
+import { type CheckOutcome, InvariantChecks } from './checks/invariant-checks';
+import { type MatchingOutcome, MatchStatements } from './matching/match-statements';
 import type { DiscrepancyKind } from './domain/finding';
 import { RunRepository, type RunTrigger, type RunView } from './run.repository';
 import { SyncTickets } from './tickets/sync-tickets';
@@ -23,7 +23,11 @@ const CHECKED_KINDS: readonly DiscrepancyKind[] = [
 
 /**
  * One reconciliation run of one tenant: every internal invariant, statement lines matched to the
- * ledger, then the tickets brought up to date, in one transaction. A second run of the same tenant while one is going is refused, not queued.
+ * ledger, then the tickets brought up to date. A second run of the same tenant while one is going is
+ * refused, not queued. The run is a series of short transactions (each check is one read, each
+ * matching rule one statement, the tickets one last transaction), never one long one: a transaction
+ * open for a large run's whole minute would hold back the event feed (which serves only what commits
+ * behind every running transaction) and vacuum for all of that time.
  */
 @Injectable()
 export class RunReconciliationUseCase {
@@ -40,13 +44,24 @@ export class RunReconciliationUseCase {
     const runId = newId();
     const startedAt = new Date();
     await this.runs.refreshStatistics();
-    return this.db.transaction('read committed', async (tx) => {
-      if (!(await this.runs.tryLockTenant(tx, command.tenantId))) {
-        throw new DomainError('RECONCILIATION_IN_PROGRESS', 'a reconciliation run of this tenant is already going; try again when it has finished');
-      }
-      await this.runs.start(tx, command.tenantId, runId, command.trigger, startedAt);
+    if (!(await this.runs.claim(command.tenantId, runId, command.trigger, startedAt))) {
+      throw new DomainError('RECONCILIATION_IN_PROGRESS', 'a reconciliation run of this tenant is already going; try again when it has finished');
+    }
+    try {
+      const beat = () => this.runs.heartbeat(command.tenantId, runId);
       const outcomes = await this.checks.run(command.tenantId);
-      const matching = await this.matcher.run(command.tenantId, runId);
+      await beat();
+      const matching = await this.matcher.run(command.tenantId, runId, beat);
+      return await this.complete(command, runId, startedAt, outcomes, matching);
+    } catch (error) {
+      await this.runs.finish(this.db.sql, command.tenantId, runId, { status: 'failed', stats: {}, error: error instanceof Error ? error.message.slice(0, 2000) : String(error) });
+      throw error;
+    }
+  }
+
+  /** The tickets, the run's record and its events, in one transaction. */
+  private complete(command: { tenantId: string; trigger: RunTrigger }, runId: string, startedAt: Date, outcomes: CheckOutcome[], matching: MatchingOutcome): Promise<RunView> {
+    return this.db.transaction('read committed', async (tx) => {
       const findings = [...outcomes.flatMap((outcome) => outcome.findings), ...matching.findings];
       const synced = await this.tickets.execute(tx, command.tenantId, runId, CHECKED_KINDS, findings, startedAt);
       const stats = {
@@ -55,6 +70,7 @@ export class RunReconciliationUseCase {
         ...synced.stats,
       };
       const finishedAt = await this.runs.finish(tx, command.tenantId, runId, { status: 'completed', stats });
+      if (finishedAt === undefined) throw new Error(`run ${runId} was given up as silent before it could finish`);
       const run: RunView = {
         id: runId,
         trigger: command.trigger,

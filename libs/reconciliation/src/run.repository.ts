@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type SqlExecutor } from '@ledger/db';
-import { ALL_TENANTS, FIND_RUN, FINISH_RUN, INSERT_RUN, LIST_RUNS, REFRESH_STATISTICS, TRY_LOCK_TENANT_RUN } from './runs.sql';
+import { ABANDON_SILENT_RUN, ALL_TENANTS, CLAIM_RUN, FIND_RUN, FINISH_RUN, HEARTBEAT, LIST_RUNS, REFRESH_STATISTICS } from './runs.sql';
+
+/** A running run that has not beaten for this long is taken for dead (longer than any one step of a run). */
+export const RUN_LEASE_SECONDS = 600;
 
 export type RunTrigger = 'schedule' | 'api' | 'cli';
 
@@ -47,17 +50,23 @@ export class RunRepository {
     await this.db.sql.query(REFRESH_STATISTICS);
   }
 
-  async tryLockTenant(tx: SqlExecutor, tenantId: string): Promise<boolean> {
-    return (await tx.query<{ locked: boolean }>(TRY_LOCK_TENANT_RUN, [tenantId]))[0]!.locked;
+  /** Records the run as running, unless another run of the tenant is (one that went silent is given up first). */
+  async claim(tenantId: string, id: string, trigger: RunTrigger, startedAt: Date): Promise<boolean> {
+    return this.db.transaction('read committed', async (tx) => {
+      await tx.query(ABANDON_SILENT_RUN, [tenantId, RUN_LEASE_SECONDS]);
+      return (await tx.query(CLAIM_RUN, [tenantId, id, trigger, startedAt])).length === 1;
+    });
   }
 
-  async start(tx: SqlExecutor, tenantId: string, id: string, trigger: RunTrigger, startedAt: Date): Promise<void> {
-    await tx.query(INSERT_RUN, [tenantId, id, trigger, startedAt]);
+  /** The run is alive: called between its steps. */
+  async heartbeat(tenantId: string, id: string): Promise<void> {
+    await this.db.executor.query(HEARTBEAT, [tenantId, id]);
   }
 
-  async finish(tx: SqlExecutor, tenantId: string, id: string, outcome: { status: 'completed' | 'failed'; stats: Record<string, unknown>; error?: string }): Promise<Date> {
-    const rows = await tx.query<{ finished_at: Date }>(FINISH_RUN, [tenantId, id, outcome.status, JSON.stringify(outcome.stats), outcome.error ?? null]);
-    return rows[0]!.finished_at;
+  /** Undefined when the run is no longer running (it was given up for silent meanwhile). */
+  async finish(sql: SqlExecutor, tenantId: string, id: string, outcome: { status: 'completed' | 'failed'; stats: Record<string, unknown>; error?: string }): Promise<Date | undefined> {
+    const rows = await sql.query<{ finished_at: Date }>(FINISH_RUN, [tenantId, id, outcome.status, JSON.stringify(outcome.stats), outcome.error ?? null]);
+    return rows[0]?.finished_at;
   }
 
   async find(tenantId: string, id: string): Promise<RunView | undefined> {

@@ -1,12 +1,21 @@
-export const INSERT_RUN = `INSERT INTO reconciliation_runs (tenant_id, id, trigger, status, started_at) VALUES ($1, $2, $3, 'running', $4)`;
+/** Starts a run unless one of the tenant is running (the partial unique index says so). */
+export const CLAIM_RUN = `
+INSERT INTO reconciliation_runs (tenant_id, id, trigger, status, started_at, heartbeat_at) VALUES ($1, $2, $3, 'running', $4, now())
+ON CONFLICT DO NOTHING
+RETURNING id`;
+
+/** A running run whose process stopped beating longer ago than the lease ($2 seconds) is given up. */
+export const ABANDON_SILENT_RUN = `
+UPDATE reconciliation_runs SET status = 'failed', finished_at = clock_timestamp(),
+       error = 'abandoned: no sign of life since ' || heartbeat_at::text
+ WHERE tenant_id = $1 AND status = 'running' AND heartbeat_at < now() - make_interval(secs => $2)`;
+
+export const HEARTBEAT = `UPDATE reconciliation_runs SET heartbeat_at = now() WHERE tenant_id = $1 AND id = $2 AND status = 'running'`;
 
 export const FINISH_RUN = `
 UPDATE reconciliation_runs SET status = $3, finished_at = clock_timestamp(), stats = $4::text::jsonb, error = $5
- WHERE tenant_id = $1 AND id = $2
+ WHERE tenant_id = $1 AND id = $2 AND status = 'running'
 RETURNING finished_at`;
-
-/** One run at a time per tenant, across any number of worker and API processes. */
-export const TRY_LOCK_TENANT_RUN = `SELECT pg_try_advisory_xact_lock(hashtextextended($1::text || ':reconcile', 0)) AS locked`;
 
 const RUN_COLUMNS = `id, trigger, status, started_at, finished_at, stats, error`;
 export const FIND_RUN = `SELECT ${RUN_COLUMNS} FROM reconciliation_runs WHERE tenant_id = $1 AND id = $2`;

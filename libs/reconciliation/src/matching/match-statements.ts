@@ -78,23 +78,34 @@ const probes = (rule: MatchingRule) => rule.type === 'group' || (rule.type === '
 export class MatchStatements {
   constructor(private readonly db: Database) {}
 
-  async run(tenantId: string, runId: string): Promise<MatchingOutcome> {
+  /**
+   * Each rule of each source is one statement in a transaction of its own, committed before the next,
+   * so that no transaction of a run lasts longer than its largest statement; `afterStep` runs between.
+   */
+  async run(tenantId: string, runId: string, afterStep: () => Promise<void> = async () => {}): Promise<MatchingOutcome> {
     const outcome: MatchingOutcome = { matched: { reference: 0, group: 0, amountDate: 0, reversal: 0 }, findings: [] };
-    await this.db.executor.query(BULK_PLANS);
     const { rules } = await loadMatchingRules(this.db.executor, tenantId);
     const sources = await this.db.executor.query<Source>(SOURCES_OF_TENANT, [tenantId, SOURCES_PER_RUN_MAX]);
-    for (const source of sources) await this.matchSource(tenantId, runId, source, rulesForSource(rules, source.name), outcome);
+    for (const source of sources) {
+      const scope = [tenantId, source.id, source.account_id, source.normal_balance];
+      const sourceRules = rulesForSource(rules, source.name);
+      for (const rule of sourceRules) {
+        const [statement, params] = RULE_STATEMENTS[rule.type](rule, scope, runId);
+        const matched = await this.inTransaction(probes(rule) ? PROBING_PLANS : BULK_PLANS, () => this.countLines(statement, params));
+        outcome.matched[rule.type === 'amount_date' ? 'amountDate' : rule.type] += matched;
+        await afterStep();
+      }
+      outcome.findings.push(...(await this.inTransaction(BULK_PLANS, () => this.unexplained(scope, source, sourceRules))));
+      await afterStep();
+    }
     return outcome;
   }
 
-  private async matchSource(tenantId: string, runId: string, source: Source, rules: MatchingRule[], outcome: MatchingOutcome): Promise<void> {
-    const scope = [tenantId, source.id, source.account_id, source.normal_balance];
-    for (const rule of rules) {
-      const [statement, params] = RULE_STATEMENTS[rule.type](rule, scope, runId);
-      const matched = await this.withPlans(rule, () => this.countLines(statement, params));
-      outcome.matched[rule.type === 'amount_date' ? 'amountDate' : rule.type] += matched;
-    }
-    outcome.findings.push(...(await this.unexplained(scope, source, rules)));
+  private inTransaction<T>(plans: string, work: () => Promise<T>): Promise<T> {
+    return this.db.transaction('read committed', async (tx) => {
+      await tx.query(plans);
+      return work();
+    });
   }
 
   private async unexplained(scope: unknown[], source: Source, rules: MatchingRule[]): Promise<Finding[]> {
@@ -137,7 +148,7 @@ export class MatchStatements {
     ];
   }
 
-  /** Runs a statement that probes indexes per row with nested loops allowed, and bulk plans again after. */
+  /** Inside a step's transaction: a query that probes indexes per row with nested loops allowed, and bulk plans again after. */
   private async withPlans<T>(rule: MatchingRule, work: () => Promise<T>): Promise<T> {
     if (!probes(rule)) return work();
     await this.db.executor.query(PROBING_PLANS);
