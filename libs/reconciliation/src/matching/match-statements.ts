@@ -23,6 +23,7 @@ import {
   SOURCES_OF_TENANT,
   UNMATCHED_LINES,
   ambiguousLines,
+  bindRuleParameters,
   groupMismatches,
   matchByAmountDate,
   matchByReference,
@@ -56,11 +57,17 @@ export interface MatchingOutcome {
   findings: Finding[];
 }
 
+/** A statement of the rule, with its own parameters first and the rule's values after them. */
+function withRule(rule: MatchingRule, text: string, params: unknown[]): [string, unknown[]] {
+  const [bound, values] = bindRuleParameters(text, rule, params.length + 1);
+  return [bound, [...params, ...values]];
+}
+
 /** Each rule type's matching statement and its parameters. */
 const RULE_STATEMENTS: Record<MatchingRule['type'], (rule: MatchingRule, scope: unknown[], runId: string) => [string, unknown[]]> = {
-  reference: (rule, scope, runId) => [matchByReference(rule), [...scope, runId]],
-  group: (rule, scope, runId) => [matchGroups(rule), [...scope, runId]],
-  amount_date: (rule, scope, runId) => [matchByAmountDate(rule), [...scope, runId]],
+  reference: (rule, scope, runId) => withRule(rule, matchByReference(rule), [...scope, runId]),
+  group: (rule, scope, runId) => withRule(rule, matchGroups(rule), [...scope, runId]),
+  amount_date: (rule, scope, runId) => withRule(rule, matchByAmountDate(rule), [...scope, runId]),
   reversal: (_rule, [tenantId, sourceId], runId) => [MATCH_REVERSALS, [tenantId, sourceId, runId]],
 };
 
@@ -117,7 +124,7 @@ export class MatchStatements {
     const lineInGroup = new Set<string>();
     const entryInGroup = new Set<string>();
     for (const rule of rules.filter((candidate) => candidate.type === 'group')) {
-      const rows = await this.withPlans(rule, () => sql.query<GroupMismatchRow>(groupMismatches(rule), [...scope, MATCH_FINDINGS_MAX]));
+      const rows = await this.withPlans(rule, () => sql.query<GroupMismatchRow>(...withRule(rule, groupMismatches(rule), [...scope, MATCH_FINDINGS_MAX])));
       for (const row of rows) {
         groups.push(groupMismatchFinding(named, rule.lineReference!, row));
         row.line_ids.forEach((id) => lineInGroup.add(id));
@@ -125,7 +132,7 @@ export class MatchStatements {
       }
     }
     const amountDate = rules.filter((candidate) => candidate.type === 'amount_date').at(-1);
-    const ambiguous = amountDate === undefined ? [] : await this.withPlans(amountDate, () => sql.query<{ line_id: string; transaction_ids: string[] }>(ambiguousLines(amountDate), [...scope, MATCH_FINDINGS_MAX]));
+    const ambiguous = amountDate === undefined ? [] : await this.withPlans(amountDate, () => sql.query<{ line_id: string; transaction_ids: string[] }>(...withRule(amountDate, ambiguousLines(amountDate), [...scope, MATCH_FINDINGS_MAX])));
     const duplicates = await sql.query<{ line_id: string; twin_id: string; amount: string; currency: string }>(DUPLICATE_LINES, [tenantId, sourceId, MATCH_FINDINGS_MAX]);
     const missingInStatement = await sql.query<{ transaction_id: string; leg: number; amount: string; currency: string; effective_on: string }>(
       MISSING_IN_STATEMENT,

@@ -3,8 +3,9 @@ import type { MatchingRule } from '../rules/matching-rule';
 // Matching statement lines of one source to the posted entries of the ledger account it maps to.
 // Every statement: $1 tenant, $2 source id, $3 account id, $4 the account's normal side; then its own.
 // A statement amount is signed from the account holder's view (money in positive); an entry is signed
-// the same way on the account's normal side. A rule's tolerances are validated integers and are
-// written into the statement's text (one prepared statement per distinct rule).
+// the same way on the account's normal side. A rule's values are parameters too, written {{name}} in
+// the text and numbered after the statement's own by bindRuleParameters; only the rule's shape (exact
+// or with a tolerance, with or without a date window) changes the text.
 
 /**
  * Matching is bulk work over whole sources: hash and merge joins are right for it, and a nested loop,
@@ -25,17 +26,42 @@ const rejectedPair = (line: string, transaction: string, leg: string) => `EXISTS
    WHERE r.tenant_id = $1 AND r.statement_line_id = ${line} AND r.undone_at IS NOT NULL
      AND r2.transaction_id = ${transaction} AND r2.leg = ${leg})`;
 
+/** The rule's values a statement may name, and their SQL types. */
+const RULE_PARAMETERS = {
+  toleranceMinor: 'int8',
+  toleranceBps: 'int4',
+  windowDays: 'int4',
+  lineReference: 'text',
+  metadataKey: 'text',
+} as const;
+type RuleParameter = keyof typeof RULE_PARAMETERS;
+const param = (name: RuleParameter) => `{{${name}}}`;
+
+/**
+ * The statement with the rule's {{name}} placeholders numbered from `$first` on, in order of first
+ * use, and the rule's values for them.
+ */
+export function bindRuleParameters(text: string, rule: MatchingRule, first: number): [string, unknown[]] {
+  const names: RuleParameter[] = [];
+  const bound = text.replace(/\{\{(\w+)\}\}/g, (_, name: RuleParameter) => {
+    if (!(name in RULE_PARAMETERS)) throw new Error(`unknown rule parameter ${name}`);
+    if (!names.includes(name)) names.push(name);
+    return `$${first + names.indexOf(name)}::${RULE_PARAMETERS[name]}`;
+  });
+  const value = (name: RuleParameter) => (name === 'toleranceMinor' ? rule.toleranceMinor.toString() : rule[name]);
+  return [bound, names.map(value)];
+}
+
 const exact = (rule: MatchingRule) => rule.toleranceMinor === 0n && rule.toleranceBps === 0;
 /** The most two amounts may differ by under the rule, given the statement's amount. */
-const allowance = (rule: MatchingRule, statementAmount: string) =>
-  `greatest(${rule.toleranceMinor}::numeric, floor(abs(${statementAmount})::numeric * ${rule.toleranceBps} / 10000))`;
+const allowance = (statementAmount: string) =>
+  `greatest(${param('toleranceMinor')}::numeric, floor(abs(${statementAmount})::numeric * ${param('toleranceBps')} / 10000))`;
 /** The two amounts count as the same under the rule's tolerance. */
 const sameAmount = (rule: MatchingRule, statementAmount: string, ledgerAmount: string) =>
-  exact(rule) ? `${statementAmount} = ${ledgerAmount}` : `abs(${statementAmount} - ${ledgerAmount}) <= ${allowance(rule, statementAmount)}`;
-/** A validated name (reference field, metadata key) as an SQL string literal. */
-const textLiteral = (value: string) => `'${value.replaceAll("'", "''")}'`;
-const withinDays = (days: number, bookedOn: string, effectiveAt: string) =>
-  `abs((${effectiveAt} AT TIME ZONE 'UTC')::date - ${bookedOn}) <= ${days}`;
+  exact(rule) ? `${statementAmount} = ${ledgerAmount}` : `abs(${statementAmount} - ${ledgerAmount}) <= ${allowance(statementAmount)}`;
+const withinDays = (bookedOn: string, effectiveAt: string) =>
+  `abs((${effectiveAt} AT TIME ZONE 'UTC')::date - ${bookedOn}) <= ${param('windowDays')}`;
+const TOLERANCE_EVIDENCE = `'toleranceAmount', ${param('toleranceMinor')}::text, 'toleranceBasisPoints', ${param('toleranceBps')}`;
 
 /** A one-to-one match per chosen row: its own id is its group's. */
 const insertPairs = (rule: 'reference' | 'amount_date', evidence: string) => `
@@ -78,10 +104,10 @@ WITH chosen AS MATERIALIZED (
   SELECT DISTINCT ON (c.line_id) c.line_id, c.transaction_id, c.leg, c.field, c.reference, c.line_amount, c.entry_amount
     FROM (${REFERENCE_CANDIDATES}) c
    WHERE c.line_currency = c.entry_currency AND ${sameAmount(rule, 'c.line_amount', 'c.entry_amount')}
-     ${rule.windowDays > 0 ? `AND ${withinDays(rule.windowDays, 'c.booked_on', 'c.effective_at')}` : ''}
+     ${rule.windowDays > 0 ? `AND ${withinDays('c.booked_on', 'c.effective_at')}` : ''}
    ORDER BY c.line_id, c.transaction_id, c.leg
 )${insertPairs('reference', `jsonb_build_object('field', c.field, 'reference', c.reference, 'amount', c.line_amount::text,
-       'ledgerAmount', c.entry_amount::text, 'toleranceAmount', '${rule.toleranceMinor}', 'toleranceBasisPoints', ${rule.toleranceBps})`)}`;
+       'ledgerAmount', c.entry_amount::text, ${TOLERANCE_EVIDENCE})`)}`;
 
 /** A reference that names a transaction whose amount or currency differs: a mismatch, not a match. $5 limit. */
 export const REFERENCE_MISMATCHES = `
@@ -98,7 +124,7 @@ SELECT c.line_id::text, c.transaction_id::text, c.field, c.reference, c.line_amo
 const amountDateCandidates = (rule: MatchingRule) => {
   const amountJoin = exact(rule)
     ? `e.amount_minor = abs(l.amount_minor) AND ${SIGNED_ENTRY} = l.amount_minor`
-    : `e.amount_minor BETWEEN abs(l.amount_minor) - ${allowance(rule, 'l.amount_minor')} AND abs(l.amount_minor) + ${allowance(rule, 'l.amount_minor')}
+    : `e.amount_minor BETWEEN abs(l.amount_minor) - ${allowance('l.amount_minor')} AND abs(l.amount_minor) + ${allowance('l.amount_minor')}
                 AND (e.direction = $4) = (l.amount_minor > 0)`;
   return `
 SELECT l.id AS line_id, e.transaction_id, e.leg, l.booked_on, e.effective_at, l.amount_minor AS line_amount, ${SIGNED_ENTRY} AS entry_amount,
@@ -107,7 +133,7 @@ SELECT l.id AS line_id, e.transaction_id, e.leg, l.booked_on, e.effective_at, l.
   FROM statement_lines l
   JOIN entries e ON e.tenant_id = l.tenant_id AND e.account_id = $3 AND NOT e.pending
                 AND e.currency = l.currency AND ${amountJoin}
-                AND ${withinDays(rule.windowDays, 'l.booked_on', 'e.effective_at')}
+                AND ${withinDays('l.booked_on', 'e.effective_at')}
  WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY}
    AND NOT ${rejectedPair('l.id', 'e.transaction_id', 'e.leg')}`;
 };
@@ -118,8 +144,8 @@ WITH chosen AS MATERIALIZED (
   SELECT c.line_id, c.transaction_id, c.leg, c.booked_on, c.effective_at, c.line_amount, c.entry_amount
     FROM (${amountDateCandidates(rule)}) c
    WHERE c.per_line = 1 AND c.per_entry = 1
-)${insertPairs('amount_date', `jsonb_build_object('bookedOn', c.booked_on, 'effectiveAt', c.effective_at, 'windowDays', ${rule.windowDays},
-       'amount', c.line_amount::text, 'ledgerAmount', c.entry_amount::text, 'toleranceAmount', '${rule.toleranceMinor}', 'toleranceBasisPoints', ${rule.toleranceBps})`)}`;
+)${insertPairs('amount_date', `jsonb_build_object('bookedOn', c.booked_on, 'effectiveAt', c.effective_at, 'windowDays', ${param('windowDays')},
+       'amount', c.line_amount::text, 'ledgerAmount', c.entry_amount::text, ${TOLERANCE_EVIDENCE})`)}`;
 
 /** Lines left with a candidate that is not unique both ways under the rule (after the rule took the unique ones). $5 limit. */
 export const ambiguousLines = (rule: MatchingRule) => `
@@ -134,9 +160,9 @@ SELECT c.line_id::text AS line_id, array_agg(c.transaction_id::text ORDER BY c.t
  * metadata key. Per value: counts, sums, currencies, and whether an entry also belongs to another value
  * (then neither group is certain).
  */
-const groupCandidates = (rule: MatchingRule) => {
-  const field = textLiteral(rule.lineReference!);
-  const metadataKey = textLiteral(rule.metadataKey!);
+const groupCandidates = () => {
+  const field = param('lineReference');
+  const metadataKey = param('metadataKey');
   return `
 WITH line_members AS MATERIALIZED (
   SELECT l.refs->>${field} AS key, l.id AS line_id, l.amount_minor AS amount, l.currency::text AS currency
@@ -175,7 +201,7 @@ const certainGroup = (rule: MatchingRule) => `
  * Group rule: every group whose sums agree becomes one match of all its lines and entries (one-to-many,
  * many-to-one or many-to-many), stored as max(lines, entries) rows of the group. $5 run id.
  */
-export const matchGroups = (rule: MatchingRule) => `${groupCandidates(rule)},
+export const matchGroups = (rule: MatchingRule) => `${groupCandidates()},
 chosen AS MATERIALIZED (
   SELECT s.*, gen_random_uuid() AS group_id FROM sides s WHERE ${certainGroup(rule)}
 ), numbered_lines AS (
@@ -186,9 +212,9 @@ chosen AS MATERIALIZED (
 )
 INSERT INTO matches (tenant_id, id, group_id, statement_line_id, transaction_id, leg, rule, evidence, run_id)
 SELECT $1, gen_random_uuid(), c.group_id, nl.line_id, ne.transaction_id, ne.leg, 'group',
-       jsonb_build_object('field', ${textLiteral(rule.lineReference!)}, 'reference', c.key, 'metadataKey', ${textLiteral(rule.metadataKey!)},
+       jsonb_build_object('field', ${param('lineReference')}, 'reference', c.key, 'metadataKey', ${param('metadataKey')},
                           'lines', c.lines, 'entries', c.entries, 'amount', c.line_sum::text, 'ledgerAmount', c.entry_sum::text,
-                          'toleranceAmount', '${rule.toleranceMinor}', 'toleranceBasisPoints', ${rule.toleranceBps}),
+                          ${TOLERANCE_EVIDENCE}),
        $5
   FROM numbered_lines nl FULL JOIN numbered_entries ne ON ne.key = nl.key AND ne.n = nl.n
   JOIN chosen c ON c.key = coalesce(nl.key, ne.key)
@@ -198,7 +224,7 @@ ON CONFLICT DO NOTHING`;
  * Groups left unmatched: their two sides do not agree (sum beyond tolerance, or currency), or an entry
  * also belongs to another group (ambiguous). $5 limit.
  */
-export const groupMismatches = (rule: MatchingRule) => `${groupCandidates(rule)}
+export const groupMismatches = (rule: MatchingRule) => `${groupCandidates()}
 SELECT s.key, s.lines::text AS lines, s.entries::text AS entries, s.line_sum::text AS line_sum, s.entry_sum::text AS entry_sum,
        s.line_currency, s.entry_currency, s.line_currencies::text AS line_currencies, s.entry_currencies::text AS entry_currencies,
        s.shared_entries::text AS shared_entries,
