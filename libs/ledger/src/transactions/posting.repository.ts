@@ -4,7 +4,7 @@ import { DomainError } from '@ledger/errors';
 import type { Side } from '../domain/balances';
 import type { AccountDelta, LockedAccount, PlannedEntry } from '../domain/posting-plan';
 import { type NewEvent, outboxInsertParams } from '@ledger/outbox';
-import { FIND_EXTERNAL_REFS, LOCK_EXTERNAL_REFS, LOCK_FOR_POSTING, WRITE_BATCH } from './posting.sql';
+import { FIND_EXTERNAL_REFS, LOCK_EXTERNAL_REFS, LOCK_FOR_POSTING, WRITE_JOURNAL, WRITE_POSTINGS } from './posting.sql';
 import type { TransactionStatus } from './transaction.view';
 
 /** Each tenant's journal is this many hash chains (the migration creates them). */
@@ -37,12 +37,15 @@ export interface JournalLink {
   hash: Buffer;
 }
 
-export interface BatchWrite {
+export interface PostingsWrite {
   transactions: readonly TransactionRow[];
   deltas: readonly AccountDelta[];
   entries: readonly (PlannedEntry & { transactionId: string; effectiveAt: Date; createdAt: Date })[];
   openedHolds: readonly { holdId: string; expiresAt: Date }[];
   closedHoldIds: readonly string[];
+}
+
+export interface JournalWrite {
   stripe: JournalStripe;
   links: readonly JournalLink[];
   encodingVersion: number;
@@ -127,11 +130,10 @@ export class PostingRepository {
     };
   }
 
-  async writeBatch(tx: SqlExecutor, tenantId: string, batch: BatchWrite): Promise<void> {
-    const { transactions: rows, deltas, entries, links } = batch;
-    const head = links.at(-1)!;
+  async writePostings(tx: SqlExecutor, tenantId: string, batch: PostingsWrite): Promise<void> {
+    const { transactions: rows, deltas, entries } = batch;
     await tx
-      .query(WRITE_BATCH, [
+      .query(WRITE_POSTINGS, [
         tenantId,
         rows.map((row) => row.id),
         rows.map((row) => row.status),
@@ -164,18 +166,26 @@ export class PostingRepository {
         batch.openedHolds.map((hold) => hold.holdId),
         batch.openedHolds.map((hold) => hold.expiresAt),
         batch.closedHoldIds,
-        batch.stripe.stripe,
-        batch.encodingVersion,
-        links.map((link) => link.seq),
-        links.map((link) => link.transactionId),
-        links.map((link) => link.previousHash),
-        links.map((link) => link.hash),
-        head.seq,
-        head.hash,
-        ...outboxInsertParams(batch.events),
       ])
       .catch((error: unknown) => {
         throw translateWriteError(error);
       });
+  }
+
+  async writeJournal(tx: SqlExecutor, tenantId: string, journal: JournalWrite): Promise<void> {
+    const { stripe, links } = journal;
+    const head = links.at(-1)!;
+    await tx.query(WRITE_JOURNAL, [
+      tenantId,
+      stripe.stripe,
+      journal.encodingVersion,
+      links.map((link) => link.seq),
+      links.map((link) => link.transactionId),
+      links.map((link) => link.previousHash),
+      links.map((link) => link.hash),
+      head.seq,
+      head.hash,
+      ...outboxInsertParams(journal.events),
+    ]);
   }
 }
