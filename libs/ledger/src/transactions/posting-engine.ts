@@ -151,9 +151,8 @@ export class PostingEngine {
     results: (ItemResult | undefined)[],
   ) {
     const postings = this.postings.writePostings(tx, tenantId, {
-      transactions: created.map(({ item }) => item),
+      transactions: created.map(({ item, entries }) => ({ row: item, entries })),
       deltas: planner.accountDeltas(),
-      entries: created.flatMap(({ item, entries }) => entries.map((entry) => ({ ...entry, transactionId: item.id, effectiveAt: item.effectiveAt, createdAt: item.createdAt }))),
       openedHolds: created.flatMap(({ item }) => (item.status === 'pending' ? [{ holdId: item.id, expiresAt: item.expiresAt! }] : [])),
       closedHoldIds: created.flatMap(({ item }) => (item.holdId ? [item.holdId] : [])),
     });

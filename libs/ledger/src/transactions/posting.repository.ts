@@ -38,9 +38,8 @@ export interface JournalLink {
 }
 
 export interface PostingsWrite {
-  transactions: readonly TransactionRow[];
+  transactions: readonly { row: TransactionRow; entries: readonly PlannedEntry[] }[];
   deltas: readonly AccountDelta[];
-  entries: readonly (PlannedEntry & { transactionId: string; effectiveAt: Date; createdAt: Date })[];
   openedHolds: readonly { holdId: string; expiresAt: Date }[];
   closedHoldIds: readonly string[];
 }
@@ -93,6 +92,39 @@ function translateWriteError(error: unknown): unknown {
   return error;
 }
 
+/** The entries' columns of WRITE_POSTINGS, filled in one pass (a batch has up to thousands). */
+function entryColumns(transactions: PostingsWrite['transactions']) {
+  const columns = {
+    transactionIds: [] as string[],
+    legs: [] as number[],
+    accountIds: [] as string[],
+    directions: [] as Side[],
+    pending: [] as boolean[],
+    amountsMinor: [] as bigint[],
+    currencies: [] as string[],
+    accountVersions: [] as bigint[],
+    postedBalancesAfter: [] as bigint[],
+    effectiveAt: [] as Date[],
+    createdAt: [] as Date[],
+  };
+  for (const { row, entries } of transactions) {
+    for (const entry of entries) {
+      columns.transactionIds.push(row.id);
+      columns.legs.push(entry.leg);
+      columns.accountIds.push(entry.accountId);
+      columns.directions.push(entry.direction);
+      columns.pending.push(entry.pending);
+      columns.amountsMinor.push(entry.amountMinor);
+      columns.currencies.push(entry.currency);
+      columns.accountVersions.push(entry.accountVersion);
+      columns.postedBalancesAfter.push(entry.postedBalanceAfter);
+      columns.effectiveAt.push(row.effectiveAt);
+      columns.createdAt.push(row.createdAt);
+    }
+  }
+  return columns;
+}
+
 @Injectable()
 export class PostingRepository {
   async lockExternalRefs(tx: SqlExecutor, tenantId: string, refs: readonly string[]): Promise<void> {
@@ -131,7 +163,9 @@ export class PostingRepository {
   }
 
   async writePostings(tx: SqlExecutor, tenantId: string, batch: PostingsWrite): Promise<void> {
-    const { transactions: rows, deltas, entries } = batch;
+    const { deltas } = batch;
+    const rows = batch.transactions.map(({ row }) => row);
+    const entries = entryColumns(batch.transactions);
     await tx
       .query(WRITE_POSTINGS, [
         tenantId,
@@ -152,17 +186,17 @@ export class PostingRepository {
         deltas.map((delta) => delta.pendingDebits),
         deltas.map((delta) => delta.pendingCredits),
         deltas.map((delta) => delta.versions),
-        entries.map((entry) => entry.transactionId),
-        entries.map((entry) => entry.leg),
-        entries.map((entry) => entry.accountId),
-        entries.map((entry) => entry.direction),
-        entries.map((entry) => entry.pending),
-        entries.map((entry) => entry.amountMinor),
-        entries.map((entry) => entry.currency),
-        entries.map((entry) => entry.accountVersion),
-        entries.map((entry) => entry.postedBalanceAfter),
-        entries.map((entry) => entry.effectiveAt),
-        entries.map((entry) => entry.createdAt),
+        entries.transactionIds,
+        entries.legs,
+        entries.accountIds,
+        entries.directions,
+        entries.pending,
+        entries.amountsMinor,
+        entries.currencies,
+        entries.accountVersions,
+        entries.postedBalancesAfter,
+        entries.effectiveAt,
+        entries.createdAt,
         batch.openedHolds.map((hold) => hold.holdId),
         batch.openedHolds.map((hold) => hold.expiresAt),
         batch.closedHoldIds,
