@@ -15,6 +15,10 @@ describe('canonicalJson', () => {
     );
   });
 
+  it('orders keys by UTF-16 code units and writes undefined array members as null, as JSON does', () => {
+    expect(canonicalJson({ b: 1, B: 2, é: 3, a: [undefined, null] })).toBe('{"B":2,"a":[null,null],"b":1,"é":3}');
+  });
+
   it('tells different content apart', () => {
     expect(sha256(canonicalJson({ a: 1 })).equals(sha256(canonicalJson({ a: 2 })))).toBe(false);
     expect(sha256(canonicalJson([1, 2])).equals(sha256(canonicalJson([2, 1])))).toBe(false);

@@ -9,11 +9,21 @@ export function canonicalJson(value: unknown): string {
     return typeof value === 'bigint' ? JSON.stringify(value.toString()) : JSON.stringify(value) ?? 'null';
   }
   if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, child]) => child !== undefined)
-    .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
-  return `{${entries.map(([key, child]) => `${JSON.stringify(key)}:${canonicalJson(child)}`).join(',')}}`;
+  // Plain loops and one growing string: this runs over every batch body (1000 items) and every item.
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index++) text += (index === 0 ? '' : ',') + canonicalJson(value[index]);
+    return `${text}]`;
+  }
+  const record = value as Record<string, unknown>;
+  let text = '{';
+  // The default sort orders by UTF-16 code units, as the comparison operators do.
+  for (const key of Object.keys(record).sort()) {
+    const child = record[key];
+    if (child === undefined) continue;
+    text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(child)}`;
+  }
+  return `${text}}`;
 }
 
 export function sha256(text: string): Buffer {

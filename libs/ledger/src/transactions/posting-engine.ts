@@ -80,6 +80,9 @@ function view(created: Created, link: JournalLink, stripe: number): TransactionV
   };
 }
 
+/** For a statement in flight whose promise is awaited later: its failure is not unhandled meanwhile. */
+function ignoreUntilAwaited(): void {}
+
 /**
  * A hold's story is one aggregate: the hold (version 1) and its resolution (version 2); every other
  * transaction is an aggregate of its own.
@@ -92,7 +95,7 @@ function eventOf(item: NewItem, transaction: TransactionView): NewEvent {
 /**
  * Writes any number of transactions in one database transaction with a fixed number of statements:
  * external references locked and checked, accounts and a journal stripe locked, every item planned in
- * order (each fails alone), then one statement for all rows and their events.
+ * order (each fails alone), then two statements for all rows, journal links and events.
  */
 @Injectable()
 export class PostingEngine {
@@ -133,6 +136,13 @@ export class PostingEngine {
     });
   }
 
+  /**
+   * Two statements under the locks. The postings need only the plans, so they are sent first; while
+   * PostgreSQL writes them, Node hashes the journal links and builds the views and events, work that
+   * would otherwise hold the locks on its own. The journal statement is then queued on the connection
+   * behind the postings (sent as soon as they are written); if the postings fail, it fails with them
+   * and the postings' error is the one reported.
+   */
   private async writeCreated(
     tx: SqlExecutor,
     tenantId: string,
@@ -140,19 +150,24 @@ export class PostingEngine {
     created: Created[],
     results: (ItemResult | undefined)[],
   ) {
-    const links = chain(tenantId, created, stripe);
-    const views = created.map((entry, offset) => view(entry, links[offset]!, stripe.stripe));
-    await this.postings.writeBatch(tx, tenantId, {
-      transactions: created.map(({ item }) => item),
+    const postings = this.postings.writePostings(tx, tenantId, {
+      transactions: created.map(({ item, entries }) => ({ row: item, entries })),
       deltas: planner.accountDeltas(),
-      entries: created.flatMap(({ item, entries }) => entries.map((entry) => ({ ...entry, transactionId: item.id, effectiveAt: item.effectiveAt, createdAt: item.createdAt }))),
       openedHolds: created.flatMap(({ item }) => (item.status === 'pending' ? [{ holdId: item.id, expiresAt: item.expiresAt! }] : [])),
       closedHoldIds: created.flatMap(({ item }) => (item.holdId ? [item.holdId] : [])),
+    });
+    postings.catch(ignoreUntilAwaited);
+    const links = chain(tenantId, created, stripe);
+    const views = created.map((entry, offset) => view(entry, links[offset]!, stripe.stripe));
+    const journal = this.postings.writeJournal(tx, tenantId, {
       stripe,
       links,
       encodingVersion: JOURNAL_ENCODING_VERSION,
       events: created.map(({ item }, offset) => eventOf(item, views[offset]!)),
     });
+    journal.catch(ignoreUntilAwaited);
+    await postings;
+    await journal;
     created.forEach((entry, offset) => (results[entry.index] = { status: 'created', transaction: views[offset]! }));
   }
 }

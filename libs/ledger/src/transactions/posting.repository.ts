@@ -4,7 +4,7 @@ import { DomainError } from '@ledger/errors';
 import type { Side } from '../domain/balances';
 import type { AccountDelta, LockedAccount, PlannedEntry } from '../domain/posting-plan';
 import { type NewEvent, outboxInsertParams } from '@ledger/outbox';
-import { FIND_EXTERNAL_REFS, LOCK_EXTERNAL_REFS, LOCK_FOR_POSTING, WRITE_BATCH } from './posting.sql';
+import { FIND_EXTERNAL_REFS, LOCK_EXTERNAL_REFS, LOCK_FOR_POSTING, WRITE_JOURNAL, WRITE_POSTINGS } from './posting.sql';
 import type { TransactionStatus } from './transaction.view';
 
 /** Each tenant's journal is this many hash chains (the migration creates them). */
@@ -37,12 +37,14 @@ export interface JournalLink {
   hash: Buffer;
 }
 
-export interface BatchWrite {
-  transactions: readonly TransactionRow[];
+export interface PostingsWrite {
+  transactions: readonly { row: TransactionRow; entries: readonly PlannedEntry[] }[];
   deltas: readonly AccountDelta[];
-  entries: readonly (PlannedEntry & { transactionId: string; effectiveAt: Date; createdAt: Date })[];
   openedHolds: readonly { holdId: string; expiresAt: Date }[];
   closedHoldIds: readonly string[];
+}
+
+export interface JournalWrite {
   stripe: JournalStripe;
   links: readonly JournalLink[];
   encodingVersion: number;
@@ -90,6 +92,39 @@ function translateWriteError(error: unknown): unknown {
   return error;
 }
 
+/** The entries' columns of WRITE_POSTINGS, filled in one pass (a batch has up to thousands). */
+function entryColumns(transactions: PostingsWrite['transactions']) {
+  const columns = {
+    transactionIds: [] as string[],
+    legs: [] as number[],
+    accountIds: [] as string[],
+    directions: [] as Side[],
+    pending: [] as boolean[],
+    amountsMinor: [] as bigint[],
+    currencies: [] as string[],
+    accountVersions: [] as bigint[],
+    postedBalancesAfter: [] as bigint[],
+    effectiveAt: [] as Date[],
+    createdAt: [] as Date[],
+  };
+  for (const { row, entries } of transactions) {
+    for (const entry of entries) {
+      columns.transactionIds.push(row.id);
+      columns.legs.push(entry.leg);
+      columns.accountIds.push(entry.accountId);
+      columns.directions.push(entry.direction);
+      columns.pending.push(entry.pending);
+      columns.amountsMinor.push(entry.amountMinor);
+      columns.currencies.push(entry.currency);
+      columns.accountVersions.push(entry.accountVersion);
+      columns.postedBalancesAfter.push(entry.postedBalanceAfter);
+      columns.effectiveAt.push(row.effectiveAt);
+      columns.createdAt.push(row.createdAt);
+    }
+  }
+  return columns;
+}
+
 @Injectable()
 export class PostingRepository {
   async lockExternalRefs(tx: SqlExecutor, tenantId: string, refs: readonly string[]): Promise<void> {
@@ -127,11 +162,12 @@ export class PostingRepository {
     };
   }
 
-  async writeBatch(tx: SqlExecutor, tenantId: string, batch: BatchWrite): Promise<void> {
-    const { transactions: rows, deltas, entries, links } = batch;
-    const head = links.at(-1)!;
+  async writePostings(tx: SqlExecutor, tenantId: string, batch: PostingsWrite): Promise<void> {
+    const { deltas } = batch;
+    const rows = batch.transactions.map(({ row }) => row);
+    const entries = entryColumns(batch.transactions);
     await tx
-      .query(WRITE_BATCH, [
+      .query(WRITE_POSTINGS, [
         tenantId,
         rows.map((row) => row.id),
         rows.map((row) => row.status),
@@ -150,32 +186,40 @@ export class PostingRepository {
         deltas.map((delta) => delta.pendingDebits),
         deltas.map((delta) => delta.pendingCredits),
         deltas.map((delta) => delta.versions),
-        entries.map((entry) => entry.transactionId),
-        entries.map((entry) => entry.leg),
-        entries.map((entry) => entry.accountId),
-        entries.map((entry) => entry.direction),
-        entries.map((entry) => entry.pending),
-        entries.map((entry) => entry.amountMinor),
-        entries.map((entry) => entry.currency),
-        entries.map((entry) => entry.accountVersion),
-        entries.map((entry) => entry.postedBalanceAfter),
-        entries.map((entry) => entry.effectiveAt),
-        entries.map((entry) => entry.createdAt),
+        entries.transactionIds,
+        entries.legs,
+        entries.accountIds,
+        entries.directions,
+        entries.pending,
+        entries.amountsMinor,
+        entries.currencies,
+        entries.accountVersions,
+        entries.postedBalancesAfter,
+        entries.effectiveAt,
+        entries.createdAt,
         batch.openedHolds.map((hold) => hold.holdId),
         batch.openedHolds.map((hold) => hold.expiresAt),
         batch.closedHoldIds,
-        batch.stripe.stripe,
-        batch.encodingVersion,
-        links.map((link) => link.seq),
-        links.map((link) => link.transactionId),
-        links.map((link) => link.previousHash),
-        links.map((link) => link.hash),
-        head.seq,
-        head.hash,
-        ...outboxInsertParams(batch.events),
       ])
       .catch((error: unknown) => {
         throw translateWriteError(error);
       });
+  }
+
+  async writeJournal(tx: SqlExecutor, tenantId: string, journal: JournalWrite): Promise<void> {
+    const { stripe, links } = journal;
+    const head = links.at(-1)!;
+    await tx.query(WRITE_JOURNAL, [
+      tenantId,
+      stripe.stripe,
+      journal.encodingVersion,
+      links.map((link) => link.seq),
+      links.map((link) => link.transactionId),
+      links.map((link) => link.previousHash),
+      links.map((link) => link.hash),
+      head.seq,
+      head.hash,
+      ...outboxInsertParams(journal.events),
+    ]);
   }
 }

@@ -25,12 +25,11 @@ export const LOCK_FOR_POSTING = `SELECT * FROM ledger_lock_for_posting($1, $2::u
 export const LOCK_TRANSACTION = `SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':transaction:' || $2, 0))`;
 
 /**
- * Writes a planned batch in one statement: transaction rows, account totals, entries, open holds,
- * journal links, the stripe's new head and the outbox events. PostgreSQL checks it again:
- * accounts_available_non_negative, entries_zero_sum, the currency foreign key, one resolution per hold,
- * one reversal per transaction.
+ * Writes a planned batch's postings in one statement: transaction rows, account totals, entries and
+ * open holds. PostgreSQL checks it again: accounts_available_non_negative, entries_zero_sum, the
+ * currency foreign key, one resolution per hold, one reversal per transaction.
  */
-export const WRITE_BATCH = `
+export const WRITE_POSTINGS = `
 WITH new_transactions AS (
   INSERT INTO transactions (tenant_id, id, status, external_ref, content_hash, description, metadata,
                             effective_at, created_at, expires_at, hold_id, reverses_id)
@@ -62,13 +61,20 @@ WITH new_transactions AS (
 ), opened_holds AS (
   INSERT INTO open_holds (tenant_id, hold_id, expires_at)
   SELECT $1, h.hold_id, h.expires_at FROM unnest($30::uuid[], $31::timestamptz[]) AS h(hold_id, expires_at)
-), closed_holds AS (
-  DELETE FROM open_holds WHERE tenant_id = $1 AND hold_id = ANY($32::uuid[])
-), new_links AS (
-  INSERT INTO journal_links (tenant_id, stripe, seq, transaction_id, encoding_version, previous_hash, hash)
-  SELECT $1, $33, l.seq, l.transaction_id, $34, l.previous_hash, l.hash
-    FROM unnest($35::int8[], $36::uuid[], $37::bytea[], $38::bytea[]) AS l(seq, transaction_id, previous_hash, hash)
-), new_head AS (
-  UPDATE journal_heads SET seq = $39, hash = $40 WHERE tenant_id = $1 AND stripe = $33
 )
-${outboxInsertSql(41)}`;
+DELETE FROM open_holds WHERE tenant_id = $1 AND hold_id = ANY($32::uuid[])`;
+
+/**
+ * Links the batch's transactions into the journal stripe, moves the stripe's head, and writes the
+ * outbox events, in one statement. At commit, transactions_have_entries checks that every
+ * transaction of the batch was linked.
+ */
+export const WRITE_JOURNAL = `
+WITH new_links AS (
+  INSERT INTO journal_links (tenant_id, stripe, seq, transaction_id, encoding_version, previous_hash, hash)
+  SELECT $1, $2, l.seq, l.transaction_id, $3, l.previous_hash, l.hash
+    FROM unnest($4::int8[], $5::uuid[], $6::bytea[], $7::bytea[]) AS l(seq, transaction_id, previous_hash, hash)
+), new_head AS (
+  UPDATE journal_heads SET seq = $8, hash = $9 WHERE tenant_id = $1 AND stripe = $2
+)
+${outboxInsertSql(10)}`;
