@@ -6,6 +6,7 @@ import { InvariantChecks } from './checks/invariant-checks';
 import { MatchStatements } from './matching/match-statements';
 import type { DiscrepancyKind } from './domain/finding';
 import { RunRepository, type RunTrigger, type RunView } from './run.repository';
+import { RunTimings } from './run-timings';
 import { SyncTickets } from './tickets/sync-tickets';
 
 /** The kinds a run looks for: their open tickets are resolved when a run no longer sees them. */
@@ -23,7 +24,9 @@ const CHECKED_KINDS: readonly DiscrepancyKind[] = [
 
 /**
  * One reconciliation run of one tenant: every internal invariant, statement lines matched to the
- * ledger, then the tickets brought up to date, in one transaction. A second run of the same tenant while one is going is refused, not queued.
+ * ledger, then the tickets brought up to date, in one transaction (the journal's re-computation, a
+ * read of append-only rows, in one of its own beside it). A second run of the same tenant while one
+ * is going is refused, not queued.
  */
 @Injectable()
 export class RunReconciliationUseCase {
@@ -39,20 +42,22 @@ export class RunReconciliationUseCase {
   async execute(command: { tenantId: string; trigger: RunTrigger }): Promise<RunView> {
     const runId = newId();
     const startedAt = new Date();
-    await this.runs.refreshStatistics();
+    const timings = new RunTimings();
+    await timings.step('statistics', () => this.runs.refreshStatistics());
     return this.db.transaction('read committed', async (tx) => {
       if (!(await this.runs.tryLockTenant(tx, command.tenantId))) {
         throw new DomainError('RECONCILIATION_IN_PROGRESS', 'a reconciliation run of this tenant is already going; try again when it has finished');
       }
       await this.runs.start(tx, command.tenantId, runId, command.trigger, startedAt);
-      const outcomes = await this.checks.run(command.tenantId);
-      const matching = await this.matcher.run(command.tenantId, runId);
+      const { outcomes, result: matching } = await this.checks.runAlongside(command.tenantId, () => timings.step('matching', () => this.matcher.run(command.tenantId, runId)));
+      timings.record('checks', Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.durationMs])));
       const findings = [...outcomes.flatMap((outcome) => outcome.findings), ...matching.findings];
-      const synced = await this.tickets.execute(tx, command.tenantId, runId, CHECKED_KINDS, findings, startedAt);
+      const synced = await timings.step('tickets', () => this.tickets.execute(tx, command.tenantId, runId, CHECKED_KINDS, findings, startedAt));
       const stats = {
         checks: Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.findings.length])),
         matched: matching.matched,
         ...synced.stats,
+        durationsMs: timings.durationsMs,
       };
       const finishedAt = await this.runs.finish(tx, command.tenantId, runId, { status: 'completed', stats });
       const run: RunView = {
