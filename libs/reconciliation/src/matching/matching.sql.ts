@@ -67,17 +67,30 @@ SELECT c.line_id::text, c.transaction_id::text, c.field, c.reference, c.line_amo
  WHERE c.line_amount <> c.entry_amount OR c.line_currency <> c.entry_currency
  LIMIT $5`;
 
-/** Rule 2 candidates: equal signed amount and currency, booking date within `window` days of the effective date. */
+/**
+ * Rule 2 candidates: equal signed amount and currency, booking date within `window` days of the
+ * effective date. The unmatched lines and entries are found first (fences): after rule 1 the matches
+ * table's statistics are stale (it was empty at the run's ANALYZE), and the planner would otherwise
+ * pair every line with every entry of the same amount and only then drop the matched ones.
+ */
 const amountDateCandidates = (window: string) => `
+WITH open_lines AS MATERIALIZED (
+  SELECT l.tenant_id, l.id, l.currency, l.amount_minor, l.booked_on
+    FROM statement_lines l
+   WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE}
+), open_entries AS MATERIALIZED (
+  SELECT e.tenant_id, e.transaction_id, e.leg, e.currency, e.amount_minor, e.direction, e.effective_at
+    FROM entries e
+   WHERE e.tenant_id = $1 AND e.account_id = $3 AND NOT e.pending AND ${UNMATCHED_ENTRY}
+)
 SELECT l.id AS line_id, e.transaction_id, e.leg, l.booked_on, e.effective_at,
        count(*) OVER (PARTITION BY l.id) AS per_line,
        count(*) OVER (PARTITION BY e.transaction_id, e.leg) AS per_entry
-  FROM statement_lines l
-  JOIN entries e ON e.tenant_id = l.tenant_id AND e.account_id = $3 AND NOT e.pending
-                AND e.currency = l.currency AND e.amount_minor = abs(l.amount_minor)
-                AND ${SIGNED_ENTRY} = l.amount_minor
-                AND abs((e.effective_at AT TIME ZONE 'UTC')::date - l.booked_on) <= ${window}::int
- WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY} AND ${NOT_REJECTED}`;
+  FROM open_lines l
+  JOIN open_entries e ON e.currency = l.currency AND e.amount_minor = abs(l.amount_minor)
+                     AND ${SIGNED_ENTRY} = l.amount_minor
+                     AND abs((e.effective_at AT TIME ZONE 'UTC')::date - l.booked_on) <= ${window}::int
+ WHERE ${NOT_REJECTED}`;
 
 /** Rule 2: only when the candidate is unique both ways; anything else is ambiguous, never a coin toss. $5 run, $6 window. */
 export const MATCH_BY_AMOUNT_DATE = `
