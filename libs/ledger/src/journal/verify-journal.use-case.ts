@@ -24,7 +24,18 @@ function check(tenantId: string, link: StoredLink, expectedSeq: bigint, previous
   if (link.seq !== expectedSeq) return `sequence jumps from ${expectedSeq - 1n} to ${link.seq}`;
   if (link.encodingVersion !== JOURNAL_ENCODING_VERSION) return `unknown encoding version ${link.encodingVersion}`;
   if (!link.previousHash.equals(previousHash)) return 'previous hash does not match the link before it';
-  const encoding = encodeJournalRecord({ ...link, tenantId, descriptionDigest: descriptionDigest(link) });
+  const encoding = encodeJournalRecord({
+    tenantId,
+    transactionId: link.transactionId,
+    status: link.status,
+    effectiveAt: link.effectiveAt,
+    createdAt: link.createdAt,
+    holdId: link.holdId,
+    reversesId: link.reversesId,
+    expiresAt: link.expiresAt,
+    descriptionDigest: descriptionDigest(link),
+    entries: link.entries,
+  });
   if (!chainHash(previousHash, encoding).equals(link.hash)) return 'stored content does not match its hash (altered after posting)';
   return undefined;
 }
