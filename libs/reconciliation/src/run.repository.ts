@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type SqlExecutor } from '@ledger/db';
-import { ALL_TENANTS, FIND_RUN, FINISH_RUN, INSERT_RUN, LIST_RUNS, REFRESH_STATISTICS, TRY_LOCK_TENANT_RUN } from './runs.sql';
+import { ALL_TENANTS, FIND_RUN, FINISH_RUN, INSERT_RUN, LIST_RUNS, REFRESH_STATISTICS, RUN_STATEMENT_TIMEOUT, TRY_LOCK_TENANT_RUN } from './runs.sql';
 
 export type RunTrigger = 'schedule' | 'api' | 'cli';
 
@@ -52,6 +52,7 @@ export class RunRepository {
   }
 
   async start(tx: SqlExecutor, tenantId: string, id: string, trigger: RunTrigger, startedAt: Date): Promise<void> {
+    await tx.query(RUN_STATEMENT_TIMEOUT);
     await tx.query(INSERT_RUN, [tenantId, id, trigger, startedAt]);
   }
 

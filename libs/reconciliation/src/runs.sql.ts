@@ -5,6 +5,12 @@ UPDATE reconciliation_runs SET status = $3, finished_at = clock_timestamp(), sta
  WHERE tenant_id = $1 AND id = $2
 RETURNING finished_at`;
 
+/**
+ * A run's statements are bulk work over whole tables: a set-based match of a million lines can take
+ * longer than the pool's statement timeout, which is sized for requests. For the run's transaction only.
+ */
+export const RUN_STATEMENT_TIMEOUT = `SET LOCAL statement_timeout = '15min'`;
+
 /** One run at a time per tenant, across any number of worker and API processes. */
 export const TRY_LOCK_TENANT_RUN = `SELECT pg_try_advisory_xact_lock(hashtextextended($1::text || ':reconcile', 0)) AS locked`;
 
