@@ -148,14 +148,19 @@ SELECT e.transaction_id::text AS transaction_id, e.leg, ${SIGNED_ENTRY}::text AS
 
 /**
  * Unmatched lines that have an identical twin in the same source (same day, amount, currency,
- * references and description) which did match: the bank reported one movement twice. $3 limit.
+ * references and description) which did match: the bank reported one movement twice. The unmatched
+ * lines are found first (a fence), so the self-join starts from them, not from every line. $3 limit.
  */
 export const DUPLICATE_LINES = `
+WITH open_lines AS MATERIALIZED (
+  SELECT l.tenant_id, l.source_id, l.id, l.booked_on, l.amount_minor, l.currency, l.refs, l.description
+    FROM statement_lines l
+   WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE}
+)
 SELECT l.id::text AS line_id, twin.id::text AS twin_id, l.amount_minor::text AS amount, l.currency::text AS currency
-  FROM statement_lines l
+  FROM open_lines l
   JOIN statement_lines twin ON twin.tenant_id = l.tenant_id AND twin.source_id = l.source_id AND twin.id <> l.id
                            AND twin.booked_on = l.booked_on AND twin.amount_minor = l.amount_minor
                            AND twin.currency = l.currency AND twin.refs = l.refs AND twin.description = l.description
- WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE}
-   AND EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = twin.tenant_id AND m.statement_line_id = twin.id AND m.undone_at IS NULL)
+ WHERE EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = twin.tenant_id AND m.statement_line_id = twin.id AND m.undone_at IS NULL)
  LIMIT $3`;
