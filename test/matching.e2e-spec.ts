@@ -141,5 +141,23 @@ describe('a person explains, undoes and makes matches', () => {
     const confirmed = await api.request('PATCH', `/v1/matches/${manual.body.id}`, { key, body: { action: 'confirm' } });
     expect(confirmed.body.confirmedBy).toMatch(/^api-key:/);
   });
+
+  it('the database refuses a match whose line or entry does not exist, written or edited with SQL', async () => {
+    const tenant = await seededTenant(api, 'dangling matches');
+    await createAccount(api, tenant.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true });
+    await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    const key = (await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'finance', roles: ['finance'] } })).body.key;
+    await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body: { name: 'bank', account: 'assets:bank', format: 'csv:bank' } });
+    const posted = await mustPost(api, tenant.posterKey, deposit('4300', { ref: 'REAL-1' }));
+    await uploadCsv(key, [`${day(-1)},${day(-1)},Invoice,43.00,USD,REAL-1,Acme`]);
+    await run(key);
+    const [match] = await sqlRows<{ id: string; statement_line_id: string }>(api, 'SELECT id::text, statement_line_id::text FROM matches WHERE tenant_id = $1', [tenant.tenantId]);
+    const sqlState = (text: string, params: unknown[]) => sqlRows(api, text, params).then(() => 'ok', (error: { code?: string }) => error.code);
+    const insert = `INSERT INTO matches (tenant_id, id, group_id, statement_line_id, transaction_id, leg, rule, undone_at, undone_by) VALUES ($1, $2, $2, $3, $4, 0, 'manual', now(), 'test')`;
+    expect(await sqlState(insert, [tenant.tenantId, randomUUID(), randomUUID(), posted.id])).toBe('23503');
+    expect(await sqlState(insert, [tenant.tenantId, randomUUID(), match!.statement_line_id, randomUUID()])).toBe('23503');
+    expect(await sqlState('UPDATE matches SET leg = 7 WHERE tenant_id = $1 AND id = $2', [tenant.tenantId, match!.id])).toBe('23503');
+    expect(await sqlState(insert, [tenant.tenantId, randomUUID(), match!.statement_line_id, posted.id])).toBe('ok');
+  });
 });
 

@@ -30,6 +30,10 @@ describe('reconciliation runs and tickets', () => {
     const key = await financeKey(api, tenant);
     const result = await run(key);
     expect(result).toMatchObject({ status: 'completed', trigger: 'api', stats: { findings: 0, opened: 0 } });
+    const durations = result.stats.durationsMs;
+    expect(Object.keys(durations).sort()).toEqual(['checks', 'matching', 'statistics', 'tickets']);
+    expect(Object.keys(durations.checks)).toEqual(expect.arrayContaining(['zero_sum', 'cached_balances', 'journal']));
+    expect([durations.statistics, durations.matching, durations.tickets, ...Object.values(durations.checks)].every((ms) => Number.isInteger(ms) && ms >= 0)).toBe(true);
     expect((await api.request('GET', `/v1/reconciliation/runs/${result.id}`, { key })).body.id).toBe(result.id);
     expect(await tickets(key)).toEqual([]);
   });

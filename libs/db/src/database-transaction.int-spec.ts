@@ -46,6 +46,21 @@ describe('Database.transaction', () => {
     expect(rows[0]!.value).not.toBe(-1);
   });
 
+  it('runs a separate transaction beside an enclosing one, on its own connection, seeing only committed rows', async () => {
+    const backend = 'SELECT pg_backend_pid() AS pid, (SELECT value FROM counters WHERE id = 1) AS value';
+    await expect(
+      test.database.transaction('read committed', async (tx) => {
+        await tx.query('UPDATE counters SET value = -2 WHERE id = 1');
+        const [separate] = await test.database.separateTransaction('repeatable read', (other) => other.query<{ pid: number; value: number }>(backend));
+        const [enclosing] = await test.database.executor.query<{ pid: number; value: number }>(backend);
+        expect(separate!.pid).not.toBe(enclosing!.pid);
+        expect(enclosing!.value).toBe(-2);
+        expect(separate!.value).not.toBe(-2);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+  });
+
   it('does not retry errors that are not serialization failures or deadlocks', async () => {
     let attempts = 0;
     await expect(

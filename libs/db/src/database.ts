@@ -60,6 +60,21 @@ export class Database {
     }
   }
 
+  /** Whether a transaction can be open while another, separate one runs (see `separateTransaction`). */
+  get allowsSeparateTransactions(): boolean {
+    return this.sql.connectionsMax > 1;
+  }
+
+  /**
+   * A transaction of its own on another connection, even inside an enclosing one: for a long read that
+   * runs beside the current unit of work instead of in it. It sees only what others have committed.
+   * Not on a single connection (the embedded database), where it would wait for the enclosing one.
+   */
+  async separateTransaction<T>(isolation: IsolationLevel, work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+    assert.ok(this.allowsSeparateTransactions, 'a separate transaction needs a second connection');
+    return this.ambient.exit(() => this.transaction(isolation, work));
+  }
+
   async close(): Promise<void> {
     await this.prismaClient.$disconnect();
     await this.sql.close();

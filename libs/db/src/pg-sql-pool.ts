@@ -47,6 +47,10 @@ export class PgSqlPool implements SqlPool {
 
   constructor(readonly pool: pg.Pool) {}
 
+  get connectionsMax(): number {
+    return this.pool.options.max;
+  }
+
   async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
     const result = await this.pool.query<Row>(queryConfig(text, params));
     return result.rows;

@@ -16,6 +16,7 @@ function transactionOn(tx: Transaction): SqlTransaction {
 /** The embedded database: one in-process PostgreSQL, so transactions run one at a time. */
 export class PgliteSqlPool implements SqlPool {
   readonly driver = 'pglite';
+  readonly connectionsMax = 1;
 
   constructor(readonly pglite: PGlite) {}
 

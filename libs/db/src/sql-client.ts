@@ -15,6 +15,8 @@ export interface SqlTransaction extends SqlExecutor {
 
 export interface SqlPool extends SqlExecutor {
   readonly driver: 'pg' | 'pglite';
+  /** How many connections can be in use at once (the embedded database has one). */
+  readonly connectionsMax: number;
   transaction<T>(isolation: IsolationLevel, work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { type CheckOutcome, InvariantChecks } from './checks/invariant-checks';
 import { type MatchingOutcome, MatchStatements } from './matching/match-statements';
 import type { DiscrepancyKind } from './domain/finding';
 import { RunRepository, type RunTrigger, type RunView } from './run.repository';
+import { RunTimings } from './run-timings';
 import { SyncTickets } from './tickets/sync-tickets';
 
 /** The kinds a run looks for: their open tickets are resolved when a run no longer sees them. */
@@ -27,7 +28,8 @@ const CHECKED_KINDS: readonly DiscrepancyKind[] = [
  * refused, not queued. The run is a series of short transactions (each check is one read, each
  * matching rule one statement, the tickets one last transaction), never one long one: a transaction
  * open for a large run's whole minute would hold back the event feed (which serves only what commits
- * behind every running transaction) and vacuum for all of that time.
+ * behind every running transaction) and vacuum for all of that time. The journal's re-computation,
+ * a read of append-only rows, runs in a transaction of its own beside the checks and matching.
  */
 @Injectable()
 export class RunReconciliationUseCase {
@@ -43,16 +45,16 @@ export class RunReconciliationUseCase {
   async execute(command: { tenantId: string; trigger: RunTrigger }): Promise<RunView> {
     const runId = newId();
     const startedAt = new Date();
-    await this.runs.refreshStatistics();
+    const timings = new RunTimings();
+    await timings.step('statistics', () => this.runs.refreshStatistics());
     if (!(await this.runs.claim(command.tenantId, runId, command.trigger, startedAt))) {
       throw new DomainError('RECONCILIATION_IN_PROGRESS', 'a reconciliation run of this tenant is already going; try again when it has finished');
     }
     try {
       const beat = () => this.runs.heartbeat(command.tenantId, runId);
-      const outcomes = await this.checks.run(command.tenantId);
-      await beat();
-      const matching = await this.matcher.run(command.tenantId, runId, beat);
-      return await this.complete(command, runId, startedAt, outcomes, matching);
+      const { outcomes, result: matching } = await this.checks.runAlongside(command.tenantId, () => timings.step('matching', () => this.matcher.run(command.tenantId, runId, beat)));
+      timings.record('checks', Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.durationMs])));
+      return await this.complete(command, runId, startedAt, outcomes, matching, timings);
     } catch (error) {
       await this.runs.finish(this.db.sql, command.tenantId, runId, { status: 'failed', stats: {}, error: error instanceof Error ? error.message.slice(0, 2000) : String(error) });
       throw error;
@@ -60,14 +62,22 @@ export class RunReconciliationUseCase {
   }
 
   /** The tickets, the run's record and its events, in one transaction. */
-  private complete(command: { tenantId: string; trigger: RunTrigger }, runId: string, startedAt: Date, outcomes: CheckOutcome[], matching: MatchingOutcome): Promise<RunView> {
+  private complete(
+    command: { tenantId: string; trigger: RunTrigger },
+    runId: string,
+    startedAt: Date,
+    outcomes: CheckOutcome[],
+    matching: MatchingOutcome,
+    timings: RunTimings,
+  ): Promise<RunView> {
     return this.db.transaction('read committed', async (tx) => {
       const findings = [...outcomes.flatMap((outcome) => outcome.findings), ...matching.findings];
-      const synced = await this.tickets.execute(tx, command.tenantId, runId, CHECKED_KINDS, findings, startedAt);
+      const synced = await timings.step('tickets', () => this.tickets.execute(tx, command.tenantId, runId, CHECKED_KINDS, findings, startedAt));
       const stats = {
         checks: Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.findings.length])),
         matched: matching.matched,
         ...synced.stats,
+        durationsMs: timings.durationsMs,
       };
       const finishedAt = await this.runs.finish(tx, command.tenantId, runId, { status: 'completed', stats });
       if (finishedAt === undefined) throw new Error(`run ${runId} was given up as silent before it could finish`);

@@ -17,6 +17,12 @@ UPDATE reconciliation_runs SET status = $3, finished_at = clock_timestamp(), sta
  WHERE tenant_id = $1 AND id = $2 AND status = 'running'
 RETURNING finished_at`;
 
+/**
+ * A run's statements are bulk work over whole tables: a set-based match of a million lines can take
+ * longer than the pool's statement timeout, which is sized for requests. For each step's transaction only.
+ */
+export const RUN_STATEMENT_TIMEOUT = `SET LOCAL statement_timeout = '15min'`;
+
 const RUN_COLUMNS = `id, trigger, status, started_at, finished_at, stats, error`;
 export const FIND_RUN = `SELECT ${RUN_COLUMNS} FROM reconciliation_runs WHERE tenant_id = $1 AND id = $2`;
 export const LIST_RUNS = `SELECT ${RUN_COLUMNS} FROM reconciliation_runs WHERE tenant_id = $1 AND ($2::uuid IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`;

@@ -39,6 +39,11 @@ interface LinkRow {
   entries: { leg: number; accountId: string; direction: 'debit' | 'credit'; pending: boolean; amount: string; currency: string }[];
 }
 
+/** A bytea value as a Buffer, without a copy when the driver already gave one. */
+function bytes(value: Uint8Array): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
 @Injectable()
 export class JournalRepository {
   constructor(private readonly db: Database) {}
@@ -59,8 +64,8 @@ export class JournalRepository {
       seq: row.seq,
       transactionId: row.transaction_id,
       encodingVersion: row.encoding_version,
-      previousHash: Buffer.from(row.previous_hash),
-      hash: Buffer.from(row.hash),
+      previousHash: bytes(row.previous_hash),
+      hash: bytes(row.hash),
       status: row.status,
       externalRef: row.external_ref,
       description: row.description,

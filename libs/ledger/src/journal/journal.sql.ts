@@ -2,19 +2,27 @@
 
 export const JOURNAL_HEADS = `SELECT stripe, seq, hash FROM journal_heads WHERE tenant_id = $1 ORDER BY stripe`;
 
+/**
+ * A page of one stripe's links with their transactions and entries. Driven from the links, each
+ * transaction and its entries looked up by primary key (OFFSET 0 keeps the lookup a lateral one): a
+ * hash join over the tenant's transactions would read all of them for every page, and verifying a
+ * journal would cost its length squared.
+ */
 export const JOURNAL_PAGE = `
 SELECT l.seq, l.transaction_id, l.encoding_version, l.previous_hash, l.hash,
        t.status, t.external_ref, t.description, t.metadata, t.effective_at, t.created_at,
-       t.expires_at, t.hold_id, t.reverses_id,
-       coalesce((SELECT json_agg(json_build_object('leg', e.leg, 'accountId', e.account_id, 'direction', e.direction,
-                                                   'pending', e.pending, 'amount', e.amount_minor::text,
-                                                   'currency', e.currency))
-                   FROM entries e WHERE e.tenant_id = t.tenant_id AND e.transaction_id = t.id), '[]') AS entries
-  FROM journal_links l
-  JOIN transactions t ON t.tenant_id = l.tenant_id AND t.id = l.transaction_id
- WHERE l.tenant_id = $1 AND l.stripe = $2 AND l.seq > $3 AND l.seq <= $5
- ORDER BY l.seq
- LIMIT $4`;
+       t.expires_at, t.hold_id, t.reverses_id, e.entries
+  FROM (SELECT * FROM journal_links
+         WHERE tenant_id = $1 AND stripe = $2 AND seq > $3 AND seq <= $5
+         ORDER BY seq
+         LIMIT $4) l
+  JOIN LATERAL (SELECT * FROM transactions t WHERE t.tenant_id = l.tenant_id AND t.id = l.transaction_id OFFSET 0) t ON true
+ CROSS JOIN LATERAL (
+       SELECT coalesce(json_agg(json_build_object('leg', e.leg, 'accountId', e.account_id, 'direction', e.direction,
+                                                  'pending', e.pending, 'amount', e.amount_minor::text,
+                                                  'currency', e.currency)), '[]') AS entries
+         FROM entries e WHERE e.tenant_id = l.tenant_id AND e.transaction_id = l.transaction_id) e
+ ORDER BY l.seq`;
 
 export const UNJOURNALED = `
 SELECT t.id FROM transactions t

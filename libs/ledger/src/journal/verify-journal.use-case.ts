@@ -3,7 +3,7 @@ import { JOURNAL_ENCODING_VERSION, JOURNAL_GENESIS_HASH, chainHash, encodeJourna
 import { descriptionDigest } from '../transactions/posting-engine';
 import { JournalRepository, type StoredLink } from './journal.repository';
 
-export const JOURNAL_PAGE_SIZE = 500;
+export const JOURNAL_PAGE_SIZE = 2_000;
 
 export interface BrokenLink {
   stripe: number | null;
@@ -24,7 +24,18 @@ function check(tenantId: string, link: StoredLink, expectedSeq: bigint, previous
   if (link.seq !== expectedSeq) return `sequence jumps from ${expectedSeq - 1n} to ${link.seq}`;
   if (link.encodingVersion !== JOURNAL_ENCODING_VERSION) return `unknown encoding version ${link.encodingVersion}`;
   if (!link.previousHash.equals(previousHash)) return 'previous hash does not match the link before it';
-  const encoding = encodeJournalRecord({ ...link, tenantId, descriptionDigest: descriptionDigest(link) });
+  const encoding = encodeJournalRecord({
+    tenantId,
+    transactionId: link.transactionId,
+    status: link.status,
+    effectiveAt: link.effectiveAt,
+    createdAt: link.createdAt,
+    holdId: link.holdId,
+    reversesId: link.reversesId,
+    expiresAt: link.expiresAt,
+    descriptionDigest: descriptionDigest(link),
+    entries: link.entries,
+  });
   if (!chainHash(previousHash, encoding).equals(link.hash)) return 'stored content does not match its hash (altered after posting)';
   return undefined;
 }
@@ -53,16 +64,21 @@ export class VerifyJournalUseCase {
   private async verifyStripe(tenantId: string, head: { stripe: number; seq: bigint; hash: Buffer }, result: JournalVerification): Promise<BrokenLink | undefined> {
     let previousHash: Buffer = JOURNAL_GENESIS_HASH;
     let seq = 0n;
-    for (;;) {
-      const page = await this.journal.page(tenantId, head.stripe, seq, head.seq, JOURNAL_PAGE_SIZE);
+    let next: Promise<StoredLink[]> | undefined = this.journal.page(tenantId, head.stripe, seq, head.seq, JOURNAL_PAGE_SIZE);
+    while (next) {
+      const page: StoredLink[] = await next;
+      // The next page is read while this one is hashed.
+      next = page.length === JOURNAL_PAGE_SIZE ? this.journal.page(tenantId, head.stripe, page.at(-1)!.seq, head.seq, JOURNAL_PAGE_SIZE) : undefined;
       for (const link of page) {
         const reason = check(tenantId, link, seq + 1n, previousHash);
-        if (reason) return { stripe: head.stripe, seq: link.seq.toString(), transactionId: link.transactionId, reason };
+        if (reason) {
+          await next;
+          return { stripe: head.stripe, seq: link.seq.toString(), transactionId: link.transactionId, reason };
+        }
         previousHash = link.hash;
         seq = link.seq;
         result.links++;
       }
-      if (page.length < JOURNAL_PAGE_SIZE) break;
     }
     if (seq !== head.seq || !previousHash.equals(head.hash)) {
       return { stripe: head.stripe, seq: head.seq.toString(), transactionId: null, reason: `head (seq ${head.seq}) does not match the last link (seq ${seq})` };

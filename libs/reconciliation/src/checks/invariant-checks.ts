@@ -69,6 +69,13 @@ const CHECKS: Check[] = [
 export interface CheckOutcome {
   name: string;
   findings: Finding[];
+  durationMs: number;
+}
+
+async function timed(name: string, work: () => Promise<Finding[]>): Promise<CheckOutcome> {
+  const started = performance.now();
+  const findings = await work();
+  return { name, findings, durationMs: Math.round(performance.now() - started) };
 }
 
 /** Runs every internal invariant for one tenant; each is one query, plus the journal's re-computation. */
@@ -79,41 +86,51 @@ export class InvariantChecks {
     private readonly verifyJournal: VerifyJournalUseCase,
   ) {}
 
-  async run(tenantId: string): Promise<CheckOutcome[]> {
-    const outcomes: CheckOutcome[] = [];
-    for (const check of CHECKS) {
-      const rows = await this.db.executor.query<Row>(check.sql, [tenantId, FINDINGS_PER_CHECK_MAX, ...(check.params ?? [])]);
-      outcomes.push({
-        name: check.name,
-        findings: rows.map((row) => {
-          const found = check.finding(row);
-          return { ...found, fingerprint: `${check.name}:${row.key}`, evidence: { check: check.name, ...(row.detail ?? {}), ...(found.evidence ?? {}) } };
-        }),
-      });
+  /**
+   * Every invariant, and `work` (the rest of the run) done meanwhile where the database allows: the
+   * journal's re-computation is mostly hashing in Node, so with a server it reads in a transaction of
+   * its own (one snapshot of the whole journal) while the set-based checks and `work` keep PostgreSQL
+   * busy in the run's transaction. The embedded database has one connection: there it runs after them.
+   */
+  async runAlongside<T>(tenantId: string, work: () => Promise<T>): Promise<{ outcomes: CheckOutcome[]; result: T }> {
+    const inRun = async () => {
+      const outcomes: CheckOutcome[] = [];
+      for (const check of CHECKS) outcomes.push(await timed(check.name, () => this.setBasedCheck(tenantId, check)));
+      return { outcomes, result: await work() };
+    };
+    const journal = () => timed('journal', () => this.journalCheck(tenantId));
+    if (!this.db.allowsSeparateTransactions) {
+      const done = await inRun();
+      return { outcomes: [...done.outcomes, await journal()], result: done.result };
     }
-    outcomes.push(await this.journalCheck(tenantId));
-    return outcomes;
+    const [done, journalOutcome] = await Promise.all([inRun(), this.db.separateTransaction('repeatable read', journal)]);
+    return { outcomes: [...done.outcomes, journalOutcome], result: done.result };
   }
 
-  private async journalCheck(tenantId: string): Promise<CheckOutcome> {
+  private async setBasedCheck(tenantId: string, check: Check): Promise<Finding[]> {
+    const rows = await this.db.executor.query<Row>(check.sql, [tenantId, FINDINGS_PER_CHECK_MAX, ...(check.params ?? [])]);
+    return rows.map((row) => {
+      const found = check.finding(row);
+      return { ...found, fingerprint: `${check.name}:${row.key}`, evidence: { check: check.name, ...(row.detail ?? {}), ...(found.evidence ?? {}) } };
+    });
+  }
+
+  private async journalCheck(tenantId: string): Promise<Finding[]> {
     const result = await this.verifyJournal.execute(tenantId);
-    if (result.ok || result.firstBroken === null) return { name: 'journal', findings: [] };
+    if (result.ok || result.firstBroken === null) return [];
     const broken = result.firstBroken;
-    return {
-      name: 'journal',
-      findings: [
-        {
-          kind: 'invariant_violation',
-          // The stripe names the chain; a new break further along the same chain is the same cause.
-          fingerprint: `journal:${broken.stripe ?? 'outside'}`,
-          summary: `the journal is broken at stripe ${broken.stripe ?? '-'} seq ${broken.seq ?? '-'}: ${broken.reason}`,
-          amountMinor: null,
-          currency: null,
-          accountCode: null,
-          source: null,
-          evidence: { check: 'journal', ...broken },
-        },
-      ],
-    };
+    return [
+      {
+        kind: 'invariant_violation',
+        // The stripe names the chain; a new break further along the same chain is the same cause.
+        fingerprint: `journal:${broken.stripe ?? 'outside'}`,
+        summary: `the journal is broken at stripe ${broken.stripe ?? '-'} seq ${broken.seq ?? '-'}: ${broken.reason}`,
+        amountMinor: null,
+        currency: null,
+        accountCode: null,
+        source: null,
+        evidence: { check: 'journal', ...broken },
+      },
+    ];
   }
 }

@@ -3,6 +3,7 @@ import { Database } from '@ledger/db';
 import type { Finding } from '../domain/finding';
 import { type MatchingRule, rulesForSource } from '../rules/matching-rule';
 import { loadMatchingRules } from '../rules/matching-rules.use-cases';
+import { RUN_STATEMENT_TIMEOUT } from '../runs.sql';
 import {
   type GroupMismatchRow,
   type MismatchRow,
@@ -110,6 +111,7 @@ export class MatchStatements {
 
   private inTransaction<T>(plans: string, work: () => Promise<T>): Promise<T> {
     return this.db.transaction('read committed', async (tx) => {
+      await tx.query(RUN_STATEMENT_TIMEOUT);
       await tx.query(plans);
       return work();
     });

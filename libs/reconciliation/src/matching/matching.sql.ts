@@ -118,24 +118,36 @@ SELECT c.line_id::text, c.transaction_id::text, c.field, c.reference, c.line_amo
  LIMIT $5`;
 
 /**
- * Amount + date candidates: same currency, same signed amount (or within the rule's tolerance, found by
- * an index range scan of the account's amounts), booking date within the window.
+/**
+ * Amount + date candidates: same currency, same signed amount (or within the rule's tolerance), booking
+ * date within the window. The unmatched lines are found first (a fence): after the earlier rules the
+ * matches table's statistics are stale (it was empty at the run's ANALYZE), and the planner would
+ * otherwise pair every line with every entry of the same amount and only then drop the matched ones.
+ * For an exact amount the unmatched entries are fenced too and hash-joined; with a tolerance each line
+ * probes the account's amounts index for its band instead.
  */
 const amountDateCandidates = (rule: MatchingRule) => {
-  const amountJoin = exact(rule)
-    ? `e.amount_minor = abs(l.amount_minor) AND ${SIGNED_ENTRY} = l.amount_minor`
-    : `e.amount_minor BETWEEN abs(l.amount_minor) - ${allowance('l.amount_minor')} AND abs(l.amount_minor) + ${allowance('l.amount_minor')}
-                AND (e.direction = $4) = (l.amount_minor > 0)`;
+  const entries = exact(rule)
+    ? `open_entries e ON e.currency = l.currency AND e.amount_minor = abs(l.amount_minor) AND ${SIGNED_ENTRY} = l.amount_minor`
+    : `entries e ON e.tenant_id = $1 AND e.account_id = $3 AND NOT e.pending AND e.currency = l.currency
+                 AND e.amount_minor BETWEEN abs(l.amount_minor) - ${allowance('l.amount_minor')} AND abs(l.amount_minor) + ${allowance('l.amount_minor')}
+                 AND (e.direction = $4) = (l.amount_minor > 0) AND ${UNMATCHED_ENTRY}`;
   return `
+WITH open_lines AS MATERIALIZED (
+  SELECT l.tenant_id, l.id, l.currency, l.amount_minor, l.booked_on
+    FROM statement_lines l
+   WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE}
+), open_entries AS MATERIALIZED (
+  SELECT e.tenant_id, e.transaction_id, e.leg, e.currency, e.amount_minor, e.direction, e.effective_at
+    FROM entries e
+   WHERE e.tenant_id = $1 AND e.account_id = $3 AND NOT e.pending AND ${UNMATCHED_ENTRY}
+)
 SELECT l.id AS line_id, e.transaction_id, e.leg, l.booked_on, e.effective_at, l.amount_minor AS line_amount, ${SIGNED_ENTRY} AS entry_amount,
        count(*) OVER (PARTITION BY l.id) AS per_line,
        count(*) OVER (PARTITION BY e.transaction_id, e.leg) AS per_entry
-  FROM statement_lines l
-  JOIN entries e ON e.tenant_id = l.tenant_id AND e.account_id = $3 AND NOT e.pending
-                AND e.currency = l.currency AND ${amountJoin}
-                AND ${withinDays('l.booked_on', 'e.effective_at')}
- WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE} AND ${UNMATCHED_ENTRY}
-   AND NOT ${rejectedPair('l.id', 'e.transaction_id', 'e.leg')}`;
+  FROM open_lines l
+  JOIN ${entries} AND ${withinDays('l.booked_on', 'e.effective_at')}
+ WHERE NOT ${rejectedPair('l.id', 'e.transaction_id', 'e.leg')}`;
 };
 
 /** Amount + date rule: only a candidate unique both ways; anything else is ambiguous, never a coin toss. $5 run. */
@@ -302,14 +314,19 @@ SELECT e.transaction_id::text AS transaction_id, e.leg, ${SIGNED_ENTRY}::text AS
 
 /**
  * Unmatched lines that have an identical twin in the same source (same day, amount, currency,
- * references and description) which did match: the bank reported one movement twice. $3 limit.
+ * references and description) which did match: the bank reported one movement twice. The unmatched
+ * lines are found first (a fence), so the self-join starts from them, not from every line. $3 limit.
  */
 export const DUPLICATE_LINES = `
+WITH open_lines AS MATERIALIZED (
+  SELECT l.tenant_id, l.source_id, l.id, l.booked_on, l.amount_minor, l.currency, l.refs, l.description
+    FROM statement_lines l
+   WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE}
+)
 SELECT l.id::text AS line_id, twin.id::text AS twin_id, l.amount_minor::text AS amount, l.currency::text AS currency
-  FROM statement_lines l
+  FROM open_lines l
   JOIN statement_lines twin ON twin.tenant_id = l.tenant_id AND twin.source_id = l.source_id AND twin.id <> l.id
                            AND twin.booked_on = l.booked_on AND twin.amount_minor = l.amount_minor
                            AND twin.currency = l.currency AND twin.refs = l.refs AND twin.description = l.description
- WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE}
-   AND EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = twin.tenant_id AND m.statement_line_id = twin.id AND m.undone_at IS NULL)
+ WHERE EXISTS (SELECT 1 FROM matches m WHERE m.tenant_id = twin.tenant_id AND m.statement_line_id = twin.id AND m.undone_at IS NULL)
  LIMIT $3`;

@@ -3,7 +3,7 @@ import { type SqlExecutor, canonicalJson, newId } from '@ledger/db';
 import { type NewEvent } from '@ledger/outbox';
 import { type DiscrepancyKind, type Finding, KIND_POLICY, dueAt } from '../domain/finding';
 import { ownerFor } from '../domain/routing';
-import { type Ticket, TicketRepository, ticketView } from './ticket.repository';
+import { type Ticket, type TicketEvent, TicketRepository, ticketView } from './ticket.repository';
 
 /** Tickets a run looks at when auto-resolving; a tenant with more is far past what a queue can hold. */
 export const OPEN_TICKETS_PER_RUN_MAX = 10_000;
@@ -24,7 +24,8 @@ function changed(ticket: Ticket, finding: Finding): boolean {
 /**
  * Turns a run's findings into tickets: a new cause opens one, a known one is updated (or reopened if
  * it had been resolved), and a ticket of a checked kind whose cause is gone is resolved with a note. The
- * fingerprint makes reruns idempotent: a second run with the same findings changes nothing.
+ * fingerprint makes reruns idempotent: a second run with the same findings changes nothing. Decided in
+ * memory, then written in a few statements (new tickets, changed tickets, their history).
  */
 @Injectable()
 export class SyncTickets {
@@ -33,6 +34,9 @@ export class SyncTickets {
   async execute(tx: SqlExecutor, tenantId: string, runId: string, checkedKinds: readonly DiscrepancyKind[], findings: readonly Finding[], now: Date) {
     const stats: SyncStats = { findings: findings.length, opened: 0, updated: 0, reopened: 0, resolved: 0 };
     const events: NewEvent[] = [];
+    const inserts: Ticket[] = [];
+    const updates: Ticket[] = [];
+    const history: TicketEvent[] = [];
     const byFingerprint = new Map(findings.map((finding) => [finding.fingerprint, finding]));
     const existing = new Map((await this.tickets.findByFingerprints(tx, tenantId, [...byFingerprint.keys()])).map((ticket) => [ticket.fingerprint, ticket]));
     const routes = await this.tickets.routes(tx, tenantId);
@@ -54,8 +58,8 @@ export class SyncTickets {
           lastSeenRunId: runId,
           updatedAt: now,
         };
-        await this.tickets.insert(tx, tenantId, opened);
-        await this.tickets.appendEvent(tx, tenantId, opened.id, { actor: RECONCILER, action: 'opened', note: finding.summary, changes: { owner: opened.owner } });
+        inserts.push(opened);
+        history.push({ ticketId: opened.id, actor: RECONCILER, action: 'opened', note: finding.summary, changes: { owner: opened.owner } });
         emit('discrepancy.opened', opened);
         stats.opened++;
         continue;
@@ -63,29 +67,32 @@ export class SyncTickets {
       const next: Ticket = { ...ticket, summary: finding.summary, amountMinor: finding.amountMinor, currency: finding.currency, evidence: finding.evidence, lastSeenRunId: runId, updatedAt: now };
       if (ticket.status === 'resolved') {
         Object.assign(next, { status: 'open', resolvedAt: null, dueAt: dueAt(finding.kind, now) });
-        await this.tickets.update(tx, tenantId, next);
-        await this.tickets.appendEvent(tx, tenantId, ticket.id, { actor: RECONCILER, action: 'reopened', note: `the cause is back (run ${runId})`, changes: { status: 'open' } });
+        updates.push(next);
+        history.push({ ticketId: ticket.id, actor: RECONCILER, action: 'reopened', note: `the cause is back (run ${runId})`, changes: { status: 'open' } });
         emit('discrepancy.updated', next);
         stats.reopened++;
       } else if (ticket.status !== 'ignored' && changed(ticket, finding)) {
-        await this.tickets.update(tx, tenantId, next);
-        await this.tickets.appendEvent(tx, tenantId, ticket.id, { actor: RECONCILER, action: 'updated', changes: { amount: finding.amountMinor?.toString() ?? null, summary: finding.summary } });
+        updates.push(next);
+        history.push({ ticketId: ticket.id, actor: RECONCILER, action: 'updated', changes: { amount: finding.amountMinor?.toString() ?? null, summary: finding.summary } });
         emit('discrepancy.updated', next);
         stats.updated++;
       } else {
         // Seen again, unchanged (or ignored by a person): only the run that saw it is recorded.
-        await this.tickets.update(tx, tenantId, { ...ticket, lastSeenRunId: runId });
+        updates.push({ ...ticket, lastSeenRunId: runId });
       }
     }
 
     for (const ticket of await this.tickets.openOfKinds(tx, tenantId, checkedKinds, OPEN_TICKETS_PER_RUN_MAX)) {
       if (byFingerprint.has(ticket.fingerprint)) continue;
       const resolved: Ticket = { ...ticket, status: 'resolved', resolvedAt: now, updatedAt: now, lastSeenRunId: ticket.lastSeenRunId };
-      await this.tickets.update(tx, tenantId, resolved);
-      await this.tickets.appendEvent(tx, tenantId, ticket.id, { actor: RECONCILER, action: 'auto_resolved', note: `cause no longer found by run ${runId}`, changes: { status: 'resolved' } });
+      updates.push(resolved);
+      history.push({ ticketId: ticket.id, actor: RECONCILER, action: 'auto_resolved', note: `cause no longer found by run ${runId}`, changes: { status: 'resolved' } });
       emit('discrepancy.resolved', resolved);
       stats.resolved++;
     }
+    await this.tickets.insert(tx, tenantId, inserts);
+    await this.tickets.update(tx, tenantId, updates);
+    await this.tickets.appendEvents(tx, tenantId, history);
     return { stats, events };
   }
 }

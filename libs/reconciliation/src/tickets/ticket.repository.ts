@@ -3,17 +3,17 @@ import { Database, type SqlExecutor } from '@ledger/db';
 import type { DiscrepancyKind, Finding, Severity } from '../domain/finding';
 import type { OwnerRoute } from '../domain/routing';
 import {
-  APPEND_EVENT,
+  APPEND_EVENTS,
   FIND_BY_FINGERPRINTS,
   FIND_TICKET,
   HISTORY,
   INSERT_ROUTE,
-  INSERT_TICKET,
+  INSERT_TICKETS,
   LIST_ROUTES,
   LIST_TICKETS,
   LOCK_TICKET,
   OPEN_OF_KINDS,
-  UPDATE_TICKET,
+  UPDATE_TICKETS,
 } from './tickets.sql';
 import type { TicketEventView, TicketStatus, TicketView } from './ticket.views';
 
@@ -48,6 +48,22 @@ export interface Ticket extends Finding {
   resolvedAt: Date | null;
   lastSeenRunId: string | null;
   updatedAt: Date;
+}
+
+/** One entry of a ticket's history. */
+export interface TicketEvent {
+  ticketId: string;
+  actor: string;
+  action: string;
+  note?: string;
+  changes?: Record<string, unknown>;
+}
+
+/** Tickets or events written by one statement; a run's findings are bounded, this bounds each statement. */
+export const TICKETS_PER_STATEMENT_MAX = 5_000;
+
+function* slices<T>(items: readonly T[]): Generator<readonly T[]> {
+  for (let start = 0; start < items.length; start += TICKETS_PER_STATEMENT_MAX) yield items.slice(start, start + TICKETS_PER_STATEMENT_MAX);
 }
 
 export interface TicketFilter {
@@ -119,44 +135,58 @@ export class TicketRepository {
     return (await tx.query<TicketRow>(OPEN_OF_KINDS, [tenantId, kinds, limit])).map(toTicket);
   }
 
-  async insert(tx: SqlExecutor, tenantId: string, ticket: Ticket): Promise<void> {
-    await tx.query(INSERT_TICKET, [
-      tenantId,
-      ticket.id,
-      ticket.fingerprint,
-      ticket.kind,
-      ticket.severity,
-      ticket.owner,
-      ticket.summary,
-      ticket.amountMinor,
-      ticket.currency,
-      ticket.accountCode,
-      ticket.source,
-      JSON.stringify(ticket.evidence),
-      ticket.openedAt,
-      ticket.dueAt,
-      ticket.lastSeenRunId,
-    ]);
+  async insert(tx: SqlExecutor, tenantId: string, tickets: readonly Ticket[]): Promise<void> {
+    for (const slice of slices(tickets)) {
+      await tx.query(INSERT_TICKETS, [
+        tenantId,
+        slice.map((ticket) => ticket.id),
+        slice.map((ticket) => ticket.fingerprint),
+        slice.map((ticket) => ticket.kind),
+        slice.map((ticket) => ticket.severity),
+        slice.map((ticket) => ticket.owner),
+        slice.map((ticket) => ticket.summary),
+        slice.map((ticket) => ticket.amountMinor),
+        slice.map((ticket) => ticket.currency),
+        slice.map((ticket) => ticket.accountCode),
+        slice.map((ticket) => ticket.source),
+        slice.map((ticket) => JSON.stringify(ticket.evidence)),
+        slice.map((ticket) => ticket.openedAt),
+        slice.map((ticket) => ticket.dueAt),
+        slice.map((ticket) => ticket.lastSeenRunId),
+      ]);
+    }
   }
 
-  async update(tx: SqlExecutor, tenantId: string, ticket: Ticket): Promise<void> {
-    await tx.query(UPDATE_TICKET, [
-      tenantId,
-      ticket.id,
-      ticket.status,
-      ticket.owner,
-      ticket.summary,
-      ticket.amountMinor,
-      ticket.currency,
-      JSON.stringify(ticket.evidence),
-      ticket.resolvedAt,
-      ticket.lastSeenRunId,
-      ticket.dueAt,
-    ]);
+  /** Writes each ticket's working state; a null lastSeenRunId keeps the stored one. */
+  async update(tx: SqlExecutor, tenantId: string, tickets: readonly Ticket[]): Promise<void> {
+    for (const slice of slices(tickets)) {
+      await tx.query(UPDATE_TICKETS, [
+        tenantId,
+        slice.map((ticket) => ticket.id),
+        slice.map((ticket) => ticket.status),
+        slice.map((ticket) => ticket.owner),
+        slice.map((ticket) => ticket.summary),
+        slice.map((ticket) => ticket.amountMinor),
+        slice.map((ticket) => ticket.currency),
+        slice.map((ticket) => JSON.stringify(ticket.evidence)),
+        slice.map((ticket) => ticket.resolvedAt),
+        slice.map((ticket) => ticket.lastSeenRunId),
+        slice.map((ticket) => ticket.dueAt),
+      ]);
+    }
   }
 
-  async appendEvent(tx: SqlExecutor, tenantId: string, ticketId: string, event: { actor: string; action: string; note?: string; changes?: Record<string, unknown> }) {
-    await tx.query(APPEND_EVENT, [tenantId, ticketId, event.actor, event.action, event.note ?? null, JSON.stringify(event.changes ?? {})]);
+  async appendEvents(tx: SqlExecutor, tenantId: string, events: readonly TicketEvent[]): Promise<void> {
+    for (const slice of slices(events)) {
+      await tx.query(APPEND_EVENTS, [
+        tenantId,
+        slice.map((event) => event.ticketId),
+        slice.map((event) => event.actor),
+        slice.map((event) => event.action),
+        slice.map((event) => event.note ?? null),
+        slice.map((event) => JSON.stringify(event.changes ?? {})),
+      ]);
+    }
   }
 
   async find(tenantId: string, id: string): Promise<Ticket | undefined> {

@@ -12,21 +12,38 @@ SELECT ${TICKET_COLUMNS} FROM discrepancies
  WHERE tenant_id = $1 AND kind = ANY($2::text[]) AND status IN ('open', 'acknowledged')
  LIMIT $3`;
 
-export const INSERT_TICKET = `
+// Tickets are written many at a time (a run opens, updates and resolves them in one statement each),
+// as parallel arrays, one element per ticket.
+
+export const INSERT_TICKETS = `
 INSERT INTO discrepancies (tenant_id, id, fingerprint, kind, severity, status, owner, summary, amount_minor, currency,
                            account_code, source, evidence, opened_at, updated_at, due_at, last_seen_run_id)
-VALUES ($1, $2, $3, $4, $5, 'open', $6, $7, $8, $9, $10, $11, $12::text::jsonb, $13, $13, $14, $15)`;
+SELECT $1, t.id, t.fingerprint, t.kind, t.severity, 'open', t.owner, t.summary, t.amount_minor, t.currency,
+       t.account_code, t.source, t.evidence::jsonb, t.opened_at, t.opened_at, t.due_at, t.last_seen_run_id
+  FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int8[], $9::text[],
+              $10::text[], $11::text[], $12::text[], $13::timestamptz[], $14::timestamptz[], $15::uuid[])
+       AS t(id, fingerprint, kind, severity, owner, summary, amount_minor, currency, account_code, source, evidence,
+            opened_at, due_at, last_seen_run_id)`;
 
-export const UPDATE_TICKET = `
-UPDATE discrepancies
-   SET status = $3, owner = $4, summary = $5, amount_minor = $6, currency = $7, evidence = $8::text::jsonb,
-       updated_at = now(), resolved_at = $9, last_seen_run_id = coalesce($10, last_seen_run_id), due_at = $11
- WHERE tenant_id = $1 AND id = $2`;
+export const UPDATE_TICKETS = `
+UPDATE discrepancies d
+   SET status = u.status, owner = u.owner, summary = u.summary, amount_minor = u.amount_minor, currency = u.currency,
+       evidence = u.evidence::jsonb, updated_at = now(), resolved_at = u.resolved_at,
+       last_seen_run_id = coalesce(u.last_seen_run_id, d.last_seen_run_id), due_at = u.due_at
+  FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::text[], $8::text[], $9::timestamptz[],
+              $10::uuid[], $11::timestamptz[])
+       AS u(id, status, owner, summary, amount_minor, currency, evidence, resolved_at, last_seen_run_id, due_at)
+ WHERE d.tenant_id = $1 AND d.id = u.id`;
 
-export const APPEND_EVENT = `
+/** Each ticket's events are numbered on from its last one, in the order given. */
+export const APPEND_EVENTS = `
 INSERT INTO discrepancy_events (tenant_id, discrepancy_id, seq, actor, action, note, changes)
-SELECT $1, $2, coalesce(max(seq), 0) + 1, $3, $4, $5, $6::text::jsonb
-  FROM discrepancy_events WHERE tenant_id = $1 AND discrepancy_id = $2`;
+SELECT $1, e.discrepancy_id,
+       coalesce((SELECT max(d.seq) FROM discrepancy_events d WHERE d.tenant_id = $1 AND d.discrepancy_id = e.discrepancy_id), 0)
+         + row_number() OVER (PARTITION BY e.discrepancy_id ORDER BY e.position),
+       e.actor, e.action, e.note, e.changes::jsonb
+  FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY
+       AS e(discrepancy_id, actor, action, note, changes, position)`;
 
 export const FIND_TICKET = `SELECT ${TICKET_COLUMNS} FROM discrepancies WHERE tenant_id = $1 AND id = $2`;
 

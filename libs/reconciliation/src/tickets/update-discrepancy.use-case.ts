@@ -56,10 +56,12 @@ export class UpdateDiscrepancyUseCase {
       }
       if (actions.length === 0 && command.note) actions.push({ action: 'noted', changes: {} });
       if (actions.length === 0) return ticket;
-      await this.tickets.update(tx, command.tenantId, { ...next, lastSeenRunId: null });
-      for (const [index, entry] of actions.entries()) {
-        await this.tickets.appendEvent(tx, command.tenantId, ticket.id, { actor: command.actor, ...entry, note: index === 0 ? command.note : undefined });
-      }
+      await this.tickets.update(tx, command.tenantId, [{ ...next, lastSeenRunId: null }]);
+      await this.tickets.appendEvents(
+        tx,
+        command.tenantId,
+        actions.map((entry, index) => ({ ticketId: ticket.id, actor: command.actor, ...entry, note: index === 0 ? command.note : undefined })),
+      );
       const type = next.status === 'resolved' && ticket.status !== 'resolved' ? 'discrepancy.resolved' : 'discrepancy.updated';
       await this.outbox.append(tx, command.tenantId, [
         { type, aggregateType: 'discrepancy', aggregateId: ticket.id, aggregateVersion: BigInt(next.updatedAt.getTime()), data: { discrepancy: ticketView(next) } },
