@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
-import type { EventType, LedgerEvent } from './outbox-event';
+import { type LedgerEvent, type OutboxRow, toLedgerEvent } from './outbox-event';
 
 // Only rows of transactions older than every transaction still running are served, so a row that
 // commits late can never land behind a cursor a reader has already moved past.
@@ -12,18 +12,6 @@ SELECT id, type, tenant_id, aggregate_id, aggregate_version, occurred_at, data, 
    AND xid < pg_snapshot_xmin(pg_current_snapshot())
  ORDER BY xid, position
  LIMIT $4`;
-
-interface EventRow {
-  id: string;
-  type: EventType;
-  tenant_id: string;
-  aggregate_id: string;
-  aggregate_version: bigint;
-  occurred_at: Date;
-  data: Record<string, unknown>;
-  xid: string;
-  position: bigint;
-}
 
 export interface FeedPosition {
   xid: string;
@@ -37,17 +25,9 @@ export class EventFeedRepository {
   constructor(private readonly db: Database) {}
 
   async listAfter(tenantId: string, after: FeedPosition, limit: number): Promise<{ event: LedgerEvent; position: FeedPosition }[]> {
-    const rows = await this.db.executor.query<EventRow>(LIST_EVENTS, [tenantId, after.xid, after.position, limit]);
+    const rows = await this.db.executor.query<OutboxRow>(LIST_EVENTS, [tenantId, after.xid, after.position, limit]);
     return rows.map((row) => ({
-      event: {
-        id: row.id,
-        type: row.type,
-        tenantId: row.tenant_id,
-        aggregateId: row.aggregate_id,
-        aggregateVersion: row.aggregate_version.toString(),
-        occurredAt: row.occurred_at.toISOString(),
-        data: row.data,
-      },
+      event: toLedgerEvent(row),
       position: { xid: row.xid, position: row.position },
     }));
   }

@@ -2,3 +2,9 @@ export { EVENT_TYPES, type EventType, type LedgerEvent, type NewEvent } from './
 export { OutboxWriter, outboxInsertSql, outboxInsertParams, OUTBOX_INSERT_PARAMS } from './outbox.writer';
 export { ListEventsUseCase, EVENT_PAGE_SIZE_MAX, type EventPage, type ListEventsCommand } from './list-events.use-case';
 export { OutboxModule } from './outbox.module';
+export { backoffDelayMs } from './backoff';
+export { PollingLoop, type PollingLoopOptions } from './polling-loop';
+export { type EventPublisher, NoEventPublisher } from './publishers/event-publisher';
+export { NatsEventPublisher, eventSubject, type NatsPublisherOptions } from './publishers/nats-publisher';
+export { RelayRepository, type OutboxBacklog } from './relay/relay.repository';
+export { RelayOutboxUseCase, RELAY_BATCH_SIZE_MAX, type RelayFaults, type RelayResult } from './relay/relay-outbox.use-case';
