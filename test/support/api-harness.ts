@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import { loadConfig } from '@ledger/config';
 import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 
@@ -21,9 +22,14 @@ export interface ApiResponse {
   body: any;
 }
 
-export async function startApi(poolSize = 20): Promise<ApiHarness> {
+/**
+ * `settings` are environment variables as the configuration reads them (e.g. allowing webhook targets
+ * on loopback, where the tests' receivers listen); everything else has its documented default.
+ */
+export async function startApi(poolSize = 20, settings: Record<string, string> = {}): Promise<ApiHarness> {
   const db = await createTestDatabase(poolSize);
-  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, logLevels: ['error'] });
+  const events = loadConfig(settings).events;
+  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, events, logLevels: ['error'] });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -6,7 +6,8 @@ import { IdempotencyModule } from '@ledger/idempotency';
 import { ImportsModule } from '@ledger/imports';
 import { ReconciliationModule } from '@ledger/reconciliation';
 import { LedgerModule } from '@ledger/ledger';
-import { OutboxModule } from '@ledger/outbox';
+import type { EventDeliveryConfig } from '@ledger/config';
+import { OutboxModule, WebhooksModule } from '@ledger/outbox';
 import { AccountsController } from './controllers/accounts.controller';
 import { ApiKeysController } from './controllers/api-keys.controller';
 import { EventsController } from './controllers/events.controller';
@@ -18,11 +19,14 @@ import { ReconciliationController } from './controllers/reconciliation.controlle
 import { SourcesController } from './controllers/sources.controller';
 import { TenantsController } from './controllers/tenants.controller';
 import { TransactionsController } from './controllers/transactions.controller';
+import { WebhooksController } from './controllers/webhooks.controller';
+import { EVENT_DELIVERY_CONFIG } from './event-delivery-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 
 export interface ApiModuleOptions {
   database: Database;
   operatorToken: string | undefined;
+  events: EventDeliveryConfig;
 }
 
 @Module({})
@@ -36,6 +40,7 @@ export class ApiModule {
         IdempotencyModule,
         LedgerModule,
         OutboxModule,
+        WebhooksModule.forRoot(options.events.webhooks),
         ImportsModule,
         ReconciliationModule,
       ],
@@ -51,8 +56,9 @@ export class ApiModule {
         ReconciliationController,
         MatchesController,
         MatchingRulesController,
+        WebhooksController,
       ],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, { provide: EVENT_DELIVERY_CONFIG, useValue: options.events }],
     };
   }
 }

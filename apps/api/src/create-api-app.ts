@@ -2,6 +2,7 @@ import { type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { EventDeliveryConfig } from '@ledger/config';
 import type { Database } from '@ledger/db';
 import { json } from 'express';
 import { ApiModule } from './api.module';
@@ -15,6 +16,7 @@ export const REQUEST_BODY_BYTES_MAX = 2 * 1024 * 1024;
 export interface ApiAppOptions {
   database: Database;
   operatorToken: string | undefined;
+  events: EventDeliveryConfig;
   logLevels?: LogLevel[];
 }
 
