@@ -4,6 +4,7 @@ import { AuthModule } from '@ledger/auth';
 import { type Database, DatabaseModule } from '@ledger/db';
 import { IdempotencyModule } from '@ledger/idempotency';
 import { ImportsModule } from '@ledger/imports';
+import { InboxModule } from '@ledger/inbox';
 import { ReconciliationModule } from '@ledger/reconciliation';
 import { LedgerModule } from '@ledger/ledger';
 import type { EventDeliveryConfig } from '@ledger/config';
@@ -13,6 +14,7 @@ import { ApiKeysController } from './controllers/api-keys.controller';
 import { EventsController } from './controllers/events.controller';
 import { HealthController } from './controllers/health.controller';
 import { ImportsController } from './controllers/imports.controller';
+import { InboundController } from './controllers/inbound.controller';
 import { MatchesController } from './controllers/matches.controller';
 import { MatchingRulesController } from './controllers/matching-rules.controller';
 import { ReconciliationController } from './controllers/reconciliation.controller';
@@ -41,6 +43,7 @@ export class ApiModule {
         LedgerModule,
         OutboxModule,
         WebhooksModule.forRoot(options.events.webhooks),
+        InboxModule,
         ImportsModule,
         ReconciliationModule,
       ],
@@ -57,6 +60,7 @@ export class ApiModule {
         MatchesController,
         MatchingRulesController,
         WebhooksController,
+        InboundController,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, { provide: EVENT_DELIVERY_CONFIG, useValue: options.events }],
     };

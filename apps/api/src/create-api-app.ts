@@ -8,6 +8,7 @@ import { json } from 'express';
 import { ApiModule } from './api.module';
 import { jsonDepthLimit } from './http/json-depth.middleware';
 import { jsonOnly } from './http/json-only.middleware';
+import { keepSignedRawBody } from './http/raw-body';
 import { statementUpload } from './http/statement-upload.middleware';
 
 /** Largest JSON body accepted; a batch of 1000 transfers fits with room to spare. */
@@ -28,7 +29,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
   app.disable('x-powered-by');
   app.use('/v1/imports', statementUpload);
   app.use(jsonOnly);
-  app.use(json({ limit: REQUEST_BODY_BYTES_MAX, strict: true }));
+  app.use(json({ limit: REQUEST_BODY_BYTES_MAX, strict: true, verify: keepSignedRawBody }));
   app.use(jsonDepthLimit);
   const document = SwaggerModule.createDocument(
     app,

@@ -15,5 +15,5 @@ export { WebhooksModule } from './webhooks/webhooks.module';
 export { CreateWebhookUseCase, ListWebhooksUseCase, DeleteWebhookUseCase, RotateWebhookSecretUseCase } from './webhooks/manage-webhooks.use-cases';
 export { ListWebhookDeliveriesUseCase, RedeliverWebhookUseCase } from './webhooks/webhook-deliveries.use-cases';
 export { DeliverWebhooksUseCase, type DeliveryBatchResult } from './webhooks/deliver-webhooks.use-case';
-export { SIGNATURE_HEADER, EVENT_ID_HEADER, signatureHeader, verifySignature } from './webhooks/webhook-signature';
+export { SIGNATURE_HEADER, EVENT_ID_HEADER, signatureHeader, verifySignature, newSigningSecret } from './webhooks/webhook-signature';
 export { type WebhookView, type DeliveryView, type DeliveryStatus } from './webhooks/webhook.views';

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { decodeIdCursor, encodeCursor, isUuid, newId } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import type { EventType } from '../outbox-event';
-import { WEBHOOK_SETTINGS, type WebhookSettings, newWebhookSecret } from './webhook-settings';
+import { WEBHOOK_SETTINGS, type WebhookSettings } from './webhook-settings';
+import { newSigningSecret } from './webhook-signature';
 import { assertAllowedTarget, parseWebhookUrl } from './webhook-target';
 import { WebhookRepository } from './webhook.repository';
 import { type WebhookView, webhookView } from './webhook.views';
@@ -24,7 +25,7 @@ export class CreateWebhookUseCase {
   async execute(command: { tenantId: string; url: string; events: readonly EventType[] }): Promise<WebhookView & { secret: string }> {
     const url = parseWebhookUrl(command.url);
     await assertAllowedTarget(url, this.settings.allowPrivateTargets);
-    const secret = newWebhookSecret();
+    const secret = newSigningSecret();
     const row = await this.webhooks.create(command.tenantId, newId(), url.toString(), [...new Set(command.events)], secret);
     return { ...webhookView(row), secret };
   }
@@ -64,7 +65,7 @@ export class RotateWebhookSecretUseCase {
 
   async execute(command: { tenantId: string; id: string }): Promise<WebhookView & { secret: string }> {
     if (!isUuid(command.id)) throw webhookNotFound(command.id);
-    const secret = newWebhookSecret();
+    const secret = newSigningSecret();
     const row = await this.webhooks.rotateSecret(command.tenantId, command.id, secret, this.settings.secretGraceHours);
     if (!row) throw webhookNotFound(command.id);
     return { ...webhookView(row), secret };

@@ -1,11 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { EventDeliveryConfig } from '@ledger/config';
 
 export type WebhookSettings = EventDeliveryConfig['webhooks'];
 
 /** Injection token of the webhook settings (from the validated configuration). */
 export const WEBHOOK_SETTINGS = Symbol('WEBHOOK_SETTINGS');
-
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
-}

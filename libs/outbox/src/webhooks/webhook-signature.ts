@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'Ledger-Signature';
 export const EVENT_ID_HEADER = 'Ledger-Event-Id';
@@ -26,4 +26,9 @@ export function verifySignature(header: string, body: string, secret: string, no
   return parts
     .filter(([key, value]) => key === 'v1' && value !== undefined && /^[0-9a-f]{64}$/.test(value))
     .some(([, value]) => timingSafeEqual(Buffer.from(value!, 'hex'), expected));
+}
+
+/** A new HMAC secret (webhook subscriptions, inbound sources). */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
 }
