@@ -17,6 +17,7 @@ import { ImportsController } from './controllers/imports.controller';
 import { InboundController } from './controllers/inbound.controller';
 import { MatchesController } from './controllers/matches.controller';
 import { MatchingRulesController } from './controllers/matching-rules.controller';
+import { MetricsController } from './controllers/metrics.controller';
 import { ReconciliationController } from './controllers/reconciliation.controller';
 import { SourcesController } from './controllers/sources.controller';
 import { TenantsController } from './controllers/tenants.controller';
@@ -24,6 +25,7 @@ import { TransactionsController } from './controllers/transactions.controller';
 import { WebhooksController } from './controllers/webhooks.controller';
 import { EVENT_DELIVERY_CONFIG } from './event-delivery-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { LedgerMetrics } from './metrics/ledger-metrics';
 
 export interface ApiModuleOptions {
   database: Database;
@@ -61,8 +63,9 @@ export class ApiModule {
         MatchingRulesController,
         WebhooksController,
         InboundController,
+        MetricsController,
       ],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, { provide: EVENT_DELIVERY_CONFIG, useValue: options.events }],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, { provide: EVENT_DELIVERY_CONFIG, useValue: options.events }, LedgerMetrics],
     };
   }
 }

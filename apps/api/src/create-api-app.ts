@@ -9,6 +9,8 @@ import { ApiModule } from './api.module';
 import { jsonDepthLimit } from './http/json-depth.middleware';
 import { jsonOnly } from './http/json-only.middleware';
 import { keepSignedRawBody } from './http/raw-body';
+import { LedgerMetrics } from './metrics/ledger-metrics';
+import { postingMetrics } from './metrics/posting-metrics.middleware';
 import { statementUpload } from './http/statement-upload.middleware';
 
 /** Largest JSON body accepted; a batch of 1000 transfers fits with room to spare. */
@@ -27,6 +29,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
     logger: options.logLevels ?? ['error', 'warn', 'log'],
   });
   app.disable('x-powered-by');
+  app.use('/v1/transactions', postingMetrics(app.get(LedgerMetrics)));
   app.use('/v1/imports', statementUpload);
   app.use(jsonOnly);
   app.use(json({ limit: REQUEST_BODY_BYTES_MAX, strict: true, verify: keepSignedRawBody }));

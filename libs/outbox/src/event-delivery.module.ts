@@ -7,6 +7,7 @@ import { NatsEventPublisher } from './publishers/nats-publisher';
 import { PurgePublishedEventsUseCase } from './relay/purge-published-events.use-case';
 import { RelayOutboxUseCase } from './relay/relay-outbox.use-case';
 import { RelayRepository } from './relay/relay.repository';
+import { WebhookRepository } from './webhooks/webhook.repository';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 export const EVENT_PUBLISHER = Symbol('EVENT_PUBLISHER');
@@ -36,8 +37,8 @@ export class EventDeliveryModule {
         },
         {
           provide: PurgePublishedEventsUseCase,
-          inject: [RelayRepository],
-          useFactory: (outbox: RelayRepository) => new PurgePublishedEventsUseCase(outbox, config.outboxRetentionHours),
+          inject: [RelayRepository, WebhookRepository],
+          useFactory: (outbox: RelayRepository, webhooks: WebhookRepository) => new PurgePublishedEventsUseCase(outbox, webhooks, config.outboxRetentionHours),
         },
       ],
       exports: [EVENT_PUBLISHER, RelayOutboxUseCase, PurgePublishedEventsUseCase, WebhooksModule],

@@ -17,3 +17,5 @@ export { ListWebhookDeliveriesUseCase, RedeliverWebhookUseCase } from './webhook
 export { DeliverWebhooksUseCase, type DeliveryBatchResult } from './webhooks/deliver-webhooks.use-case';
 export { SIGNATURE_HEADER, EVENT_ID_HEADER, signatureHeader, verifySignature, newSigningSecret } from './webhooks/webhook-signature';
 export { type WebhookView, type DeliveryView, type DeliveryStatus } from './webhooks/webhook.views';
+export { WebhookStatisticsUseCase, type WebhookStatistics } from './webhooks/webhook-statistics.use-case';
+export { WebhookRepository } from './webhooks/webhook.repository';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import type { DeliveryRow, DeliveryStatus, WebhookRow } from './webhook.views';
 import {
-  CLAIM_DUE, DELETE_SUBSCRIPTION, GET_SUBSCRIPTION, INSERT_SUBSCRIPTION, LIST_DELIVERIES, LIST_SUBSCRIPTIONS, RECORD_DELIVERED, RECORD_FAILED,
+  CLAIM_DUE, DELETE_DELIVERED_BEFORE, DELETE_SUBSCRIPTION, DELIVERY_STATISTICS, GET_SUBSCRIPTION, INSERT_SUBSCRIPTION, LIST_DELIVERIES, LIST_SUBSCRIPTIONS, RECORD_DELIVERED, RECORD_FAILED,
   REDELIVER, ROTATE_SECRET,
 } from './webhooks.sql';
 
@@ -71,5 +71,13 @@ export class WebhookRepository {
       delivery.tenant_id, delivery.id, failure.responseStatus, failure.error.slice(0, 500), failure.retryInMs, failure.attemptsMax,
     ]);
     return row!.status;
+  }
+
+  statistics(): Promise<{ status: DeliveryStatus; deliveries: bigint; failed_before: bigint }[]> {
+    return this.db.executor.query(DELIVERY_STATISTICS);
+  }
+
+  async deleteDeliveredBefore(before: Date, limit: number): Promise<number> {
+    return (await this.db.executor.query(DELETE_DELIVERED_BEFORE, [before, limit])).length;
   }
 }

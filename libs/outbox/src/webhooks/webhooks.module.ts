@@ -3,6 +3,7 @@ import { DeliverWebhooksUseCase } from './deliver-webhooks.use-case';
 import { CreateWebhookUseCase, DeleteWebhookUseCase, ListWebhooksUseCase, RotateWebhookSecretUseCase } from './manage-webhooks.use-cases';
 import { ListWebhookDeliveriesUseCase, RedeliverWebhookUseCase } from './webhook-deliveries.use-cases';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from './webhook-settings';
+import { WebhookStatisticsUseCase } from './webhook-statistics.use-case';
 import { WebhookRepository } from './webhook.repository';
 
 const useCases = [
@@ -13,6 +14,7 @@ const useCases = [
   ListWebhookDeliveriesUseCase,
   RedeliverWebhookUseCase,
   DeliverWebhooksUseCase,
+  WebhookStatisticsUseCase,
 ];
 
 @Module({})
@@ -21,7 +23,7 @@ export class WebhooksModule {
     return {
       module: WebhooksModule,
       providers: [WebhookRepository, { provide: WEBHOOK_SETTINGS, useValue: settings }, ...useCases],
-      exports: useCases,
+      exports: [...useCases, WebhookRepository],
     };
   }
 }

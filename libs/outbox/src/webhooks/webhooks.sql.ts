@@ -63,3 +63,16 @@ UPDATE webhook_deliveries
        next_attempt_at = now() + make_interval(secs => $5::float8 / 1000)
  WHERE tenant_id = $1 AND id = $2
 RETURNING status`;
+
+/** Deliveries per status across tenants, and how many pending ones have failed at least once. */
+export const DELIVERY_STATISTICS = `
+SELECT status, count(*)::int8 AS deliveries, count(*) FILTER (WHERE attempts > 0)::int8 AS failed_before
+  FROM webhook_deliveries GROUP BY status`;
+
+/** Delivered rows are kept as long as published events; dead letters until someone redelivers them. */
+export const DELETE_DELIVERED_BEFORE = `
+DELETE FROM webhook_deliveries
+ WHERE (tenant_id, id) IN (SELECT tenant_id, id FROM webhook_deliveries
+                            WHERE status = 'delivered' AND delivered_at < $1
+                            LIMIT $2)
+RETURNING id`;
