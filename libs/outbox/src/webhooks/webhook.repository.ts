@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import type { DeliveryRow, DeliveryStatus, WebhookRow } from './webhook.views';
 import {
-  CLAIM_DUE, DELETE_DELIVERED_BEFORE, DELETE_SUBSCRIPTION, DELIVERY_STATISTICS, GET_SUBSCRIPTION, INSERT_SUBSCRIPTION, LIST_DELIVERIES, LIST_SUBSCRIPTIONS, RECORD_DELIVERED, RECORD_FAILED,
+  DELETE_DELIVERED_BEFORE, DELETE_SUBSCRIPTION, DELIVERY_STATISTICS, GET_SUBSCRIPTION, INSERT_SUBSCRIPTION, LIST_DELIVERIES, LEASE_DUE, LIST_SUBSCRIPTIONS, RECORD_DELIVERED, RECORD_FAILED,
   REDELIVER, ROTATE_SECRET,
 } from './webhooks.sql';
 
@@ -57,8 +57,8 @@ export class WebhookRepository {
     return (await this.db.executor.query<DeliveryRow>(REDELIVER, [tenantId, subscriptionId, deliveryId]))[0];
   }
 
-  claimDue(limit: number): Promise<DueDelivery[]> {
-    return this.db.executor.query<DueDelivery>(CLAIM_DUE, [limit]);
+  leaseDue(limit: number, leaseMs: number): Promise<DueDelivery[]> {
+    return this.db.executor.query<DueDelivery>(LEASE_DUE, [limit, leaseMs]);
   }
 
   async recordDelivered(delivery: DueDelivery, responseStatus: number): Promise<void> {

@@ -38,16 +38,26 @@ UPDATE webhook_deliveries
  WHERE tenant_id = $1 AND subscription_id = $2 AND id = $3
 RETURNING ${DELIVERY_COLUMNS}`;
 
-/** Due deliveries with what signing them needs; locked until the sender's transaction ends. */
-export const CLAIM_DUE = `
-SELECT d.tenant_id, d.id, d.event_id, d.body, d.attempts, s.url, s.secret,
-       CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret
-  FROM webhook_deliveries d
-  JOIN webhook_subscriptions s ON s.tenant_id = d.tenant_id AND s.id = d.subscription_id
- WHERE d.status = 'pending' AND d.next_attempt_at <= now()
- ORDER BY d.next_attempt_at
- LIMIT $1
-   FOR UPDATE OF d SKIP LOCKED`;
+/**
+ * Takes due deliveries with what signing them needs, and leases them: their next attempt moves past
+ * the request timeout, so no other sender takes them meanwhile, and a sender that dies mid-request
+ * leaves them to be retried when the lease ends. One short statement: no transaction stays open
+ * while an endpoint is slow (an open transaction would also hold back the event feed's fence).
+ */
+export const LEASE_DUE = `
+WITH due AS (
+  SELECT tenant_id, id FROM webhook_deliveries
+   WHERE status = 'pending' AND next_attempt_at <= now()
+   ORDER BY next_attempt_at
+   LIMIT $1
+     FOR UPDATE SKIP LOCKED
+)
+UPDATE webhook_deliveries d
+   SET next_attempt_at = now() + make_interval(secs => $2::float8 / 1000)
+  FROM due, webhook_subscriptions s
+ WHERE d.tenant_id = due.tenant_id AND d.id = due.id AND s.tenant_id = d.tenant_id AND s.id = d.subscription_id
+RETURNING d.tenant_id, d.id, d.event_id, d.body, d.attempts, s.url, s.secret,
+          CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret`;
 
 export const RECORD_DELIVERED = `
 UPDATE webhook_deliveries
