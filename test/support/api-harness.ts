@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { RateLimit } from '@ledger/auth';
+import { loadConfig } from '@ledger/config';
 import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 
@@ -22,10 +23,15 @@ export interface ApiResponse {
   body: any;
 }
 
-/** `rateLimit` per API key: off unless a test is about it. */
-export async function startApi(options: { poolSize?: number; rateLimit?: RateLimit } = {}): Promise<ApiHarness> {
+/**
+ * `rateLimit` per API key: off unless a test is about it. `settings` are environment variables as the
+ * configuration reads them (e.g. allowing webhook targets on loopback, where the tests' receivers
+ * listen); everything else has its documented default.
+ */
+export async function startApi(options: { poolSize?: number; rateLimit?: RateLimit; settings?: Record<string, string> } = {}): Promise<ApiHarness> {
   const db = await createTestDatabase(options.poolSize ?? 20);
-  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, rateLimit: options.rateLimit, logLevels: ['error'] });
+  const events = loadConfig(options.settings ?? {}).events;
+  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, rateLimit: options.rateLimit, events, logLevels: ['error'] });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -4,27 +4,35 @@ import { AuthModule, type RateLimit } from '@ledger/auth';
 import { type Database, DatabaseModule } from '@ledger/db';
 import { IdempotencyModule } from '@ledger/idempotency';
 import { ImportsModule } from '@ledger/imports';
+import { InboxModule } from '@ledger/inbox';
 import { ReconciliationModule } from '@ledger/reconciliation';
 import { LedgerModule } from '@ledger/ledger';
-import { OutboxModule } from '@ledger/outbox';
+import type { EventDeliveryConfig } from '@ledger/config';
+import { OutboxModule, WebhooksModule } from '@ledger/outbox';
 import { AccountsController } from './controllers/accounts.controller';
 import { ApiKeysController } from './controllers/api-keys.controller';
 import { EventsController } from './controllers/events.controller';
 import { HealthController } from './controllers/health.controller';
 import { ImportsController } from './controllers/imports.controller';
 import { AuditLogController } from './controllers/audit-log.controller';
+import { InboundController } from './controllers/inbound.controller';
 import { MatchesController } from './controllers/matches.controller';
 import { MatchingRulesController } from './controllers/matching-rules.controller';
+import { MetricsController } from './controllers/metrics.controller';
 import { ReconciliationController } from './controllers/reconciliation.controller';
 import { SourcesController } from './controllers/sources.controller';
 import { TenantsController } from './controllers/tenants.controller';
 import { TransactionsController } from './controllers/transactions.controller';
+import { WebhooksController } from './controllers/webhooks.controller';
+import { EVENT_DELIVERY_CONFIG } from './event-delivery-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { LedgerMetrics } from './metrics/ledger-metrics';
 
 export interface ApiModuleOptions {
   database: Database;
   operatorToken: string | undefined;
   rateLimit?: RateLimit;
+  events: EventDeliveryConfig;
 }
 
 @Module({})
@@ -38,6 +46,8 @@ export class ApiModule {
         IdempotencyModule,
         LedgerModule,
         OutboxModule,
+        WebhooksModule.forRoot(options.events.webhooks),
+        InboxModule,
         ImportsModule,
         ReconciliationModule,
       ],
@@ -54,8 +64,11 @@ export class ApiModule {
         MatchesController,
         MatchingRulesController,
         AuditLogController,
+        WebhooksController,
+        InboundController,
+        MetricsController,
       ],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, { provide: EVENT_DELIVERY_CONFIG, useValue: options.events }, LedgerMetrics],
     };
   }
 }

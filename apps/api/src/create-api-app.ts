@@ -3,11 +3,15 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { RateLimit } from '@ledger/auth';
+import type { EventDeliveryConfig } from '@ledger/config';
 import type { Database } from '@ledger/db';
 import { ApiModule } from './api.module';
 import { jsonBody } from './http/json-body';
 import { jsonContentCheck } from './http/json-content.middleware';
 import { jsonOnly } from './http/json-only.middleware';
+import { keepSignedRawBody } from './http/raw-body';
+import { LedgerMetrics } from './metrics/ledger-metrics';
+import { postingMetrics } from './metrics/posting-metrics.middleware';
 import { statementUpload } from './http/statement-upload.middleware';
 
 /** Largest JSON body accepted; a batch of 1000 transfers fits with room to spare. */
@@ -18,6 +22,7 @@ export interface ApiAppOptions {
   operatorToken: string | undefined;
   /** Per API key; off when not given. */
   rateLimit?: RateLimit;
+  events: EventDeliveryConfig;
   logLevels?: LogLevel[];
 }
 
@@ -27,6 +32,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
     logger: options.logLevels ?? ['error', 'warn', 'log'],
   });
   app.disable('x-powered-by');
+  app.use('/v1/transactions', postingMetrics(app.get(LedgerMetrics)));
   app.use('/v1/imports', statementUpload);
   app.use(jsonOnly);
   app.use(jsonBody(REQUEST_BODY_BYTES_MAX));

@@ -47,9 +47,9 @@ async function main(): Promise<void> {
   const { database, applied } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   console.log(`database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`);
   const token = await operatorToken(config);
-  const app = await createApiApp({ database, operatorToken: token, rateLimit: config.rateLimit, logLevels: ['error', 'warn'] });
+  const app = await createApiApp({ database, operatorToken: token, rateLimit: config.rateLimit, events: config.events, logLevels: ['error', 'warn'] });
   const worker = config.workerInProcess
-    ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database, { reconcileCron: config.reconcileCron }), { logger: ['error', 'warn'] })
+    ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database, { reconcileCron: config.reconcileCron, events: config.events }), { logger: ['error', 'warn'] })
     : undefined;
   await worker?.init();
   closeOnSignal(async () => {

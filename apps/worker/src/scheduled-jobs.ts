@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { PurgeExpiredKeysUseCase } from '@ledger/idempotency';
 import { ExpireHoldsUseCase, TakeBalanceSnapshotsUseCase } from '@ledger/ledger';
 import { DomainError } from '@ledger/errors';
+import { PurgePublishedEventsUseCase } from '@ledger/outbox';
 import { RunReconciliationUseCase, RunRepository } from '@ledger/reconciliation';
 import { Inject } from '@nestjs/common';
 
@@ -26,6 +27,7 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
     private readonly takeSnapshots: TakeBalanceSnapshotsUseCase,
     private readonly reconcile: RunReconciliationUseCase,
     private readonly runs: RunRepository,
+    private readonly purgePublishedEvents: PurgePublishedEventsUseCase,
     @Inject(RECONCILE_CRON) private readonly reconcileCron: string,
   ) {}
 
@@ -51,6 +53,7 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
       { name: 'expire-holds', schedule: '*/10 * * * * *', run: () => this.expireHolds.execute() },
       { name: 'balance-snapshots', schedule: '23 * * * *', run: () => this.takeSnapshots.execute() },
       { name: 'purge-expired-idempotency-keys', schedule: '17 * * * *', run: () => this.purgeExpiredKeys.execute() },
+      { name: 'purge-published-events', schedule: '41 * * * *', run: () => this.purgePublishedEvents.execute() },
       { name: 'reconcile', schedule: this.reconcileCron, run: () => this.reconcileAllTenants() },
     ];
   }

@@ -1,17 +1,25 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import type { EventDeliveryConfig } from '@ledger/config';
 import { type Database, DatabaseModule } from '@ledger/db';
 import { IdempotencyModule } from '@ledger/idempotency';
 import { LedgerModule } from '@ledger/ledger';
+import { EventDeliveryModule } from '@ledger/outbox';
 import { ReconciliationModule } from '@ledger/reconciliation';
+import { EventDeliveryJobs } from './event-delivery-jobs';
 import { RECONCILE_CRON, ScheduledJobs } from './scheduled-jobs';
+
+export interface WorkerOptions {
+  reconcileCron: string;
+  events: EventDeliveryConfig;
+}
 
 @Module({})
 export class WorkerModule {
-  static forRoot(database: Database, options: { reconcileCron: string }): DynamicModule {
+  static forRoot(database: Database, options: WorkerOptions): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [DatabaseModule.forRoot(database), IdempotencyModule, LedgerModule, ReconciliationModule],
-      providers: [ScheduledJobs, { provide: RECONCILE_CRON, useValue: options.reconcileCron }],
+      imports: [DatabaseModule.forRoot(database), IdempotencyModule, LedgerModule, ReconciliationModule, EventDeliveryModule.forRoot(options.events)],
+      providers: [ScheduledJobs, EventDeliveryJobs, { provide: RECONCILE_CRON, useValue: options.reconcileCron }],
     };
   }
 }

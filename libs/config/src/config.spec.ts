@@ -14,4 +14,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty', RECONCILE_CRON: 'whenever' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty', RECONCILE_CRON: 'whenever' })).toThrow(/PORT.*RECONCILE_CRON/);
   });
+
+  it('publishes to NATS only when NATS_URL is set, and refuses private webhook targets unless allowed', () => {
+    expect(loadConfig({}).events).toMatchObject({ nats: undefined, webhooks: { allowPrivateTargets: false } });
+    expect(loadConfig({ NATS_URL: 'nats://127.0.0.1:4222', LEDGER_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).events).toMatchObject({
+      nats: { url: 'nats://127.0.0.1:4222', stream: 'LEDGER', subjectPrefix: 'ledger' },
+      webhooks: { allowPrivateTargets: true },
+    });
+    expect(() => loadConfig({ LEDGER_WEBHOOK_ATTEMPTS_MAX: '0' })).toThrow(/LEDGER_WEBHOOK_ATTEMPTS_MAX/);
+  });
 });

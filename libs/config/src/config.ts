@@ -10,6 +10,16 @@ const configSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   LEDGER_ADMIN_TOKEN: z.string().min(16).optional(),
   NATS_URL: z.string().optional(),
+  NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('LEDGER'),
+  NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('ledger'),
+  LEDGER_OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(168),
+  LEDGER_OUTBOX_LAG_WARN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  LEDGER_WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
+  LEDGER_WEBHOOK_ATTEMPTS_MAX: z.coerce.number().int().min(1).max(50).default(12),
+  LEDGER_WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
+  LEDGER_WEBHOOK_BACKOFF_CAP_MS: z.coerce.number().int().min(1).max(86_400_000).default(6 * 3_600_000),
+  LEDGER_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  LEDGER_WEBHOOK_SECRET_GRACE_HOURS: z.coerce.number().int().min(0).max(24 * 30).default(24),
   RECONCILE_CRON: z.string().default('*/15 * * * *').refine((expression) => cron.validate(expression), { message: 'not a cron expression' }),
   LEDGER_SIGNING_KEY: z.string().optional(),
   LEDGER_WORKER_IN_PROCESS: z.enum(['true', 'false']).optional(),
@@ -18,6 +28,25 @@ const configSchema = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).default(2000),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).optional(),
 });
+
+/** How events leave: the relay (NATS or none), the outbox's upkeep and webhooks. */
+export interface EventDeliveryConfig {
+  /** Undefined: no broker; events stay in the pull feed and go to webhooks. */
+  nats: { url: string; stream: string; subjectPrefix: string } | undefined;
+  outboxRetentionHours: number;
+  /** An unpublished event older than this makes /health warn (a stuck relay). */
+  outboxLagWarnSeconds: number;
+  webhooks: {
+    /** Allow targets on loopback, private, link-local and similar ranges (tests, closed networks). */
+    allowPrivateTargets: boolean;
+    attemptsMax: number;
+    backoffBaseMs: number;
+    backoffCapMs: number;
+    timeoutMs: number;
+    /** How long a rotated-out secret keeps signing beside the new one. */
+    secretGraceHours: number;
+  };
+}
 
 export interface AppConfig {
   /** PostgreSQL connection string; undefined means the embedded PGlite database. */
@@ -29,6 +58,7 @@ export interface AppConfig {
   adminToken: string | undefined;
   natsUrl: string | undefined;
   reconcileCron: string;
+  events: EventDeliveryConfig;
   /** Run the background jobs inside the API process (default in embedded mode). */
   workerInProcess: boolean;
   /** Load the demo tenant on first start (default in embedded mode). */
@@ -57,6 +87,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: values.LEDGER_ADMIN_TOKEN,
     natsUrl: values.NATS_URL,
     reconcileCron: values.RECONCILE_CRON,
+    events: {
+      nats: values.NATS_URL === undefined ? undefined : { url: values.NATS_URL, stream: values.NATS_STREAM, subjectPrefix: values.NATS_SUBJECT_PREFIX },
+      outboxRetentionHours: values.LEDGER_OUTBOX_RETENTION_HOURS,
+      outboxLagWarnSeconds: values.LEDGER_OUTBOX_LAG_WARN_SECONDS,
+      webhooks: {
+        allowPrivateTargets: values.LEDGER_WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+        attemptsMax: values.LEDGER_WEBHOOK_ATTEMPTS_MAX,
+        backoffBaseMs: values.LEDGER_WEBHOOK_BACKOFF_BASE_MS,
+        backoffCapMs: values.LEDGER_WEBHOOK_BACKOFF_CAP_MS,
+        timeoutMs: values.LEDGER_WEBHOOK_TIMEOUT_MS,
+        secretGraceHours: values.LEDGER_WEBHOOK_SECRET_GRACE_HOURS,
+      },
+    },
     workerInProcess: values.LEDGER_WORKER_IN_PROCESS === undefined ? embedded : values.LEDGER_WORKER_IN_PROCESS === 'true',
     demoData: values.LEDGER_DEMO_DATA === undefined ? embedded : values.LEDGER_DEMO_DATA === 'true',
     logLevel: values.LOG_LEVEL,

@@ -1,1 +1,1 @@
-export { loadConfig, ConfigError, type AppConfig } from './config';
+export { loadConfig, ConfigError, type AppConfig, type EventDeliveryConfig } from './config';

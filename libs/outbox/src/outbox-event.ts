@@ -34,3 +34,28 @@ export interface LedgerEvent {
   occurredAt: string;
   data: Record<string, unknown>;
 }
+
+/** An outbox row as the feed and the relay read it. */
+export interface OutboxRow {
+  id: string;
+  type: EventType;
+  tenant_id: string;
+  aggregate_id: string;
+  aggregate_version: bigint;
+  occurred_at: Date;
+  data: Record<string, unknown>;
+  xid: string;
+  position: bigint;
+}
+
+export function toLedgerEvent(row: OutboxRow): LedgerEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    tenantId: row.tenant_id,
+    aggregateId: row.aggregate_id,
+    aggregateVersion: row.aggregate_version.toString(),
+    occurredAt: row.occurred_at.toISOString(),
+    data: row.data,
+  };
+}

@@ -10,3 +10,4 @@ export { ownerFor, UNASSIGNED, type OwnerRoute } from './domain/routing';
 export { ManageMatchesUseCase, MANUAL_MATCH_MEMBERS_MAX, type MatchView } from './matching/manage-matches.use-cases';
 export { MatchingRulesUseCases, type MatchingRulesView, type MatchingRuleView } from './rules/matching-rules.use-cases';
 export { matchingRule, percentToBasisPoints, MATCHING_RULES_MAX, MATCH_WINDOW_DAYS_MAX, type MatchingRule } from './rules/matching-rule';
+export { ReconciliationStatisticsUseCase, type ReconciliationStatistics } from './reconciliation-statistics.use-case';

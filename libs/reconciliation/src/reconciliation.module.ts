@@ -5,6 +5,7 @@ import { InvariantChecks } from './checks/invariant-checks';
 import { ManageMatchesUseCase } from './matching/manage-matches.use-cases';
 import { MatchStatements } from './matching/match-statements';
 import { MatchingRulesUseCases } from './rules/matching-rules.use-cases';
+import { ReconciliationStatisticsUseCase } from './reconciliation-statistics.use-case';
 import { RunRepository } from './run.repository';
 import { CreateOwnerRouteUseCase, GetRunUseCase, ListRunsUseCase } from './run-reads.use-cases';
 import { RunReconciliationUseCase } from './run-reconciliation.use-case';
@@ -23,6 +24,7 @@ const useCases = [
   GetDiscrepancyUseCase,
   UpdateDiscrepancyUseCase,
   CreateOwnerRouteUseCase,
+  ReconciliationStatisticsUseCase,
 ];
 
 @Module({

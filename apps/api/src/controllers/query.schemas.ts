@@ -41,3 +41,6 @@ export const eventsQuerySchema = z.strictObject({
   after: z.string().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
+
+/** The body of a POST that takes none (absent, or `{}`). */
+export const emptyBodySchema = z.strictObject({}).default({});

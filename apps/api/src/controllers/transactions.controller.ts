@@ -19,12 +19,11 @@ import { z } from 'zod';
 import type { Response } from 'express';
 import { requestSchema } from '../http/openapi';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
-import { transactionsQuerySchema } from './query.schemas';
+import { emptyBodySchema, transactionsQuerySchema } from './query.schemas';
 
 // A POST without a body is an empty object.
 const capturePayloadSchema = z.strictObject({ amount: positiveAmountSchema.optional() }).default({});
 const reversePayloadSchema = z.strictObject({ description: z.string().max(1000).optional() }).default({});
-const emptyPayloadSchema = z.strictObject({}).default({});
 
 @ApiTags('transactions')
 @ApiBearerAuth()
@@ -63,7 +62,7 @@ export class TransactionsController {
   @Roles('poster')
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
-  void(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body(new ZodValidationPipe(emptyPayloadSchema)) _body: object) {
+  void(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body(new ZodValidationPipe(emptyBodySchema)) _body: object) {
     return this.resolveHold.execute({ tenantId: principal.tenantId, holdId: id, action: 'void' });
   }
 

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { LedgerModule } from '@ledger/ledger';
+import { CreateInboundSourceUseCase, ListInboundSourcesUseCase } from './inbound-sources.use-cases';
+import { InboxRepository } from './inbox.repository';
+import { ReceiveInboundMessageUseCase } from './receive-inbound-message.use-case';
+
+@Module({
+  imports: [LedgerModule],
+  providers: [InboxRepository, CreateInboundSourceUseCase, ListInboundSourcesUseCase, ReceiveInboundMessageUseCase],
+  exports: [CreateInboundSourceUseCase, ListInboundSourcesUseCase, ReceiveInboundMessageUseCase],
+})
+export class InboxModule {}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { Database, isUuid } from '@ledger/db';
+import { DomainError } from '@ledger/errors';
+import { PostTransactionUseCase, type PostTransactionRequest, postTransactionSchema } from '@ledger/ledger';
+import { verifySignature } from '@ledger/outbox';
+import { type InboundMessage, type PostingRequestBody, postingRequestOf } from './inbound-mapping';
+import { InboxRepository, type MessageKey } from './inbox.repository';
+
+export interface ReceiveInboundCommand {
+  sourceId: string;
+  /** The `Ledger-Signature` header: `t=<unix>,v1=<hex HMAC-SHA256 of "t.rawBody">` with the source's secret. */
+  signature: string | undefined;
+  rawBody: string;
+  message: InboundMessage;
+}
+
+export interface InboundOutcome {
+  messageId: string;
+  status: 'posted' | 'ignored';
+  transactionId: string | null;
+  /** True when the message had been received before: nothing was done this time. */
+  duplicate: boolean;
+}
+
+function validPosting(request: PostingRequestBody): PostTransactionRequest {
+  const parsed = postTransactionSchema.safeParse(request);
+  if (parsed.success) return parsed.data;
+  const fields = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  throw new DomainError('VALIDATION_FAILED', 'the posting the message maps to is not valid', { fields });
+}
+
+/**
+ * A signed message from a gateway, deduplicated by its id and turned into a posting by its source's
+ * mapping. The inbox row is claimed first and the posting made in the same transaction: a message
+ * is posted once however often it is sent (and however many copies arrive at once); a posting that
+ * fails (insufficient funds, say) leaves no inbox row, so the gateway's retry is processed afresh.
+ */
+@Injectable()
+export class ReceiveInboundMessageUseCase {
+  constructor(
+    private readonly db: Database,
+    private readonly inbox: InboxRepository,
+    private readonly postTransaction: PostTransactionUseCase,
+  ) {}
+
+  async execute(command: ReceiveInboundCommand): Promise<InboundOutcome> {
+    const source = isUuid(command.sourceId) ? await this.inbox.findSource(command.sourceId) : undefined;
+    if (!source) throw new DomainError('NOT_FOUND', `no inbound source ${command.sourceId}`);
+    if (command.signature === undefined || !verifySignature(command.signature, command.rawBody, source.secret, Math.floor(Date.now() / 1000))) {
+      throw new DomainError('UNAUTHENTICATED', 'the Ledger-Signature header does not verify with this source\'s secret');
+    }
+    const key: MessageKey = { tenantId: source.tenant_id, sourceId: source.id, messageId: command.message.id };
+    const template = Object.hasOwn(source.mappings, command.message.type) ? source.mappings[command.message.type] : undefined;
+    return this.db.transaction('read committed', async () => {
+      if (!(await this.inbox.claim(key, command.message.type, template ? 'posted' : 'ignored'))) {
+        const seen = (await this.inbox.get(key))!;
+        return { messageId: seen.message_id, status: seen.status, transactionId: seen.transaction_id, duplicate: true };
+      }
+      if (!template) return { messageId: key.messageId, status: 'ignored', transactionId: null, duplicate: false };
+      const request = validPosting(postingRequestOf(template, command.message, source.name));
+      const { transaction } = await this.postTransaction.execute({ tenantId: source.tenant_id, request });
+      await this.inbox.recordTransaction(key, transaction.id);
+      return { messageId: key.messageId, status: 'posted', transactionId: transaction.id, duplicate: false };
+    });
+  }
+}

@@ -1,0 +1,51 @@
+// The relay's SQL. Claimed rows stay locked (FOR UPDATE) until the relay's transaction ends, so any
+// number of relays share the work: each skips the rows another holds (SKIP LOCKED).
+//
+// Per-aggregate order: a claimed event is kept only when no earlier event of its aggregate is still
+// unpublished outside this claim. An earlier event locked by another relay (or simply not in this
+// batch) makes its successors wait for a later batch, so an aggregate's events are published one
+// batch after another, in (xid, position) order, never two relays at once.
+export const CLAIM_BATCH = `
+WITH claimed AS (
+  SELECT tenant_id, id, type, aggregate_id, aggregate_version, occurred_at, data, xid, position
+    FROM outbox_events
+   WHERE published_at IS NULL
+   ORDER BY xid, position
+   LIMIT $1
+     FOR UPDATE SKIP LOCKED
+)
+SELECT c.id, c.type, c.tenant_id, c.aggregate_id, c.aggregate_version, c.occurred_at, c.data, c.xid::text AS xid, c.position
+  FROM claimed c
+ WHERE NOT EXISTS (
+         SELECT 1
+           FROM outbox_events earlier
+          WHERE earlier.published_at IS NULL
+            AND earlier.tenant_id = c.tenant_id
+            AND earlier.aggregate_id = c.aggregate_id
+            AND (earlier.xid, earlier.position) < (c.xid, c.position)
+            AND NOT EXISTS (SELECT 1 FROM claimed mine WHERE mine.tenant_id = earlier.tenant_id AND mine.id = earlier.id))
+ ORDER BY c.xid, c.position`;
+
+export const MARK_PUBLISHED = `
+UPDATE outbox_events o
+   SET published_at = now()
+  FROM unnest($1::uuid[], $2::uuid[]) AS p(tenant_id, id)
+ WHERE o.tenant_id = p.tenant_id AND o.id = p.id`;
+
+/** One delivery per matching subscription; a second relay run for the same event adds nothing. */
+export const ENQUEUE_WEBHOOK_DELIVERIES = `
+INSERT INTO webhook_deliveries (tenant_id, id, subscription_id, event_id, event_type, body)
+SELECT s.tenant_id, gen_random_uuid(), s.id, e.id, e.type, e.body
+  FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) AS e(tenant_id, id, type, body)
+  JOIN webhook_subscriptions s
+    ON s.tenant_id = e.tenant_id AND (cardinality(s.event_types) = 0 OR e.type = ANY (s.event_types))
+ON CONFLICT (tenant_id, subscription_id, event_id) DO NOTHING`;
+
+export const DELETE_PUBLISHED_BEFORE = `
+DELETE FROM outbox_events
+ WHERE (tenant_id, id) IN (SELECT tenant_id, id FROM outbox_events
+                            WHERE published_at IS NOT NULL AND published_at < $1
+                            LIMIT $2)`;
+
+export const OLDEST_UNPUBLISHED = `
+SELECT min(occurred_at) AS oldest, count(*)::int8 AS unpublished FROM outbox_events WHERE published_at IS NULL`;

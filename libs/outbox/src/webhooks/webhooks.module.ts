@@ -1,0 +1,29 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DeliverWebhooksUseCase } from './deliver-webhooks.use-case';
+import { CreateWebhookUseCase, DeleteWebhookUseCase, ListWebhooksUseCase, RotateWebhookSecretUseCase } from './manage-webhooks.use-cases';
+import { ListWebhookDeliveriesUseCase, RedeliverWebhookUseCase } from './webhook-deliveries.use-cases';
+import { WEBHOOK_SETTINGS, type WebhookSettings } from './webhook-settings';
+import { WebhookStatisticsUseCase } from './webhook-statistics.use-case';
+import { WebhookRepository } from './webhook.repository';
+
+const useCases = [
+  CreateWebhookUseCase,
+  ListWebhooksUseCase,
+  DeleteWebhookUseCase,
+  RotateWebhookSecretUseCase,
+  ListWebhookDeliveriesUseCase,
+  RedeliverWebhookUseCase,
+  DeliverWebhooksUseCase,
+  WebhookStatisticsUseCase,
+];
+
+@Module({})
+export class WebhooksModule {
+  static forRoot(settings: WebhookSettings): DynamicModule {
+    return {
+      module: WebhooksModule,
+      providers: [WebhookRepository, { provide: WEBHOOK_SETTINGS, useValue: settings }, ...useCases],
+      exports: [...useCases, WebhookRepository],
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type EventPublisher, type LedgerEvent, NatsEventPublisher, PollingLoop, type RelayFaults, RelayOutboxUseCase, RelayRepository } from '@ledger/outbox';
+import type { ApiHarness } from './api-harness';
+
+/** A stream and subject prefix of this test's own, so tests sharing one NATS server never meet. */
+export function testStream(): { stream: string; subjectPrefix: string } {
+  const suffix = randomBytes(4).toString('hex');
+  return { stream: `LEDGER_TEST_${suffix}`, subjectPrefix: `ledger_test_${suffix}` };
+}
+
+export function natsPublisher(url: string, names: { stream: string; subjectPrefix: string }): NatsEventPublisher {
+  return new NatsEventPublisher({ url, ...names, duplicateWindowMs: 10 * 60_000, publishTimeoutMs: 1_000 });
+}
+
+/** Passes every publish through and remembers, in order, the events the broker acknowledged. */
+export class RecordingPublisher implements EventPublisher {
+  readonly name = 'recording';
+  readonly published: LedgerEvent[] = [];
+
+  constructor(private readonly inner: EventPublisher) {}
+
+  async publish(event: LedgerEvent): Promise<void> {
+    await this.inner.publish(event);
+    this.published.push(event);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** A relay as the worker builds one (what a separate relay process would run), on the test's database. */
+export function relayOf(api: ApiHarness, publisher: EventPublisher, options: { batchSizeMax?: number; faults?: RelayFaults } = {}): RelayOutboxUseCase {
+  return new RelayOutboxUseCase(api.db.database, new RelayRepository(api.db.database), publisher, options.batchSizeMax, options.faults);
+}
+
+export function relayLoop(relay: RelayOutboxUseCase): PollingLoop {
+  return new PollingLoop({ name: 'test-relay', idleDelayMs: 20, errorDelayBaseMs: 50, errorDelayCapMs: 500 }, async () => (await relay.execute()).claimed);
+}
+
+export async function outboxIds(api: ApiHarness, tenantId: string): Promise<{ id: string; published: boolean }[]> {
+  return api.db.database.sql.query(`SELECT id, published_at IS NOT NULL AS published FROM outbox_events WHERE tenant_id = $1 ORDER BY xid, position`, [tenantId]);
+}
+
+export async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(50);
+  }
+}

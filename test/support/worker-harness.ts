@@ -1,0 +1,15 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { loadConfig } from '@ledger/config';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
+import type { ApiHarness } from './api-harness';
+
+/** The real worker (relay, webhook delivery, scheduled jobs) on the API harness's database. */
+export async function startWorker(api: ApiHarness, settings: Record<string, string> = {}): Promise<INestApplicationContext> {
+  const config = loadConfig(settings);
+  const worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(api.db.database, { reconcileCron: config.reconcileCron, events: config.events }), {
+    logger: ['error'],
+  });
+  await worker.init();
+  return worker;
+}
