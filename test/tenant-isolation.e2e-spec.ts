@@ -27,10 +27,12 @@ interface TenantObjects {
   discrepancyId: string;
   matchId: string;
   runId: string;
+  webhookId: string;
+  inboundSourceId: string;
 }
 
-/** What each path parameter of each route names, as an object of the tenant under attack. */
-const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string> = {
+/** What the path parameters of each route name, as objects of the tenant under attack (one value for all, or one per parameter). */
+const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string | Record<string, string>> = {
   '/v1/accounts/{account}': (o) => o.accountId,
   '/v1/accounts/{account}/balance': (o) => o.accountId,
   '/v1/accounts/{account}/entries': (o) => o.accountId,
@@ -43,10 +45,16 @@ const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string> = {
   '/v1/matches/{id}': (o) => o.matchId,
   '/v1/reconciliation/runs/{id}': (o) => o.runId,
   '/v1/discrepancies/{id}': (o) => o.discrepancyId,
+  '/v1/webhooks/{id}': (o) => o.webhookId,
+  '/v1/webhooks/{id}/rotate-secret': (o) => o.webhookId,
+  '/v1/webhooks/{id}/deliveries': (o) => o.webhookId,
+  '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': (o) => ({ id: o.webhookId, deliveryId: o.webhookId }),
+  // Signed by the source's secret, not an API key: B cannot sign for A's source.
+  '/v1/inbound/{source}': (o) => o.inboundSourceId,
 };
 
 /** Routes outside any tenant: the operator's, and public ones. */
-const NOT_TENANT_ROUTES = new Set(['/v1/tenants', '/health']);
+const NOT_TENANT_ROUTES = new Set(['/v1/tenants', '/health', '/metrics']);
 
 interface Probe {
   method: string;
@@ -95,6 +103,14 @@ async function seedTenantA(tenant: TestTenant): Promise<TenantObjects> {
   await routeOwner(api, finance, { priority: 1, owner: 'alice' });
   const imported = await uploadStatement(api, finance, 'bank', 'a.csv', bankCsv([`${statementDay(0)},${statementDay(0)},Invoice,10.00,USD,A-1,Acme`, `${statementDay(0)},${statementDay(0)},Unknown,99.00,USD,,X`]));
   const run = await runReconciliation(api, finance);
+  const webhook = await api.request('POST', '/v1/webhooks', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { url: 'https://93.184.216.34/hooks/ledger' } });
+  expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
+  const inbound = await api.request('POST', '/v1/inbound-sources', {
+    key: tenant.adminKey,
+    idempotencyKey: randomUUID(),
+    body: { name: 'gateway', mappings: {} },
+  });
+  expect(inbound.status, JSON.stringify(inbound.body)).toBe(201);
   const [line] = await sqlRows<{ id: string }>(api, `SELECT id::text FROM statement_lines WHERE tenant_id = $1 AND refs->>'customerReference' = 'A-1'`, [tenant.tenantId]);
   const [match] = await sqlRows<{ id: string }>(api, 'SELECT group_id::text AS id FROM matches WHERE tenant_id = $1 LIMIT 1', [tenant.tenantId]);
   const [ticket] = await sqlRows<{ id: string }>(api, 'SELECT id::text FROM discrepancies WHERE tenant_id = $1 LIMIT 1', [tenant.tenantId]);
@@ -108,6 +124,8 @@ async function seedTenantA(tenant: TestTenant): Promise<TenantObjects> {
     discrepancyId: ticket!.id,
     matchId: match!.id,
     runId: run.id,
+    webhookId: webhook.body.id,
+    inboundSourceId: inbound.body.id,
   };
 }
 
@@ -128,7 +146,8 @@ describe('tenant isolation on every route', () => {
       const hasParameters = template.includes('{');
       const target = ROUTE_TARGETS[template];
       expect(!hasParameters || target !== undefined, `route ${template} has no entry in ROUTE_TARGETS`).toBe(true);
-      const path = hasParameters ? template.replace(/\{[^}]+\}/g, target!(objectsOfA)) : template;
+      const values = hasParameters ? target!(objectsOfA) : '';
+      const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => (typeof values === 'string' ? values : values[name]!));
       for (const method of Object.keys(operations)) probes.push({ method: method.toUpperCase(), path, body: method === 'get' ? undefined : {} });
     }
     probes.push(...crossReferences(objectsOfA));
@@ -143,7 +162,7 @@ describe('tenant isolation on every route', () => {
       expect(answer.status, `${probe.method} ${probe.path}: ${text.slice(0, 200)}`).toBeLessThan(500);
       // Naming A's object in the path, or writing with it, is refused; a GET filter on it finds nothing (checked above).
       const namesObjectOfA = idsOfA.some((id) => probe.path.split('?')[0]!.includes(id) || (probe.method !== 'GET' && sent.includes(id)));
-      const refused = probe.refused ?? ((refusal) => [400, 404, 422].includes(refusal.status));
+      const refused = probe.refused ?? ((refusal) => [400, 401, 404, 422].includes(refusal.status));
       if (namesObjectOfA) expect(refused(answer), `${probe.method} ${probe.path}: ${answer.status} ${text.slice(0, 200)}`).toBe(true);
     }
     expect(await rowsOf(a.tenantId)).toBe(before);
