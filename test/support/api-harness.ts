@@ -1,8 +1,11 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 
 export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789';
+/** A proof signing key made for this test run only. */
+export const TEST_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 /** The real HTTP server on a random loopback port, on a fresh PostgreSQL database of its own. */
 export interface ApiHarness {
@@ -23,7 +26,7 @@ export interface ApiResponse {
 
 export async function startApi(poolSize = 20): Promise<ApiHarness> {
   const db = await createTestDatabase(poolSize);
-  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, logLevels: ['error'] });
+  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, signingKey: TEST_SIGNING_KEY, logLevels: ['error'] });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;

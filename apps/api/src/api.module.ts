@@ -7,13 +7,16 @@ import { ImportsModule } from '@ledger/imports';
 import { ReconciliationModule } from '@ledger/reconciliation';
 import { LedgerModule } from '@ledger/ledger';
 import { OutboxModule } from '@ledger/outbox';
+import { ProofsModule } from '@ledger/proofs';
 import { AccountsController } from './controllers/accounts.controller';
 import { ApiKeysController } from './controllers/api-keys.controller';
 import { EventsController } from './controllers/events.controller';
+import { ExportsController } from './controllers/exports.controller';
 import { HealthController } from './controllers/health.controller';
 import { ImportsController } from './controllers/imports.controller';
 import { MatchesController } from './controllers/matches.controller';
 import { MatchingRulesController } from './controllers/matching-rules.controller';
+import { ProofsController } from './controllers/proofs.controller';
 import { ReconciliationController } from './controllers/reconciliation.controller';
 import { SourcesController } from './controllers/sources.controller';
 import { TenantsController } from './controllers/tenants.controller';
@@ -23,6 +26,8 @@ import { AllExceptionsFilter } from './http/all-exceptions.filter';
 export interface ApiModuleOptions {
   database: Database;
   operatorToken: string | undefined;
+  /** Ed25519 private key (PEM) that signs balance proofs; without one, proofs answer 503. */
+  signingKey: string | undefined;
 }
 
 @Module({})
@@ -38,6 +43,7 @@ export class ApiModule {
         OutboxModule,
         ImportsModule,
         ReconciliationModule,
+        ProofsModule.forRoot({ signingKey: options.signingKey }),
       ],
       controllers: [
         HealthController,
@@ -51,6 +57,8 @@ export class ApiModule {
         ReconciliationController,
         MatchesController,
         MatchingRulesController,
+        ProofsController,
+        ExportsController,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

@@ -15,6 +15,8 @@ export const REQUEST_BODY_BYTES_MAX = 2 * 1024 * 1024;
 export interface ApiAppOptions {
   database: Database;
   operatorToken: string | undefined;
+  /** Ed25519 private key (PEM) that signs balance proofs. */
+  signingKey: string | undefined;
   logLevels?: LogLevel[];
 }
 

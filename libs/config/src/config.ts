@@ -27,6 +27,8 @@ export interface AppConfig {
   adminToken: string | undefined;
   natsUrl: string | undefined;
   reconcileCron: string;
+  /** Ed25519 private key (PEM, or base64 PKCS#8) that signs balance proofs; embedded mode generates one. */
+  signingKey: string | undefined;
   /** Run the background jobs inside the API process (default in embedded mode). */
   workerInProcess: boolean;
   /** Load the demo tenant on first start (default in embedded mode). */
@@ -53,6 +55,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: values.LEDGER_ADMIN_TOKEN,
     natsUrl: values.NATS_URL,
     reconcileCron: values.RECONCILE_CRON,
+    signingKey: values.LEDGER_SIGNING_KEY,
     workerInProcess: values.LEDGER_WORKER_IN_PROCESS === undefined ? embedded : values.LEDGER_WORKER_IN_PROCESS === 'true',
     demoData: values.LEDGER_DEMO_DATA === undefined ? embedded : values.LEDGER_DEMO_DATA === 'true',
     logLevel: values.LOG_LEVEL,

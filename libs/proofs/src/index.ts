@@ -3,3 +3,8 @@ export { verifyProof, CHECKS, type CheckName, type CheckResult, type Verdict, ty
 export { proofKeyFrom, keyIdOf, type ProofKey } from './domain/signing';
 export { ACCOUNTS_PER_PROOF_MAX, CONSISTENCY_LINKS_MAX } from './domain/limits';
 export type { BalanceProofDocument, InclusionProofDocument, ConsistencyDocument } from './domain/proof-document';
+export { ProofsModule } from './proofs.module';
+export { IssueBalanceProofUseCase } from './balance-proofs/issue-balance-proof.use-case';
+export { GetInclusionProofUseCase } from './balance-proofs/get-inclusion-proof.use-case';
+export { GetProofKeyUseCase } from './balance-proofs/get-proof-key.use-case';
+export { ExportJournalUseCase, JOURNAL_FORMATS, type JournalFormat, type JournalExport } from './exports/export-journal.use-case';
