@@ -76,6 +76,8 @@ function exported(link: StoredLink, stripe: number, codes: ReadonlyMap<string, s
     effectiveAt: link.effectiveAt,
     externalRef: link.externalRef,
     description: link.description,
+    holdId: link.holdId,
+    reversesId: link.reversesId,
     entries: [...link.entries]
       .sort((left, right) => left.leg - right.leg)
       .map((entry) => {

@@ -8,6 +8,8 @@ export interface ExportedTransaction {
   effectiveAt: Date;
   externalRef: string | null;
   description: string | null;
+  holdId: string | null;
+  reversesId: string | null;
   entries: { leg: number; account: string; direction: 'debit' | 'credit'; pending: boolean; amountMinor: bigint; currency: string }[];
 }
 

@@ -15,14 +15,25 @@ function isoDate(time: Date): string {
 
 /** Descriptions are free text: one line, and no ';' (which would start a comment). */
 function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f;]+/g, ' ').trim();
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/;/g, ',').trim();
+}
+
+/** What the transaction is to the ledger: a capture of a hold, a reversal, or a plain posting. */
+function relation(transaction: ExportedTransaction): string {
+  if (transaction.holdId) return `capture of hold ${transaction.holdId}`;
+  if (transaction.reversesId) return `reversal of ${transaction.reversesId}`;
+  return transaction.status;
 }
 
 /** Directives that make `hledger --strict` accept the file: decimal mark, commodities, accounts. */
 export function hledgerPreamble(title: string, accounts: readonly ClosingBalance[]): string {
   const currencies = [...new Set(accounts.map((account) => account.currency))].sort();
   const lines = [`; ${oneLine(title)}`, 'decimal-mark .', ''];
-  for (const currency of currencies) lines.push(`commodity ${minorToDecimal(1000n * 10n ** BigInt(currencyExponent(currency) ?? 0), currency)} ${currency}`);
+  for (const currency of currencies) {
+    // hledger wants a decimal mark in every commodity directive, "1000." for a currency without decimals.
+    const sample = minorToDecimal(1000n * 10n ** BigInt(currencyExponent(currency) ?? 0), currency);
+    lines.push(`commodity ${sample.includes('.') ? sample : `${sample}.`} ${currency}`);
+  }
   lines.push('');
   for (const account of accounts) lines.push(`account ${account.code}`);
   return `${lines.join('\n')}\n\n`;
@@ -32,10 +43,10 @@ export function hledgerPreamble(title: string, accounts: readonly ClosingBalance
 export function hledgerTransaction(transaction: ExportedTransaction): string | undefined {
   const posted = transaction.entries.filter((entry) => !entry.pending);
   if (posted.length === 0) return undefined;
-  const description = oneLine([transaction.externalRef, transaction.description].filter((part) => part).join(' - ')) || transaction.status;
+  const description = oneLine([transaction.externalRef, transaction.description].filter((part) => part).join(' - ')) || relation(transaction);
   const lines = [
     `${isoDate(transaction.effectiveAt)} * (${transaction.id}) ${description}`,
-    `    ; journal: stripe ${transaction.stripe} seq ${transaction.seq} hash ${transaction.hash}`,
+    `    ; ${relation(transaction)}, journal stripe ${transaction.stripe} seq ${transaction.seq} hash ${transaction.hash}`,
     ...posted.map((entry) => `    ${entry.account}  ${amount(entry.direction === 'debit' ? entry.amountMinor : -entry.amountMinor, entry.currency)}`),
   ];
   return `${lines.join('\n')}\n\n`;
