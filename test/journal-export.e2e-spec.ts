@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { type AuditedLedger, seedAuditedLedger } from './support/audit-fixtures';
 import { ensureHledger, hledger } from './support/hledger';
-import { expectError, getAccount } from './support/ledger-fixtures';
+import { expectError, getAccount, isoFromNow } from './support/ledger-fixtures';
+import { bankCsv, createSource, financeKey, listTickets, runReconciliation, uploadStatement } from './support/reconciliation-fixtures';
 
 /** `hledger balance -O csv` rows: account -> amount in minor units (debits positive); hledger writes a zero as "0". */
 function parseBalances(csv: string): Map<string, { amountMinor: bigint; currency: string | null }> {
@@ -84,6 +85,32 @@ describe('journal export', () => {
     for (const [key, sum] of net) expect(sum, key).toBe(0n);
     expect(text).toContain(',(payment) alice pays bob; fee 0.50,');
     expect(text).toContain(',1.234,BHD,1234\r\n');
+  });
+
+  it('exports discrepancy tickets and reconciliation runs as CSV for the audit file', async () => {
+    const finance = await financeKey(api, ledger.tenant);
+    await createSource(api, finance, { name: 'bank-usd', account: 'assets:bank:usd', format: 'csv:bank' });
+    const yesterday = isoFromNow(-24 * 3600 * 1000).slice(0, 10);
+    await uploadStatement(api, finance, 'bank-usd', 'bank.csv', bankCsv([`${yesterday},${yesterday},"UNKNOWN, INC.",12.34,USD,ref-x,Nobody`]));
+    const run = await runReconciliation(api, finance);
+    const tickets = await listTickets(api, finance);
+    expect(tickets.length).toBeGreaterThan(0);
+
+    const ticketCsv = await api.request('GET', '/v1/exports/discrepancies', { key: ledger.auditorKey });
+    expect(ticketCsv.status).toBe(200);
+    expect(ticketCsv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const [header, ...rows] = (ticketCsv.body as string).trim().split('\r\n');
+    expect(header).toBe('id,kind,severity,status,owner,summary,amount,currency,amount_minor,account,source,opened_at,updated_at,due_at,overdue,resolved_at,last_seen_run_id,fingerprint,evidence');
+    expect(rows.map((row) => row.split(',')[0])).toEqual(tickets.map((ticket) => ticket.id));
+    const withAmount = tickets.find((ticket) => ticket.amount === '1234')!;
+    expect(rows.find((row) => row.startsWith(withAmount.id))).toContain(',12.34,USD,1234,');
+
+    const runCsv = await api.request('GET', '/v1/exports/reconciliation-runs', { key: ledger.auditorKey });
+    expect(runCsv.status).toBe(200);
+    const runRows = (runCsv.body as string).trim().split('\r\n');
+    expect(runRows[0]).toBe('id,trigger,status,started_at,finished_at,duration_ms,error,stats');
+    expect(runRows[1]).toMatch(new RegExp(`^${run.id},api,completed,`));
+    expectError(await api.request('GET', '/v1/exports/discrepancies', { key: finance }), 403, 'FORBIDDEN');
   });
 
   it('is for auditors and admins, and validates its query', async () => {

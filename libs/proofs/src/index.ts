@@ -8,3 +8,4 @@ export { IssueBalanceProofUseCase } from './balance-proofs/issue-balance-proof.u
 export { GetInclusionProofUseCase } from './balance-proofs/get-inclusion-proof.use-case';
 export { GetProofKeyUseCase } from './balance-proofs/get-proof-key.use-case';
 export { ExportJournalUseCase, JOURNAL_FORMATS, type JournalFormat, type JournalExport } from './exports/export-journal.use-case';
+export { ExportReconciliationUseCase, RECONCILIATION_RECORDS, type ReconciliationRecords } from './exports/export-reconciliation.use-case';
