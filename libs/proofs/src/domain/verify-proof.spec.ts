@@ -162,5 +162,7 @@ describe('consistency between two proofs', () => {
     failsAt(swapped, 'consistency', { previous: earlier });
     failsAt({ ...later, consistency: undefined }, 'consistency', { previous: earlier });
     failsAt(later, 'consistency', { previous: { ...earlier, signature: later.signature } });
+    failsAt(later, 'consistency', { previous: inclusionProofOf(earlier, 'income:fees') });
+    failsAt(later, 'consistency', { previous: 'not a proof' });
   });
 });

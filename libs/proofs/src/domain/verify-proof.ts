@@ -156,6 +156,7 @@ export function verifyProof(input: unknown, options: VerifyOptions = {}): Verdic
 function checkConsistency(document: Document, options: VerifyOptions): string {
   const earlier = verifyProof(options.previous, { trustedKeyId: options.trustedKeyId });
   if (!earlier.ok) fail(`the previous proof fails its own ${earlier.firstFailure!.check} check: ${earlier.firstFailure!.detail}`);
+  if ((options.previous as { format?: unknown }).format !== BALANCE_PROOF_FORMAT) fail('the previous proof must be a balance proof, not an inclusion proof');
   const previous = options.previous as BalanceProofDocument;
   if (document.kind !== 'balance' || document.proof.consistency === undefined) fail(`the proof carries no journal segment; export it with since=${previous.id}`);
   const segment = document.proof.consistency;
