@@ -7,7 +7,7 @@ import { verifyProof } from '@ledger/proofs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { type AuditedLedger, postMore, seedAuditedLedger } from './support/audit-fixtures';
-import { expectError, getAccount } from './support/ledger-fixtures';
+import { expectError, getAccount, mustPost, sqlRows, transfer } from './support/ledger-fixtures';
 
 const run = promisify(execFile);
 
@@ -72,6 +72,38 @@ describe('balance proofs', () => {
       const balance = await api.request('GET', `/v1/accounts/${encodeURIComponent(account.code)}/balance?asOf=${asOf}`, { key: ledger.auditorKey });
       expect(account.balance, account.code).toBe(balance.body.posted);
     }
+  });
+
+  it('signs exactly the transactions up to its journal heads while postings run concurrently', async () => {
+    // Three clients post 10 transfers each while an auditor keeps asking for proofs.
+    let posting = true;
+    const clients = Array.from({ length: 3 }, async () => {
+      for (let index = 0; index < 10; index++) await mustPost(api, ledger.tenant.posterKey, transfer('liabilities:wallets:alice', 'liabilities:wallets:bob', '1'));
+    });
+    const done = Promise.all(clients).finally(() => (posting = false));
+    const issued: any[] = [];
+    while (posting || issued.length < 3) issued.push(await issue());
+    await done;
+    const positions = new Set(issued.map((proof: any) => proof.journal.head));
+    for (const proof of issued) {
+      // The same balances recomputed from the journal alone: entries of the links up to each stripe's head.
+      const rows = await sqlRows<{ account_id: string; debits: string; credits: string }>(
+        api,
+        `SELECT e.account_id,
+                coalesce(sum(e.amount_minor) FILTER (WHERE e.direction = 'debit'), 0)::text AS debits,
+                coalesce(sum(e.amount_minor) FILTER (WHERE e.direction = 'credit'), 0)::text AS credits
+           FROM entries e
+           JOIN journal_links l ON l.tenant_id = e.tenant_id AND l.transaction_id = e.transaction_id
+           JOIN unnest($2::int[], $3::bigint[]) AS h(stripe, seq) ON h.stripe = l.stripe AND l.seq <= h.seq
+          WHERE e.tenant_id = $1 AND NOT e.pending AND e.effective_at <= $4
+          GROUP BY e.account_id`,
+        [ledger.tenant.tenantId, proof.journal.stripes.map((head: any) => head.stripe), proof.journal.stripes.map((head: any) => head.seq), proof.asOf],
+      );
+      const fromJournal = new Map(rows.map((row) => [row.account_id, [row.debits, row.credits]]));
+      for (const account of proof.accounts) expect([account.postedDebits, account.postedCredits], account.code).toEqual(fromJournal.get(account.id) ?? ['0', '0']);
+      expect(verifyProof(proof).ok).toBe(true);
+    }
+    expect(positions.size, 'proofs were taken at different positions').toBeGreaterThan(1);
   });
 
   it("serves an account's inclusion proof against an issued proof; a forged one fails", async () => {
