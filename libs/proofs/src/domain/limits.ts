@@ -1,4 +1,7 @@
-/** Accounts in one balance proof: the proof is one JSON document, built and verified in memory. */
+/**
+ * Accounts in one balance proof (one JSON document, built and verified in memory), and in one journal
+ * export (whose account list and closing balances are held in memory while the journal streams).
+ */
 export const ACCOUNTS_PER_PROOF_MAX = 200_000;
 /** Journal links carried in one consistency segment (between an earlier proof and a new one). */
 export const CONSISTENCY_LINKS_MAX = 200_000;
