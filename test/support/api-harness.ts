@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import type { RateLimit } from '@ledger/auth';
 import { loadConfig } from '@ledger/config';
@@ -5,6 +6,8 @@ import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 
 export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789';
+/** A proof signing key made for this test run only. */
+export const TEST_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 /** The real HTTP server on a random loopback port, on a fresh PostgreSQL database of its own. */
 export interface ApiHarness {
@@ -31,7 +34,7 @@ export interface ApiResponse {
 export async function startApi(options: { poolSize?: number; rateLimit?: RateLimit; settings?: Record<string, string> } = {}): Promise<ApiHarness> {
   const db = await createTestDatabase(options.poolSize ?? 20);
   const events = loadConfig(options.settings ?? {}).events;
-  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, rateLimit: options.rateLimit, events, logLevels: ['error'] });
+  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, rateLimit: options.rateLimit, events, signingKey: TEST_SIGNING_KEY, logLevels: ['error'] });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;

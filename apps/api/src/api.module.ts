@@ -9,9 +9,11 @@ import { ReconciliationModule } from '@ledger/reconciliation';
 import { LedgerModule } from '@ledger/ledger';
 import type { EventDeliveryConfig } from '@ledger/config';
 import { OutboxModule, WebhooksModule } from '@ledger/outbox';
+import { ProofsModule } from '@ledger/proofs';
 import { AccountsController } from './controllers/accounts.controller';
 import { ApiKeysController } from './controllers/api-keys.controller';
 import { EventsController } from './controllers/events.controller';
+import { ExportsController } from './controllers/exports.controller';
 import { HealthController } from './controllers/health.controller';
 import { ImportsController } from './controllers/imports.controller';
 import { AuditLogController } from './controllers/audit-log.controller';
@@ -19,6 +21,7 @@ import { InboundController } from './controllers/inbound.controller';
 import { MatchesController } from './controllers/matches.controller';
 import { MatchingRulesController } from './controllers/matching-rules.controller';
 import { MetricsController } from './controllers/metrics.controller';
+import { ProofsController } from './controllers/proofs.controller';
 import { ReconciliationController } from './controllers/reconciliation.controller';
 import { SourcesController } from './controllers/sources.controller';
 import { TenantsController } from './controllers/tenants.controller';
@@ -33,6 +36,8 @@ export interface ApiModuleOptions {
   operatorToken: string | undefined;
   rateLimit?: RateLimit;
   events: EventDeliveryConfig;
+  /** Ed25519 private key (PEM) that signs balance proofs; without one, proofs answer 503. */
+  signingKey: string | undefined;
 }
 
 @Module({})
@@ -50,6 +55,7 @@ export class ApiModule {
         InboxModule,
         ImportsModule,
         ReconciliationModule,
+        ProofsModule.forRoot({ signingKey: options.signingKey }),
       ],
       controllers: [
         HealthController,
@@ -67,6 +73,8 @@ export class ApiModule {
         WebhooksController,
         InboundController,
         MetricsController,
+        ProofsController,
+        ExportsController,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, { provide: EVENT_DELIVERY_CONFIG, useValue: options.events }, LedgerMetrics],
     };

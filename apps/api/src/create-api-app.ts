@@ -23,6 +23,8 @@ export interface ApiAppOptions {
   /** Per API key; off when not given. */
   rateLimit?: RateLimit;
   events: EventDeliveryConfig;
+  /** Ed25519 private key (PEM) that signs balance proofs. */
+  signingKey: string | undefined;
   logLevels?: LogLevel[];
 }
 

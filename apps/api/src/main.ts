@@ -6,7 +6,7 @@ import { type Database, openMigratedDatabase } from '@ledger/db';
 import { WorkerModule } from '../../worker/src/worker.module';
 import { createApiApp } from './create-api-app';
 import { loadDemoData } from './demo/demo-data';
-import { newOperatorToken, readOrCreateSecret } from './embedded-secrets';
+import { newOperatorToken, readOrCreateSecret, signingKey } from './embedded-secrets';
 
 async function operatorToken(config: AppConfig): Promise<string | undefined> {
   if (config.adminToken !== undefined || config.databaseUrl !== undefined) return config.adminToken;
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const { database, applied } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   console.log(`database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`);
   const token = await operatorToken(config);
-  const app = await createApiApp({ database, operatorToken: token, rateLimit: config.rateLimit, events: config.events, logLevels: ['error', 'warn'] });
+  const app = await createApiApp({ database, operatorToken: token, rateLimit: config.rateLimit, events: config.events, signingKey: await signingKey(config), logLevels: ['error', 'warn'] });
   const worker = config.workerInProcess
     ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database, { reconcileCron: config.reconcileCron, events: config.events }), { logger: ['error', 'warn'] })
     : undefined;

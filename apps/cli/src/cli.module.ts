@@ -3,15 +3,16 @@ import { AuthModule } from '@ledger/auth';
 import { type Database, DatabaseModule } from '@ledger/db';
 import { ImportsModule } from '@ledger/imports';
 import { LedgerModule } from '@ledger/ledger';
+import { ProofsModule } from '@ledger/proofs';
 import { ReconciliationModule } from '@ledger/reconciliation';
 
 /** The use cases the CLI runs, on the same database the services use. */
 @Module({})
 export class CliModule {
-  static forRoot(database: Database): DynamicModule {
+  static forRoot(database: Database, signingKey: string | undefined): DynamicModule {
     return {
       module: CliModule,
-      imports: [DatabaseModule.forRoot(database), AuthModule.forRoot({ operatorToken: undefined }), LedgerModule, ImportsModule, ReconciliationModule],
+      imports: [DatabaseModule.forRoot(database), AuthModule.forRoot({ operatorToken: undefined }), LedgerModule, ImportsModule, ReconciliationModule, ProofsModule.forRoot({ signingKey })],
     };
   }
 }

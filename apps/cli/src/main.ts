@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { CreateApiKeyUseCase, CreateTenantUseCase, ROLES, type Role } from '@ledger/auth';
-import { loadConfig } from '@ledger/config';
+import { type AppConfig, loadConfig } from '@ledger/config';
 import { type Database, openMigratedDatabase } from '@ledger/db';
 import { Command, InvalidArgumentError } from 'commander';
 import { JournalRepository, VerifyJournalUseCase } from '@ledger/ledger';
@@ -12,21 +12,23 @@ import { basename } from 'node:path';
 import { ImportStatementUseCase } from '@ledger/imports';
 import { RunReconciliationUseCase, RunRepository } from '@ledger/reconciliation';
 import { ProgressBar } from './progress-bar';
+import { signingKey } from '../../api/src/embedded-secrets';
 import { CliModule } from './cli.module';
+import { type UseCaseContext, registerAuditCommands } from './audit-commands';
 
-async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
+async function withDatabase<T>(work: (database: Database, config: AppConfig) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const { database } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
   try {
-    return await work(database);
+    return await work(database, config);
   } finally {
     await database.close();
   }
 }
 
-async function withUseCases<T>(work: (context: { get<U>(type: new (...args: never[]) => U): U }) => Promise<T>): Promise<T> {
-  return withDatabase(async (database) => {
-    const context = await NestFactory.createApplicationContext(CliModule.forRoot(database), { logger: ['error'] });
+async function withUseCases<T>(work: (context: UseCaseContext) => Promise<T>): Promise<T> {
+  return withDatabase(async (database, config) => {
+    const context = await NestFactory.createApplicationContext(CliModule.forRoot(database, await signingKey(config)), { logger: ['error'] });
     try {
       return await work(context);
     } finally {
@@ -42,7 +44,7 @@ function parseRoles(text: string): Role[] {
   return roles as Role[];
 }
 
-const program = new Command('ledger').description('Operate the ledger: migrations, tenants, keys, statement imports, reconciliation, journal verification').showHelpAfterError();
+const program = new Command('ledger').description('Operate the ledger: migrations, tenants, keys, statement imports, reconciliation, journal verification, balance proofs and exports').showHelpAfterError();
 
 program
   .command('migrate')
@@ -147,6 +149,8 @@ journal
     });
     if (broken > 0) process.exitCode = 1;
   });
+
+registerAuditCommands(program, withUseCases);
 
 program.parseAsync().catch((error: unknown) => {
   console.error(`error: ${error instanceof Error ? error.message : String(error)}`);

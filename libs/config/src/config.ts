@@ -59,6 +59,8 @@ export interface AppConfig {
   natsUrl: string | undefined;
   reconcileCron: string;
   events: EventDeliveryConfig;
+  /** Ed25519 private key (PEM, or base64 PKCS#8) that signs balance proofs; embedded mode generates one. */
+  signingKey: string | undefined;
   /** Run the background jobs inside the API process (default in embedded mode). */
   workerInProcess: boolean;
   /** Load the demo tenant on first start (default in embedded mode). */
@@ -100,6 +102,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         secretGraceHours: values.LEDGER_WEBHOOK_SECRET_GRACE_HOURS,
       },
     },
+    signingKey: values.LEDGER_SIGNING_KEY,
     workerInProcess: values.LEDGER_WORKER_IN_PROCESS === undefined ? embedded : values.LEDGER_WORKER_IN_PROCESS === 'true',
     demoData: values.LEDGER_DEMO_DATA === undefined ? embedded : values.LEDGER_DEMO_DATA === 'true',
     logLevel: values.LOG_LEVEL,

@@ -17,7 +17,10 @@ export { ResolveHoldUseCase, type HoldAction } from './holds/resolve-hold.use-ca
 export { ExpireHoldsUseCase } from './holds/expire-holds.use-case';
 export { ReverseTransactionUseCase } from './reversals/reverse-transaction.use-case';
 export { VerifyJournalUseCase, type JournalVerification } from './journal/verify-journal.use-case';
-export { JournalRepository } from './journal/journal.repository';
+export { JournalRepository, encodeStoredLink, type StoredLink } from './journal/journal.repository';
+export { ReadBooksUseCase, type Books, type JournalHead } from './journal/read-books.use-case';
+export { chainHash, JOURNAL_GENESIS_HASH } from './domain/journal-encoding';
+export type { AccountPostedTotals } from './accounts/account.repository';
 export { balancesOf, type Balances, type Side } from './domain/balances';
 export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, LEGS_PER_TRANSACTION_MAX, BATCH_SIZE_MAX } from './domain/limits';
 export { instantSchema, metadataSchema, positiveAmountSchema, currencySchema } from './domain/field-schemas';

@@ -11,6 +11,7 @@ import { ExpireHoldsUseCase } from './holds/expire-holds.use-case';
 import { HoldRepository } from './holds/hold.repository';
 import { ResolveHoldUseCase } from './holds/resolve-hold.use-case';
 import { JournalRepository } from './journal/journal.repository';
+import { ReadBooksUseCase } from './journal/read-books.use-case';
 import { VerifyJournalUseCase } from './journal/verify-journal.use-case';
 import { ReverseTransactionUseCase } from './reversals/reverse-transaction.use-case';
 import { GetTransactionUseCase } from './transactions/get-transaction.use-case';
@@ -36,11 +37,13 @@ const useCases = [
   ExpireHoldsUseCase,
   ReverseTransactionUseCase,
   VerifyJournalUseCase,
+  ReadBooksUseCase,
 ];
 
 @Module({
   imports: [OutboxModule],
   providers: [AccountRepository, TransactionRepository, PostingRepository, HoldRepository, JournalRepository, PostingEngine, ...useCases],
-  exports: useCases,
+  // The journal's pages are read by the proofs and exports (libs/proofs).
+  exports: [...useCases, JournalRepository],
 })
 export class LedgerModule {}

@@ -3,7 +3,7 @@ import { Database, type SqlExecutor } from '@ledger/db';
 import type { Side } from '../domain/balances';
 import { isUuid } from '@ledger/db';
 import type { AccountRecord } from './account.view';
-import { ACCOUNT_KEYS_AFTER, BALANCE_AS_OF, LIST_ACCOUNTS, TAKE_SNAPSHOTS } from './balance-history.sql';
+import { ACCOUNT_KEYS_AFTER, BALANCES_AS_OF, LIST_ACCOUNTS, TAKE_SNAPSHOTS } from './balance-history.sql';
 
 interface AccountRow {
   id: string;
@@ -19,6 +19,16 @@ interface AccountRow {
   pending_credits: bigint;
   version: bigint;
   created_at: Date;
+}
+
+/** An account's posted totals at some time. */
+export interface AccountPostedTotals {
+  id: string;
+  code: string;
+  currency: string;
+  normalBalance: Side;
+  postedDebits: bigint;
+  postedCredits: bigint;
 }
 
 export interface AccountFilter {
@@ -130,19 +140,26 @@ export class AccountRepository {
     }));
   }
 
-  async postedTotalsAsOf(tenantId: string, accountId: string, asOf: Date) {
-    const rows = await this.db.executor.query<{ posted_debits: bigint | string; posted_credits: bigint | string; snapshot_as_of: Date | null; entries_after_snapshot: bigint }>(
-      BALANCE_AS_OF,
-      [tenantId, accountId, asOf],
+  async postedTotalsAsOf(tenantId: string, accountId: string, asOf: Date): Promise<{ postedDebits: bigint; postedCredits: bigint }> {
+    const [totals] = await this.balancesAsOf(tenantId, asOf, { accountId, limit: 1 });
+    return totals!;
+  }
+
+  /** Posted totals at `asOf` of one account or of all the tenant's accounts (at most `limit`), in id order. */
+  async balancesAsOf(tenantId: string, asOf: Date, scope: { accountId?: string; limit: number }): Promise<AccountPostedTotals[]> {
+    const rows = await this.db.executor.query<{ id: string; code: string; currency: string; normal_balance: Side; posted_debits: string; posted_credits: string }>(
+      BALANCES_AS_OF,
+      [tenantId, asOf, scope.accountId ?? null, scope.limit],
     );
-    const row = rows[0]!;
     // Sums of bigint are numeric in PostgreSQL: read them as exact text, never as floats.
-    return {
+    return rows.map((row) => ({
+      id: row.id,
+      code: row.code,
+      currency: row.currency,
+      normalBalance: row.normal_balance,
       postedDebits: BigInt(row.posted_debits),
       postedCredits: BigInt(row.posted_credits),
-      snapshotAsOf: row.snapshot_as_of,
-      entriesAfterSnapshot: row.entries_after_snapshot,
-    };
+    }));
   }
 
   async accountKeysAfter(after: { tenantId: string; id: string }, limit: number) {

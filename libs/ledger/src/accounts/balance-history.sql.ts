@@ -1,22 +1,27 @@
 // Point-in-time balances: the latest snapshot at or before the time, plus the entries after it.
 
-/** Posted totals of one account from entries effective at or before $3. */
-export const BALANCE_AS_OF = `
-WITH snapshot AS (
-  SELECT as_of, posted_debits, posted_credits FROM balance_snapshots
-   WHERE tenant_id = $1 AND account_id = $2 AND as_of <= $3
-   ORDER BY as_of DESC LIMIT 1
-)
-SELECT coalesce((SELECT posted_debits FROM snapshot), 0)
-         + coalesce(sum(e.amount_minor) FILTER (WHERE e.direction = 'debit'), 0) AS posted_debits,
-       coalesce((SELECT posted_credits FROM snapshot), 0)
-         + coalesce(sum(e.amount_minor) FILTER (WHERE e.direction = 'credit'), 0) AS posted_credits,
-       (SELECT as_of FROM snapshot) AS snapshot_as_of,
-       count(e.*) AS entries_after_snapshot
-  FROM entries e
- WHERE e.tenant_id = $1 AND e.account_id = $2 AND NOT e.pending
-   AND e.effective_at <= $3
-   AND e.effective_at > coalesce((SELECT as_of FROM snapshot), '-infinity')`;
+/**
+ * Posted totals from entries effective at or before $2: of one account ($3), or of all the tenant's
+ * accounts in id order ($3 null, at most $4 rows).
+ */
+export const BALANCES_AS_OF = `
+SELECT a.id, a.code, a.currency, a.normal_balance,
+       (coalesce(s.posted_debits, 0) + n.debits)::text AS posted_debits,
+       (coalesce(s.posted_credits, 0) + n.credits)::text AS posted_credits
+  FROM accounts a
+  LEFT JOIN LATERAL (
+    SELECT as_of, posted_debits, posted_credits FROM balance_snapshots b
+     WHERE b.tenant_id = a.tenant_id AND b.account_id = a.id AND b.as_of <= $2
+     ORDER BY as_of DESC LIMIT 1) s ON true
+ CROSS JOIN LATERAL (
+    SELECT coalesce(sum(e.amount_minor) FILTER (WHERE e.direction = 'debit'), 0) AS debits,
+           coalesce(sum(e.amount_minor) FILTER (WHERE e.direction = 'credit'), 0) AS credits
+      FROM entries e
+     WHERE e.tenant_id = a.tenant_id AND e.account_id = a.id AND NOT e.pending
+       AND e.effective_at <= $2 AND e.effective_at > coalesce(s.as_of, '-infinity')) n
+ WHERE a.tenant_id = $1 AND ($3::uuid IS NULL OR a.id = $3)
+ ORDER BY a.id
+ LIMIT $4`;
 
 /** The next page of accounts to snapshot, in key order. */
 export const ACCOUNT_KEYS_AFTER = `

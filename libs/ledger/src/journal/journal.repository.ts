@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
-import type { JournalEntry, JournalStatus } from '../domain/journal-encoding';
+import { type JournalEntry, type JournalStatus, encodeJournalRecord } from '../domain/journal-encoding';
+import { descriptionDigest } from '../transactions/posting-engine';
 import { ALL_TENANTS, JOURNAL_HEADS, JOURNAL_PAGE, UNJOURNALED } from './journal.sql';
 
 export interface StoredLink {
@@ -19,6 +20,23 @@ export interface StoredLink {
   holdId: string | null;
   reversesId: string | null;
   entries: JournalEntry[];
+}
+
+/** The link's journal encoding, rebuilt from the stored rows (what its hash covers). */
+export function encodeStoredLink(tenantId: string, link: StoredLink): Buffer {
+  // Field by field, not a spread: verification encodes every link of the journal.
+  return encodeJournalRecord({
+    tenantId,
+    transactionId: link.transactionId,
+    status: link.status,
+    effectiveAt: link.effectiveAt,
+    createdAt: link.createdAt,
+    holdId: link.holdId,
+    reversesId: link.reversesId,
+    expiresAt: link.expiresAt,
+    descriptionDigest: descriptionDigest(link),
+    entries: link.entries,
+  });
 }
 
 interface LinkRow {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { JOURNAL_ENCODING_VERSION, JOURNAL_GENESIS_HASH, chainHash, encodeJournalRecord } from '../domain/journal-encoding';
-import { descriptionDigest } from '../transactions/posting-engine';
-import { JournalRepository, type StoredLink } from './journal.repository';
+import { JOURNAL_ENCODING_VERSION, JOURNAL_GENESIS_HASH, chainHash } from '../domain/journal-encoding';
+import { JournalRepository, type StoredLink, encodeStoredLink } from './journal.repository';
 
 export const JOURNAL_PAGE_SIZE = 2_000;
 
@@ -24,19 +23,7 @@ function check(tenantId: string, link: StoredLink, expectedSeq: bigint, previous
   if (link.seq !== expectedSeq) return `sequence jumps from ${expectedSeq - 1n} to ${link.seq}`;
   if (link.encodingVersion !== JOURNAL_ENCODING_VERSION) return `unknown encoding version ${link.encodingVersion}`;
   if (!link.previousHash.equals(previousHash)) return 'previous hash does not match the link before it';
-  const encoding = encodeJournalRecord({
-    tenantId,
-    transactionId: link.transactionId,
-    status: link.status,
-    effectiveAt: link.effectiveAt,
-    createdAt: link.createdAt,
-    holdId: link.holdId,
-    reversesId: link.reversesId,
-    expiresAt: link.expiresAt,
-    descriptionDigest: descriptionDigest(link),
-    entries: link.entries,
-  });
-  if (!chainHash(previousHash, encoding).equals(link.hash)) return 'stored content does not match its hash (altered after posting)';
+  if (!chainHash(previousHash, encodeStoredLink(tenantId, link)).equals(link.hash)) return 'stored content does not match its hash (altered after posting)';
   return undefined;
 }
 

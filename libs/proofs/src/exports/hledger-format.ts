@@ -1,0 +1,60 @@
+import { currencyExponent, minorToDecimal } from '@ledger/money';
+import type { ClosingBalance, ExportedTransaction } from './exported-transaction';
+
+// hledger's journal format (https://hledger.org/hledger.html#journal-format). Amounts are exact
+// decimals of the minor units; a debit is positive, a credit negative, so every currency of a
+// transaction sums to zero on its own and no exchange rate is ever needed.
+
+function amount(amountMinor: bigint, currency: string): string {
+  return `${minorToDecimal(amountMinor, currency)} ${currency}`;
+}
+
+function isoDate(time: Date): string {
+  return time.toISOString().slice(0, 10);
+}
+
+/** Descriptions are free text: one line, and no ';' (which would start a comment). */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/;/g, ',').trim();
+}
+
+/** What the transaction is to the ledger: a capture of a hold, a reversal, or a plain posting. */
+function relation(transaction: ExportedTransaction): string {
+  if (transaction.holdId) return `capture of hold ${transaction.holdId}`;
+  if (transaction.reversesId) return `reversal of ${transaction.reversesId}`;
+  return transaction.status;
+}
+
+/** Directives that make `hledger --strict` accept the file: decimal mark, commodities, accounts. */
+export function hledgerPreamble(title: string, accounts: readonly ClosingBalance[]): string {
+  const currencies = [...new Set(accounts.map((account) => account.currency))].sort();
+  const lines = [`; ${oneLine(title)}`, 'decimal-mark .', ''];
+  for (const currency of currencies) {
+    // hledger wants a decimal mark in every commodity directive, "1000." for a currency without decimals.
+    const sample = minorToDecimal(1000n * 10n ** BigInt(currencyExponent(currency) ?? 0), currency);
+    lines.push(`commodity ${sample.includes('.') ? sample : `${sample}.`} ${currency}`);
+  }
+  lines.push('');
+  for (const account of accounts) lines.push(`account ${account.code}`);
+  return `${lines.join('\n')}\n\n`;
+}
+
+/** One transaction with its posted entries; undefined when it has none (a hold, a void, an expiry). */
+export function hledgerTransaction(transaction: ExportedTransaction): string | undefined {
+  const posted = transaction.entries.filter((entry) => !entry.pending);
+  if (posted.length === 0) return undefined;
+  const description = oneLine([transaction.externalRef, transaction.description].filter((part) => part).join(' - ')) || relation(transaction);
+  const lines = [
+    `${isoDate(transaction.effectiveAt)} * (${transaction.id}) ${description}`,
+    `    ; ${relation(transaction)}, journal stripe ${transaction.stripe} seq ${transaction.seq} hash ${transaction.hash}`,
+    ...posted.map((entry) => `    ${entry.account}  ${amount(entry.direction === 'debit' ? entry.amountMinor : -entry.amountMinor, entry.currency)}`),
+  ];
+  return `${lines.join('\n')}\n\n`;
+}
+
+/** The closing balance of every account as a balance assertion (`=`: this account alone, this commodity). */
+export function hledgerClosingAssertions(date: Date, accounts: readonly ClosingBalance[]): string {
+  const lines = [`${isoDate(date)} * closing balances`, '    ; each account\'s posted balance read with the journal heads, asserted'];
+  for (const account of accounts) lines.push(`    ${account.code}  0 ${account.currency} = ${amount(account.postedDebits - account.postedCredits, account.currency)}`);
+  return `${lines.join('\n')}\n`;
+}
