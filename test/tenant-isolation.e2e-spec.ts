@@ -29,6 +29,7 @@ interface TenantObjects {
   runId: string;
   webhookId: string;
   inboundSourceId: string;
+  proofId: string;
 }
 
 /** What the path parameters of each route name, as objects of the tenant under attack (one value for all, or one per parameter). */
@@ -51,6 +52,7 @@ const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string | Record<
   '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': (o) => ({ id: o.webhookId, deliveryId: o.webhookId }),
   // Signed by the source's secret, not an API key: B cannot sign for A's source.
   '/v1/inbound/{source}': (o) => o.inboundSourceId,
+  '/v1/proofs/balances/{account}': (o) => o.accountId,
 };
 
 /** Routes outside any tenant: the operator's, and public ones. */
@@ -69,6 +71,8 @@ const crossReferences = (o: TenantObjects): Probe[] => [
   { method: 'GET', path: `/v1/transactions?account=${o.accountId}` },
   { method: 'GET', path: `/v1/matches?statementLine=${o.lineId}` },
   { method: 'GET', path: `/v1/matches?transaction=${o.transactionId}` },
+  { method: 'GET', path: `/v1/proofs/balances/assets:bank?proofId=${o.proofId}`, refused: (answer) => answer.status === 404 },
+  { method: 'GET', path: `/v1/proofs/balances?since=${o.proofId}`, refused: (answer) => answer.status === 404 || answer.status === 400 },
   { method: 'POST', path: '/v1/transactions', body: transfer(o.accountId, 'assets:bank', '1') },
   // A batch answers 201 with a result per item: the item that names A's account is refused.
   {
@@ -111,6 +115,8 @@ async function seedTenantA(tenant: TestTenant): Promise<TenantObjects> {
     body: { name: 'gateway', mappings: {} },
   });
   expect(inbound.status, JSON.stringify(inbound.body)).toBe(201);
+  const proof = await api.request('GET', '/v1/proofs/balances', { key: tenant.adminKey });
+  expect(proof.status, JSON.stringify(proof.body).slice(0, 300)).toBe(200);
   const [line] = await sqlRows<{ id: string }>(api, `SELECT id::text FROM statement_lines WHERE tenant_id = $1 AND refs->>'customerReference' = 'A-1'`, [tenant.tenantId]);
   const [match] = await sqlRows<{ id: string }>(api, 'SELECT group_id::text AS id FROM matches WHERE tenant_id = $1 LIMIT 1', [tenant.tenantId]);
   const [ticket] = await sqlRows<{ id: string }>(api, 'SELECT id::text FROM discrepancies WHERE tenant_id = $1 LIMIT 1', [tenant.tenantId]);
@@ -126,6 +132,7 @@ async function seedTenantA(tenant: TestTenant): Promise<TenantObjects> {
     runId: run.id,
     webhookId: webhook.body.id,
     inboundSourceId: inbound.body.id,
+    proofId: proof.body.id,
   };
 }
 
@@ -163,7 +170,7 @@ describe('tenant isolation on every route', () => {
       // Naming A's object in the path, or writing with it, is refused; a GET filter on it finds nothing (checked above).
       const namesObjectOfA = idsOfA.some((id) => probe.path.split('?')[0]!.includes(id) || (probe.method !== 'GET' && sent.includes(id)));
       const refused = probe.refused ?? ((refusal) => [400, 401, 404, 422].includes(refusal.status));
-      if (namesObjectOfA) expect(refused(answer), `${probe.method} ${probe.path}: ${answer.status} ${text.slice(0, 200)}`).toBe(true);
+      if (namesObjectOfA || probe.refused) expect(refused(answer), `${probe.method} ${probe.path}: ${answer.status} ${text.slice(0, 200)}`).toBe(true);
     }
     expect(await rowsOf(a.tenantId)).toBe(before);
   });
