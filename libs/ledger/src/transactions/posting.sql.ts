@@ -10,8 +10,15 @@ export const LOCK_EXTERNAL_REFS = `
 SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':ref:' || ref, 0))
   FROM unnest($2::text[]) AS ref ORDER BY ref`;
 
+/**
+ * Driven from the references, one probe of the unique (tenant, external_ref) index each: as
+ * `external_ref = ANY($2)` a generic plan made while the table looked empty scanned every transaction
+ * of the tenant and compared it with each reference of the batch (quadratic as the ledger grew).
+ */
 export const FIND_EXTERNAL_REFS = `
-SELECT id, external_ref, content_hash FROM transactions WHERE tenant_id = $1 AND external_ref = ANY($2::text[])`;
+SELECT t.id, t.external_ref, t.content_hash
+  FROM unnest($2::text[]) AS r(ref)
+  JOIN transactions t ON t.tenant_id = $1 AND t.external_ref = r.ref`;
 
 /**
  * Locks the batch's accounts in id order, then takes a free journal stripe (see
