@@ -16,6 +16,7 @@ import {
 } from './match-findings';
 import {
   BULK_PLANS,
+  COUNT_UNMATCHED_LINES,
   DUPLICATE_LINES,
   MATCH_REVERSALS,
   MISSING_IN_STATEMENT,
@@ -97,13 +98,19 @@ export class MatchStatements {
     for (const source of sources) {
       const scope = [tenantId, source.id, source.account_id, source.normal_balance];
       const sourceRules = rulesForSource(rules, source.name);
+      // Every rule consumes lines: once none is left, the later rules and the line-side findings have
+      // nothing to look at (and each would scan the whole source to find that out). Lines imported, or
+      // matches undone by a person, while the run goes are the next run's.
+      let openLines = await this.inTransaction(BULK_PLANS, () => this.count(COUNT_UNMATCHED_LINES, [tenantId, source.id]));
       for (const rule of sourceRules) {
+        if (openLines === 0) break;
         const [statement, params] = RULE_STATEMENTS[rule.type](rule, scope, runId);
         const matched = await this.inTransaction(probes(rule) ? PROBING_PLANS : BULK_PLANS, () => this.countLines(statement, params));
         outcome.matched[rule.type === 'amount_date' ? 'amountDate' : rule.type] += matched;
+        openLines -= matched;
         await afterStep();
       }
-      outcome.findings.push(...(await this.inTransaction(BULK_PLANS, () => this.unexplained(scope, source, sourceRules))));
+      outcome.findings.push(...(await this.inTransaction(BULK_PLANS, () => this.unexplained(scope, source, sourceRules, openLines > 0))));
       await afterStep();
     }
     return outcome;
@@ -117,10 +124,15 @@ export class MatchStatements {
     });
   }
 
-  private async unexplained(scope: unknown[], source: Source, rules: MatchingRule[]): Promise<Finding[]> {
+  private async unexplained(scope: unknown[], source: Source, rules: MatchingRule[], linesLeft: boolean): Promise<Finding[]> {
     const sql = this.db.executor;
     const [tenantId, sourceId] = scope;
     const named = { name: source.name, accountCode: source.account_code };
+    const missingInStatement = await sql.query<{ transaction_id: string; leg: number; amount: string; currency: string; effective_on: string }>(
+      MISSING_IN_STATEMENT,
+      [...scope, MISSING_IN_STATEMENT_GRACE_DAYS, MATCH_FINDINGS_MAX],
+    );
+    if (!linesLeft) return missingInStatement.map((row) => missingInStatementFinding(named, row));
     const mismatches = await sql.query<MismatchRow>(REFERENCE_MISMATCHES, [...scope, MATCH_FINDINGS_MAX]);
     const groups: Finding[] = [];
     const lineInGroup = new Set<string>();
@@ -136,10 +148,6 @@ export class MatchStatements {
     const amountDate = rules.filter((candidate) => candidate.type === 'amount_date').at(-1);
     const ambiguous = amountDate === undefined ? [] : await this.withPlans(amountDate, () => sql.query<{ line_id: string; transaction_ids: string[] }>(...withRule(amountDate, ambiguousLines(amountDate), [...scope, MATCH_FINDINGS_MAX])));
     const duplicates = await sql.query<{ line_id: string; twin_id: string; amount: string; currency: string }>(DUPLICATE_LINES, [tenantId, sourceId, MATCH_FINDINGS_MAX]);
-    const missingInStatement = await sql.query<{ transaction_id: string; leg: number; amount: string; currency: string; effective_on: string }>(
-      MISSING_IN_STATEMENT,
-      [...scope, MISSING_IN_STATEMENT_GRACE_DAYS, MATCH_FINDINGS_MAX],
-    );
     const unmatched = await sql.query<{ line_id: string; amount: string; currency: string; booked_on: string; description: string; refs: Record<string, string> }>(
       UNMATCHED_LINES,
       [tenantId, sourceId, MATCH_FINDINGS_MAX],
@@ -169,8 +177,12 @@ export class MatchStatements {
   }
 
   /** Statement lines the insert matched (a group's rows without a line are not counted). */
-  private async countLines(statement: string, params: unknown[]): Promise<number> {
-    const rows = await this.db.executor.query<{ count: bigint }>(`WITH inserted AS (${statement} RETURNING statement_line_id) SELECT count(statement_line_id)::int8 AS count FROM inserted`, params);
+  private countLines(statement: string, params: unknown[]): Promise<number> {
+    return this.count(`WITH inserted AS (${statement} RETURNING statement_line_id) SELECT count(statement_line_id)::int8 AS count FROM inserted`, params);
+  }
+
+  private async count(statement: string, params: unknown[]): Promise<number> {
+    const rows = await this.db.executor.query<{ count: bigint }>(statement, params);
     return Number(rows[0]!.count);
   }
 }

@@ -278,6 +278,10 @@ SELECT $1, gen_random_uuid(), c.group_id, side.line_id, 'reversal',
   FROM chosen c CROSS JOIN LATERAL (VALUES (c.original_id), (c.correction_id)) AS side(line_id)
 ON CONFLICT DO NOTHING`;
 
+/** How many of the source's lines no match holds yet. $1 tenant, $2 source. */
+export const COUNT_UNMATCHED_LINES = `
+SELECT count(*)::int8 AS count FROM statement_lines l WHERE l.tenant_id = $1 AND l.source_id = $2 AND ${UNMATCHED_LINE}`;
+
 /** Lines no rule matched, with what a person needs to find the missing posting. $3 limit (no account). */
 export const UNMATCHED_LINES = `
 SELECT l.id::text AS line_id, l.amount_minor::text AS amount, l.currency::text AS currency, l.booked_on::text AS booked_on,
