@@ -1,8 +1,12 @@
+import { resolve } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 
 export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789';
+
+/** The console as `npm run build` (which `npm test` runs first) leaves it. */
+export const BUILT_CONSOLE_DIR = resolve(__dirname, '..', '..', 'dist', 'apps', 'console');
 
 /** The real HTTP server on a random loopback port, on a fresh PostgreSQL database of its own. */
 export interface ApiHarness {
@@ -23,7 +27,7 @@ export interface ApiResponse {
 
 export async function startApi(poolSize = 20): Promise<ApiHarness> {
   const db = await createTestDatabase(poolSize);
-  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, logLevels: ['error'] });
+  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, logLevels: ['error'], consoleDir: BUILT_CONSOLE_DIR });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -5,6 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Database } from '@ledger/db';
 import { json } from 'express';
 import { ApiModule } from './api.module';
+import { consoleAssets } from './http/console-assets';
 import { jsonDepthLimit } from './http/json-depth.middleware';
 import { jsonOnly } from './http/json-only.middleware';
 import { statementUpload } from './http/statement-upload.middleware';
@@ -16,6 +17,8 @@ export interface ApiAppOptions {
   database: Database;
   operatorToken: string | undefined;
   logLevels?: LogLevel[];
+  /** Where the built console is (dist/apps/console); unset: no console at /console. */
+  consoleDir?: string;
 }
 
 export async function createApiApp(options: ApiAppOptions): Promise<INestApplication> {
@@ -24,6 +27,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
     logger: options.logLevels ?? ['error', 'warn', 'log'],
   });
   app.disable('x-powered-by');
+  if (options.consoleDir !== undefined) app.use('/console', consoleAssets(options.consoleDir));
   app.use('/v1/imports', statementUpload);
   app.use(jsonOnly);
   app.use(json({ limit: REQUEST_BODY_BYTES_MAX, strict: true }));

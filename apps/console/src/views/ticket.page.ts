@@ -1,0 +1,97 @@
+import { html, type TemplateResult } from 'lit-html';
+import { type ListPage, api } from '../api-client';
+import type { Match, Ticket, TicketEvent, Transaction } from '../api-types';
+import { statementLineIds, transactionIds } from '../evidence';
+import { formatAge, formatInstant, formatMinor, humanize } from '../format';
+import { type Page, canWork } from '../page';
+import { link } from '../router';
+import { actionsView, type TicketActions } from './ticket-actions';
+import { type Explanation, evidenceView } from './ticket-evidence';
+import { historyView } from './ticket-history';
+import { explainError, failure, loading, notice } from './states';
+
+type TicketWithHistory = Ticket & { history: TicketEvent[] };
+
+/** The transactions the evidence names and the matches of its first line (or transaction): the "why". */
+async function explain(ticket: Ticket): Promise<Explanation> {
+  const [line] = statementLineIds(ticket.evidence);
+  const ids = transactionIds(ticket.evidence);
+  const [transactions, matches] = await Promise.allSettled([
+    Promise.all(ids.map((id) => api.get<Transaction>(`/v1/transactions/${id}`))),
+    line ?? ids[0] ? api.get<ListPage<Match>>('/v1/matches', line ? { statementLine: line } : { transaction: ids[0] }) : Promise.resolve({ data: [], nextCursor: null }),
+  ]);
+  const problems = [transactions, matches].flatMap((result) => (result.status === 'rejected' ? [explainError(result.reason)] : []));
+  return {
+    transactions: transactions.status === 'fulfilled' ? transactions.value : [],
+    matches: matches.status === 'fulfilled' ? matches.value.data : [],
+    ...(problems.length ? { problem: `Part of the evidence could not be read: ${problems.join('; ')}` } : {}),
+  };
+}
+
+function summary(ticket: Ticket): TemplateResult {
+  return html`<dl class="summary">
+    <dt>Status</dt><dd><span class="status status-${ticket.status}">${humanize(ticket.status)}</span></dd>
+    <dt>Owner</dt><dd>${ticket.owner}</dd>
+    <dt>Kind</dt><dd>${humanize(ticket.kind)} (${ticket.severity})</dd>
+    <dt>Amount</dt><dd>${formatMinor(ticket.amount, ticket.currency)}</dd>
+    <dt>Opened</dt><dd>${formatInstant(ticket.openedAt)} (${formatAge(ticket.ageHours)} ago)</dd>
+    <dt>Due</dt><dd>${formatInstant(ticket.dueAt)}${ticket.overdue ? html` <span class="badge overdue">Overdue</span>` : ''}</dd>
+    ${ticket.resolvedAt ? html`<dt>Closed</dt><dd>${formatInstant(ticket.resolvedAt)}</dd>` : ''}
+  </dl>`;
+}
+
+export const ticketPage: Page = async (context) => {
+  const id = context.route.param;
+  const back = html`<p><a href=${link('/discrepancies')}>← Back to the queue</a></p>`;
+  context.render(html`${back}<h1 tabindex="-1">Ticket</h1>${loading('the ticket')}`);
+  let ticket: TicketWithHistory;
+  let explanation: Explanation | undefined;
+  let outcome: TemplateResult = notice(undefined);
+  let busy = false;
+
+  const draw = () =>
+    context.render(html`${back}
+      <h1 tabindex="-1">${ticket.summary}</h1>
+      ${summary(ticket)}
+      ${evidenceView(ticket, explanation)}
+      <section aria-labelledby="actions-heading">
+        <h2 id="actions-heading">Work this ticket</h2>
+        ${outcome}
+        ${canWork(context.principal)
+          ? html`<fieldset class="plain" ?disabled=${busy}>${actionsView(ticket, actions)}</fieldset>`
+          : html`<p class="read-only">Read only: this key's roles (${context.principal.roles.join(', ')}) cannot change tickets; a finance key can.</p>`}
+      </section>
+      ${historyView(ticket.history)}`);
+
+  const run = async (work: () => Promise<unknown>, done: string) => {
+    busy = true;
+    draw();
+    try {
+      await work();
+      ticket = await api.get<TicketWithHistory>(`/v1/discrepancies/${id}`);
+      outcome = notice(done);
+    } catch (error) {
+      outcome = notice(explainError(error), 'error');
+    }
+    busy = false;
+    draw();
+  };
+  const actions: TicketActions = {
+    update: (change, done) => void run(() => api.patch(`/v1/discrepancies/${id}`, change), done),
+    match: (body) =>
+      void run(async () => {
+        await api.post('/v1/matches', body);
+        explanation = await explain(ticket);
+      }, 'Matched. The next reconciliation run resolves the ticket if the match explains it.'),
+  };
+
+  try {
+    ticket = await api.get<TicketWithHistory>(`/v1/discrepancies/${id}`);
+  } catch (error) {
+    context.render(html`${back}<h1 tabindex="-1">Ticket</h1>${failure(error, context.reload)}`);
+    return;
+  }
+  draw();
+  explanation = await explain(ticket);
+  draw();
+};
