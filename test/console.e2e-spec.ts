@@ -11,6 +11,8 @@ let api: ApiHarness;
 let browser: ConsoleBrowser;
 let finance: string;
 let auditor: string;
+/** The ledger's 25.00 deposit that no statement line reports: what a person matches by hand. */
+let unreported: string;
 
 const DAY_MS = 24 * 3600 * 1000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
@@ -28,16 +30,17 @@ beforeAll(async () => {
   finance = await financeKey(api, tenant);
   auditor = await createApiKey(api, tenant.adminKey, ['auditor'], 'auditor');
   await createSource(api, finance, { name: 'bank', account: 'assets:bank', format: 'csv:bank' });
-  for (const [amount, daysAgo] of [['10000', 3], ['2500', 2]] as const) {
-    await mustPost(api, tenant.posterKey, {
-      ...(amount === '10000' ? { externalRef: 'INV-1' } : {}),
+  const deposit = (amount: string, daysAgo: number, extra: object = {}) =>
+    mustPost(api, tenant.posterKey, {
+      ...extra,
       effectiveAt: new Date(Date.now() - daysAgo * DAY_MS).toISOString(),
       entries: [
         { account: 'assets:bank', direction: 'debit', amount, currency: 'USD' },
         { account: 'income:sales', direction: 'credit', amount, currency: 'USD' },
       ],
     });
-  }
+  await deposit('10000', 3, { externalRef: 'INV-1' });
+  unreported = (await deposit('2500', 2)).id;
   browser = await openConsoleBrowser();
 });
 
@@ -50,7 +53,7 @@ async function signIn(key: string): Promise<void> {
   const { page } = browser;
   await page.goto(`${api.baseUrl}/console/#/discrepancies`);
   // By keyboard: the key field has focus on arrival, Enter submits.
-  await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('api-key');
+  await expect.poll(() => browser.focusedId()).toBe('api-key');
   await page.keyboard.type(key);
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { level: 1, name: 'Discrepancy queue' }).waitFor();
@@ -81,7 +84,7 @@ describe('the finance console', () => {
 
     await signIn(finance);
     await page.getByText('No discrepancy tickets').waitFor();
-    await expect.poll(() => page.evaluate(() => sessionStorage.getItem('ledger-console.api-key'))).toBe(finance);
+    await expect.poll(() => browser.stored('ledger-console.api-key')).toBe(finance);
     await browser.screenshot('02-queue-empty');
   });
 
@@ -140,7 +143,7 @@ describe('the finance console', () => {
 
     await page.getByLabel('Kind', { exact: true }).selectOption('missing_in_ledger');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await expect.poll(() => page.evaluate(() => location.hash)).toContain('kind=missing_in_ledger');
+    await expect.poll(() => browser.hash()).toContain('kind=missing_in_ledger');
     await expect.poll(() => rows.count()).toBe(2);
     await page.getByLabel('Age', { exact: true }).selectOption('7');
     await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -172,10 +175,26 @@ describe('the finance console', () => {
     ]);
     await browser.screenshot('09-ticket-resolved');
 
-    const id = (await page.evaluate(() => location.hash)).split('/').at(-1)!;
+    const id = (await browser.hash()).split('/').at(-1)!;
     const stored = await api.request('GET', `/v1/discrepancies/${id}`, { key: finance });
     expect(stored.body).toMatchObject({ status: 'resolved', owner: 'alice' });
     expect(stored.body.history.at(-1)).toMatchObject({ action: 'resolved', note: 'Refund of order 77, booked by hand as journal 42' });
+  });
+
+  it('matches a statement line to a ledger transaction by hand and explains the match', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: '← Back to the queue' }).click();
+    await page.getByRole('link', { name: /bank booked 99900 USD/ }).click();
+    await page.getByRole('cell', { name: 'Unknown deposit' }).waitFor();
+    await browser.screenshot('10-ticket-open');
+    await page.getByLabel('Transactions').fill(unreported);
+    await page.getByLabel('Note', { exact: true }).fill('the customer paid 999.00 against the 25.00 invoice; the rest is a prepayment');
+    await page.getByRole('button', { name: 'Match', exact: true }).click();
+    await page.getByText('Matched. The next reconciliation run').waitFor();
+    await page.getByText(/Matched by rule manual/).waitFor();
+    const matches = await api.request('GET', `/v1/matches?transaction=${unreported}`, { key: finance });
+    expect(matches.body.data).toHaveLength(1);
+    expect(matches.body.data[0].statementLines[0]).toMatchObject({ amount: '99900' });
   });
 
   it('shows accounts with balances, entries with their running balance and a chart', async () => {
@@ -188,7 +207,7 @@ describe('the finance console', () => {
     await page.getByLabel('Balance as of').fill(day(-3));
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByText(`Posted balance at the end of ${day(-3)} (UTC): 100.00 USD`).waitFor();
-    await browser.screenshot('10-account');
+    await browser.screenshot('11-account');
   });
 
   it('offers the proof download only where the server has proofs', async () => {
@@ -197,23 +216,23 @@ describe('the finance console', () => {
     const available = (await api.request('GET', '/v1/proofs/balances', { key: auditor })).status !== 404;
     if (available) await page.getByText(/roles do not allow this|Download proof/).first().waitFor();
     else await page.getByText('Proofs are not available on this server.').waitFor();
-    await browser.screenshot('11-proofs-finance');
+    await browser.screenshot('12-proofs-finance');
   });
 
   it('lets an auditor look at a ticket but not resolve it', async () => {
     const { page } = browser;
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('ledger-console.api-key'))).toBeNull();
+    expect(await browser.stored('ledger-console.api-key')).toBeNull();
     await signIn(auditor);
     await page.getByText('Key roles: auditor').waitFor();
     await page.getByRole('link', { name: /bank booked 99900 USD/ }).click();
     await page.getByText(/Read only: this key's roles \(auditor\) cannot change tickets/).waitFor();
     expect(await page.getByRole('button', { name: 'Save outcome' }).count()).toBe(0);
-    await browser.screenshot('12-ticket-auditor');
+    await browser.screenshot('13-ticket-auditor');
 
     // Nor by going around the page: the server refuses the auditor's change.
-    const id = (await page.evaluate(() => location.hash)).split('/').at(-1)!;
+    const id = (await browser.hash()).split('/').at(-1)!;
     const status = await page.evaluate(
       async ({ id, key }) => (await fetch(`/v1/discrepancies/${id}`, { method: 'PATCH', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'resolved', note: 'not mine to close' }) })).status,
       { id, key: auditor },
@@ -224,7 +243,7 @@ describe('the finance console', () => {
     await page.getByRole('link', { name: 'Proofs', exact: true }).click();
     const available = (await api.request('GET', '/v1/proofs/balances', { key: auditor })).status !== 404;
     await page.getByText(available ? 'Download proof (JSON)' : 'Proofs are not available on this server.').waitFor();
-    await browser.screenshot('13-proofs-auditor');
+    await browser.screenshot('14-proofs-auditor');
     expect(unexpectedErrors()).toEqual([]);
   });
 });

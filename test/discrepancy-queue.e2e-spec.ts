@@ -14,7 +14,7 @@ afterAll(async () => {
 const DAY_MS = 24 * 3600 * 1000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
 
-describe('the discrepancy queue: counts per status and the age filter', () => {
+describe('the discrepancy queue: counts per status, the age filter, the lines tickets name', () => {
   let tenant: TestTenant;
   let key: string;
   let tickets: any[];
@@ -58,5 +58,18 @@ describe('the discrepancy queue: counts per status and the age filter', () => {
     const bad = await api.request('GET', '/v1/discrepancies?openedBefore=last-week', { key });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_FAILED');
+  });
+
+  it("reads a ticket's statement line by id, with its import, and never another tenant's", async () => {
+    const lineId = tickets[0].evidence.statementLineId as string;
+    const line = await api.request('GET', `/v1/statement-lines/${lineId}`, { key });
+    expect(line.status).toBe(200);
+    expect(line.body).toMatchObject({ id: lineId, currency: 'USD', description: expect.any(String), importId: expect.any(String) });
+    expect(['1000', '2000', '3000']).toContain(line.body.amount);
+    expect((await api.request('GET', `/v1/imports/${line.body.importId}`, { key })).status).toBe(200);
+
+    const other = await seededTenant(api, 'not the owner');
+    expect((await api.request('GET', `/v1/statement-lines/${lineId}`, { key: await financeKey(api, other) })).status).toBe(404);
+    expect((await api.request('GET', '/v1/statement-lines/not-a-uuid', { key })).status).toBe(404);
   });
 });

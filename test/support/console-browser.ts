@@ -15,6 +15,12 @@ const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no
 
 export interface ConsoleBrowser {
   page: Page;
+  /** The page's `location.hash` (the console's route). */
+  hash(): Promise<string>;
+  /** What the console keeps in session storage, by storage key. */
+  stored(name: string): Promise<string | null>;
+  /** The id of the element that has keyboard focus. */
+  focusedId(): Promise<string | undefined>;
   /** Messages the page logged as errors, and uncaught exceptions (a CSP violation shows up here). */
   errors: string[];
   screenshot(name: string): Promise<void>;
@@ -43,8 +49,12 @@ export async function openConsoleBrowser(): Promise<ConsoleBrowser> {
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
+  // Expressions rather than functions: this file is type-checked for Node, without the DOM's types.
   return {
     page,
+    hash: () => page.evaluate<string>('location.hash'),
+    stored: (name) => page.evaluate<string | null>(`sessionStorage.getItem(${JSON.stringify(name)})`),
+    focusedId: () => page.evaluate<string | undefined>('document.activeElement?.id'),
     errors,
     async screenshot(name) {
       await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`), fullPage: true });

@@ -16,6 +16,7 @@ import { MatchesController } from './controllers/matches.controller';
 import { MatchingRulesController } from './controllers/matching-rules.controller';
 import { ReconciliationController } from './controllers/reconciliation.controller';
 import { SourcesController } from './controllers/sources.controller';
+import { StatementLinesController } from './controllers/statement-lines.controller';
 import { TenantsController } from './controllers/tenants.controller';
 import { TransactionsController } from './controllers/transactions.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
@@ -48,6 +49,7 @@ export class ApiModule {
         EventsController,
         SourcesController,
         ImportsController,
+        StatementLinesController,
         ReconciliationController,
         MatchesController,
         MatchingRulesController,

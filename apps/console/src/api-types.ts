@@ -92,6 +92,8 @@ export interface StatementImport {
 
 export interface StatementLine {
   id: string;
+  /** Set when the line is read on its own (GET /v1/statement-lines/:id). */
+  importId?: string;
   lineNumber: number;
   bookedOn: string;
   amount: string;

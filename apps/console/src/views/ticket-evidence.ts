@@ -1,11 +1,12 @@
 import { html, type TemplateResult } from 'lit-html';
-import type { Match, Ticket, Transaction } from '../api-types';
+import type { Match, StatementLine, Ticket, Transaction } from '../api-types';
 import { type EvidenceSide, evidenceSide, evidenceText } from '../evidence';
 import { formatInstant, formatMinor, humanize } from '../format';
 import { link } from '../router';
 
 /** What was fetched to explain a ticket; each part may have failed on its own. */
 export interface Explanation {
+  lines: StatementLine[];
   transactions: Transaction[];
   matches: Match[];
   problem?: string;
@@ -24,6 +25,22 @@ function transactionTable(transaction: Transaction): TemplateResult {
     <tbody>
       ${transaction.entries.map(
         (entry) => html`<tr><td>${entry.leg}</td><td><a href=${link('/accounts', entry.accountCode)}>${entry.accountCode}</a></td><td>${entry.direction}</td><td class="number">${formatMinor(entry.amount, entry.currency)}</td></tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function lineTable(lines: StatementLine[]): TemplateResult {
+  if (lines.length === 0) return html``;
+  return html`<table class="compact">
+    <caption>Statement lines</caption>
+    <thead><tr><th scope="col">Booked</th><th scope="col">Description</th><th scope="col">References</th><th scope="col" class="number">Amount</th></tr></thead>
+    <tbody>
+      ${lines.map(
+        (line) => html`<tr><td>${line.bookedOn}</td>
+          <td>${line.importId ? html`<a href=${link('/imports', line.importId)}>${line.description || '(no description)'}</a>` : line.description}</td>
+          <td>${Object.entries(line.references).map(([name, value]) => `${name}: ${value}`).join(', ')}</td>
+          <td class="number">${formatMinor(line.amount, line.currency)}</td></tr>`,
       )}
     </tbody>
   </table>`;
@@ -48,6 +65,7 @@ export function evidenceView(ticket: Ticket, explanation: Explanation | undefine
     <div class="side-by-side">
       <div class="side" aria-label="Statement side">
         <h3>Statement${ticket.source ? `: ${ticket.source}` : ''}</h3>
+        ${explanation === undefined ? html`<p role="status">Loading statement lines…</p>` : lineTable(explanation.lines)}
         ${facts(ticket.evidence, 'statement')}
       </div>
       <div class="side" aria-label="Ledger side">

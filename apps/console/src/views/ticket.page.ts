@@ -1,6 +1,6 @@
 import { html, type TemplateResult } from 'lit-html';
 import { type ListPage, api } from '../api-client';
-import type { Match, Ticket, TicketEvent, Transaction } from '../api-types';
+import type { Match, StatementLine, Ticket, TicketEvent, Transaction } from '../api-types';
 import { statementLineIds, transactionIds } from '../evidence';
 import { formatAge, formatInstant, formatMinor, humanize } from '../format';
 import { type Page, canWork } from '../page';
@@ -12,16 +12,19 @@ import { explainError, failure, loading, notice } from './states';
 
 type TicketWithHistory = Ticket & { history: TicketEvent[] };
 
-/** The transactions the evidence names and the matches of its first line (or transaction): the "why". */
+/** The lines and transactions the evidence names, and the matches of its first line (or transaction): the "why". */
 async function explain(ticket: Ticket): Promise<Explanation> {
-  const [line] = statementLineIds(ticket.evidence);
+  const lineIds = statementLineIds(ticket.evidence);
   const ids = transactionIds(ticket.evidence);
-  const [transactions, matches] = await Promise.allSettled([
+  const matchQuery = lineIds[0] ? { statementLine: lineIds[0] } : ids[0] ? { transaction: ids[0] } : undefined;
+  const [lines, transactions, matches] = await Promise.allSettled([
+    Promise.all(lineIds.map((id) => api.get<StatementLine>(`/v1/statement-lines/${id}`))),
     Promise.all(ids.map((id) => api.get<Transaction>(`/v1/transactions/${id}`))),
-    line ?? ids[0] ? api.get<ListPage<Match>>('/v1/matches', line ? { statementLine: line } : { transaction: ids[0] }) : Promise.resolve({ data: [], nextCursor: null }),
+    matchQuery ? api.get<ListPage<Match>>('/v1/matches', matchQuery) : Promise.resolve({ data: [], nextCursor: null }),
   ]);
-  const problems = [transactions, matches].flatMap((result) => (result.status === 'rejected' ? [explainError(result.reason)] : []));
+  const problems = [lines, transactions, matches].flatMap((result) => (result.status === 'rejected' ? [explainError(result.reason)] : []));
   return {
+    lines: lines.status === 'fulfilled' ? lines.value : [],
     transactions: transactions.status === 'fulfilled' ? transactions.value : [],
     matches: matches.status === 'fulfilled' ? matches.value.data : [],
     ...(problems.length ? { problem: `Part of the evidence could not be read: ${problems.join('; ')}` } : {}),
