@@ -192,6 +192,7 @@ describe('the finance console', () => {
     await page.getByRole('button', { name: 'Match', exact: true }).click();
     await page.getByText('Matched. The next reconciliation run').waitFor();
     await page.getByText(/Matched by rule manual/).waitFor();
+    await page.getByText(`Transaction ${unreported}`).waitFor();
     const matches = await api.request('GET', `/v1/matches?transaction=${unreported}`, { key: finance });
     expect(matches.body.data).toHaveLength(1);
     expect(matches.body.data[0].statementLines[0]).toMatchObject({ amount: '99900' });

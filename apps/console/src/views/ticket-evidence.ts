@@ -14,8 +14,14 @@ export interface Explanation {
 
 function facts(evidence: Record<string, unknown>, side: EvidenceSide): TemplateResult {
   const entries = Object.entries(evidence).filter(([key]) => evidenceSide(key) === side);
-  if (entries.length === 0) return html`<p class="muted">Nothing on this side.</p>`;
+  if (entries.length === 0) return html``;
   return html`<dl class="facts">${entries.map(([key, value]) => html`<dt>${key}</dt><dd><code>${evidenceText(value)}</code></dd>`)}</dl>`;
+}
+
+/** Said only once everything is loaded and the side is really empty (a line the ledger never heard of). */
+function nothingOn(ticket: Ticket, side: EvidenceSide, fetched: number | undefined): TemplateResult {
+  const named = Object.keys(ticket.evidence).some((key) => evidenceSide(key) === side);
+  return fetched === 0 && !named ? html`<p class="muted">Nothing on this side.</p>` : html``;
 }
 
 function transactionTable(transaction: Transaction): TemplateResult {
@@ -67,11 +73,13 @@ export function evidenceView(ticket: Ticket, explanation: Explanation | undefine
         <h3>Statement${ticket.source ? `: ${ticket.source}` : ''}</h3>
         ${explanation === undefined ? html`<p role="status">Loading statement lines…</p>` : lineTable(explanation.lines)}
         ${facts(ticket.evidence, 'statement')}
+        ${nothingOn(ticket, 'statement', explanation?.lines.length)}
       </div>
       <div class="side" aria-label="Ledger side">
         <h3>Ledger${ticket.accountCode ? `: ${ticket.accountCode}` : ''}</h3>
         ${facts(ticket.evidence, 'ledger')}
         ${explanation === undefined ? html`<p role="status">Loading transactions…</p>` : explanation.transactions.map(transactionTable)}
+        ${nothingOn(ticket, 'ledger', explanation?.transactions.length)}
       </div>
     </div>
     ${check ? html`<h3>Check</h3>${facts(ticket.evidence, 'check')}` : ''}

@@ -1,7 +1,7 @@
 import { html, type TemplateResult } from 'lit-html';
 import { type ListPage, api } from '../api-client';
 import type { Match, StatementLine, Ticket, TicketEvent, Transaction } from '../api-types';
-import { statementLineIds, transactionIds } from '../evidence';
+import { EVIDENCE_MEMBERS_MAX, statementLineIds, transactionIds } from '../evidence';
 import { formatAge, formatInstant, formatMinor, humanize } from '../format';
 import { type Page, canWork } from '../page';
 import { link } from '../router';
@@ -12,21 +12,28 @@ import { explainError, failure, loading, notice } from './states';
 
 type TicketWithHistory = Ticket & { history: TicketEvent[] };
 
+/** Transactions named by the evidence, then those a match joined to its lines (a manual match, say). */
+function transactionsToShow(ticket: Ticket, matches: Match[]): string[] {
+  const matched = matches.flatMap((match) => match.entries.map((entry) => entry.transactionId));
+  return [...new Set([...transactionIds(ticket.evidence), ...matched])].slice(0, EVIDENCE_MEMBERS_MAX);
+}
+
 /** The lines and transactions the evidence names, and the matches of its first line (or transaction): the "why". */
 async function explain(ticket: Ticket): Promise<Explanation> {
   const lineIds = statementLineIds(ticket.evidence);
-  const ids = transactionIds(ticket.evidence);
-  const matchQuery = lineIds[0] ? { statementLine: lineIds[0] } : ids[0] ? { transaction: ids[0] } : undefined;
-  const [lines, transactions, matches] = await Promise.allSettled([
+  const [firstTransaction] = transactionIds(ticket.evidence);
+  const matchQuery = lineIds[0] ? { statementLine: lineIds[0] } : firstTransaction ? { transaction: firstTransaction } : undefined;
+  const [matches] = await Promise.allSettled([matchQuery ? api.get<ListPage<Match>>('/v1/matches', matchQuery) : Promise.resolve({ data: [], nextCursor: null })]);
+  const found = matches.status === 'fulfilled' ? matches.value.data : [];
+  const [lines, transactions] = await Promise.allSettled([
     Promise.all(lineIds.map((id) => api.get<StatementLine>(`/v1/statement-lines/${id}`))),
-    Promise.all(ids.map((id) => api.get<Transaction>(`/v1/transactions/${id}`))),
-    matchQuery ? api.get<ListPage<Match>>('/v1/matches', matchQuery) : Promise.resolve({ data: [], nextCursor: null }),
+    Promise.all(transactionsToShow(ticket, found).map((id) => api.get<Transaction>(`/v1/transactions/${id}`))),
   ]);
-  const problems = [lines, transactions, matches].flatMap((result) => (result.status === 'rejected' ? [explainError(result.reason)] : []));
+  const problems = [matches, lines, transactions].flatMap((result) => (result.status === 'rejected' ? [explainError(result.reason)] : []));
   return {
     lines: lines.status === 'fulfilled' ? lines.value : [],
     transactions: transactions.status === 'fulfilled' ? transactions.value : [],
-    matches: matches.status === 'fulfilled' ? matches.value.data : [],
+    matches: found,
     ...(problems.length ? { problem: `Part of the evidence could not be read: ${problems.join('; ')}` } : {}),
   };
 }
