@@ -166,6 +166,8 @@ describe('the finance console', () => {
     await page.getByLabel('Note (required)').fill('Refund of order 77, booked by hand as journal 42');
     await page.getByRole('button', { name: 'Save outcome' }).click();
     await page.getByText('Ticket resolved.').waitFor();
+    // The resolve form is gone with the open ticket; keyboard focus continues at the outcome, not at the top.
+    await expect.poll(() => browser.focusedId()).toBe('outcome');
 
     const history = page.locator('section[aria-labelledby="history-heading"] tbody tr');
     await expect.poll(() => history.allInnerTexts()).toEqual([
@@ -185,7 +187,7 @@ describe('the finance console', () => {
     const { page } = browser;
     await page.getByRole('link', { name: '← Back to the queue' }).click();
     await page.getByRole('link', { name: /bank booked 99900 USD/ }).click();
-    await page.getByRole('cell', { name: 'Unknown deposit' }).waitFor();
+    await page.getByRole('cell', { name: 'Unknown deposit', exact: true }).waitFor();
     await browser.screenshot('10-ticket-open');
     await page.getByLabel('Transactions').fill(unreported);
     await page.getByLabel('Note', { exact: true }).fill('the customer paid 999.00 against the 25.00 invoice; the rest is a prepayment');

@@ -31,6 +31,15 @@ function headers(extra: Record<string, string> = {}): Record<string, string> {
   return { accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...extra };
 }
 
+/** The API answers JSON; anything else (a proxy's error page) is kept out of the way as no body. */
+function parseBody(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function toApiError(status: number, body: unknown): ApiError {
   const error = (body as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
   return new ApiError(status, error?.code ?? `HTTP_${status}`, error?.message ?? `the server answered ${status}`, error?.details ?? {});
@@ -47,8 +56,7 @@ async function send<T>(method: string, path: string, options: { query?: Query; j
   } catch {
     throw new ApiError(0, 'NETWORK', 'the server cannot be reached', {});
   }
-  const text = await response.text();
-  const body: unknown = text ? JSON.parse(text) : undefined;
+  const body = parseBody(await response.text());
   if (!response.ok) throw toApiError(response.status, body);
   return body as T;
 }
@@ -63,7 +71,7 @@ function upload<T>(path: string, form: FormData, onProgress: (fraction: number) 
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     });
     request.addEventListener('load', () => {
-      const body: unknown = request.responseText ? JSON.parse(request.responseText) : undefined;
+      const body = parseBody(request.responseText);
       if (request.status >= 200 && request.status < 300) resolve(body as T);
       else reject(toApiError(request.status, body));
     });

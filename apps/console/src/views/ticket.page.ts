@@ -66,14 +66,16 @@ export const ticketPage: Page = async (context) => {
       ${evidenceView(ticket, explanation)}
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">Work this ticket</h2>
-        ${outcome}
+        <div id="outcome" tabindex="-1">${outcome}</div>
         ${canWork(context.principal)
-          ? html`<fieldset class="plain" ?disabled=${busy}>${actionsView(ticket, actions)}</fieldset>`
+          ? html`<div aria-busy=${busy ? 'true' : 'false'}>${actionsView(ticket, actions)}</div>`
           : html`<p class="read-only">Read only: this key's roles (${context.principal.roles.join(', ')}) cannot change tickets; a finance key can.</p>`}
       </section>
       ${historyView(ticket.history)}`);
 
   const run = async (work: () => Promise<unknown>, done: string) => {
+    // One change at a time; the forms stay enabled so that keyboard focus is never dropped.
+    if (busy) return;
     busy = true;
     draw();
     try {
@@ -85,6 +87,8 @@ export const ticketPage: Page = async (context) => {
     }
     busy = false;
     draw();
+    // The form used may be gone (a resolved ticket has none): the reader continues at the outcome.
+    document.getElementById('outcome')?.focus();
   };
   const actions: TicketActions = {
     update: (change, done) => void run(() => api.patch(`/v1/discrepancies/${id}`, change), done),
