@@ -15,8 +15,8 @@ function download(proof: unknown, asOf: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-function proofFacts(proof: Record<string, unknown>): TemplateResult {
-  const shown = Object.entries(proof).filter(([, value]) => typeof value === 'string' || typeof value === 'number');
+function proofFacts(proof: Record<string, unknown> | undefined): TemplateResult {
+  const shown = Object.entries(proof ?? {}).filter(([, value]) => typeof value === 'string' || typeof value === 'number');
   return html`<dl class="facts">${shown.map(([key, value]) => html`<dt>${key}</dt><dd><code>${String(value)}</code></dd>`)}</dl>`;
 }
 
@@ -27,10 +27,10 @@ function proofFacts(proof: Record<string, unknown>): TemplateResult {
 export const proofsPage: Page = async (context) => {
   const heading = html`<h1 tabindex="-1">Balance proofs</h1>`;
   context.render(html`${heading}${loading('the current proof')}`);
-  let proof: Record<string, unknown>;
+  let proof: Record<string, unknown> | undefined;
   const asOf = new Date().toISOString();
   try {
-    proof = await api.get<Record<string, unknown>>(PROOF_PATH, { asOf });
+    proof = await api.get<Record<string, unknown> | undefined>(PROOF_PATH, { asOf });
   } catch (error) {
     const missing = error instanceof ApiError && error.status === 404;
     context.render(html`${heading}${missing ? html`<p class="state empty" role="status">Proofs are not available on this server.</p>` : failure(error, context.reload)}`);
