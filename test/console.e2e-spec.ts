@@ -59,6 +59,9 @@ async function signIn(key: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Discrepancy queue' }).waitFor();
 }
 
+/** A reconciliation run on a machine shared with other test files can take far longer than a click. */
+const RUN_WAIT = { timeout: 45_000 };
+
 const unexpectedErrors = () => browser.errors.filter((message) => !message.startsWith('Failed to load resource'));
 
 describe('the finance console', () => {
@@ -116,17 +119,17 @@ describe('the finance console', () => {
     await browser.screenshot('05-import-refused');
   });
 
-  it('runs reconciliation and charts the runs', async () => {
+  it('runs reconciliation and charts the runs', { timeout: 120_000 }, async () => {
     const { page } = browser;
     await page.getByRole('link', { name: 'Reconciliation runs', exact: true }).click();
     await page.getByText('No reconciliation run yet').waitFor();
     await page.getByRole('button', { name: 'Run reconciliation now' }).click();
-    await page.getByText('Run finished: 2 finding(s), 2 ticket(s) opened, 0 resolved.').waitFor();
+    await page.getByText('Run finished: 2 finding(s), 2 ticket(s) opened, 0 resolved.').waitFor(RUN_WAIT);
     await page.getByRole('img', { name: /Runs on this page over time/ }).waitFor();
     await expect.poll(() => page.locator('table tbody tr').count()).toBe(1);
     // A second run finds the same two causes and opens nothing new: one more point on the chart.
     await page.getByRole('button', { name: 'Run reconciliation now' }).click();
-    await page.getByText('Run finished: 2 finding(s), 0 ticket(s) opened, 0 resolved.').waitFor();
+    await page.getByText('Run finished: 2 finding(s), 0 ticket(s) opened, 0 resolved.').waitFor(RUN_WAIT);
     await expect.poll(() => page.locator('table tbody tr').count()).toBe(2);
     await browser.screenshot('06-runs');
   });
