@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import type { RateLimit } from '@ledger/auth';
 import { loadConfig } from '@ledger/config';
@@ -8,6 +9,9 @@ import { createApiApp } from '../../apps/api/src/create-api-app';
 export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789';
 /** A proof signing key made for this test run only. */
 export const TEST_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+/** The console as `npm run build` (which `npm test` runs first) leaves it. */
+export const BUILT_CONSOLE_DIR = resolve(__dirname, '..', '..', 'dist', 'apps', 'console');
 
 /** The real HTTP server on a random loopback port, on a fresh PostgreSQL database of its own. */
 export interface ApiHarness {
@@ -34,7 +38,7 @@ export interface ApiResponse {
 export async function startApi(options: { poolSize?: number; rateLimit?: RateLimit; settings?: Record<string, string> } = {}): Promise<ApiHarness> {
   const db = await createTestDatabase(options.poolSize ?? 20);
   const events = loadConfig(options.settings ?? {}).events;
-  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, rateLimit: options.rateLimit, events, signingKey: TEST_SIGNING_KEY, logLevels: ['error'] });
+  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, rateLimit: options.rateLimit, events, signingKey: TEST_SIGNING_KEY, logLevels: ['error'], consoleDir: BUILT_CONSOLE_DIR });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -24,6 +24,7 @@ import { MetricsController } from './controllers/metrics.controller';
 import { ProofsController } from './controllers/proofs.controller';
 import { ReconciliationController } from './controllers/reconciliation.controller';
 import { SourcesController } from './controllers/sources.controller';
+import { StatementLinesController } from './controllers/statement-lines.controller';
 import { TenantsController } from './controllers/tenants.controller';
 import { TransactionsController } from './controllers/transactions.controller';
 import { WebhooksController } from './controllers/webhooks.controller';
@@ -66,6 +67,7 @@ export class ApiModule {
         EventsController,
         SourcesController,
         ImportsController,
+        StatementLinesController,
         ReconciliationController,
         MatchesController,
         MatchingRulesController,

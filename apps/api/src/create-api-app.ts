@@ -8,6 +8,7 @@ import type { Database } from '@ledger/db';
 import { ApiModule } from './api.module';
 import { jsonBody } from './http/json-body';
 import { jsonContentCheck } from './http/json-content.middleware';
+import { consoleAssets } from './http/console-assets';
 import { jsonOnly } from './http/json-only.middleware';
 import { keepSignedRawBody } from './http/raw-body';
 import { LedgerMetrics } from './metrics/ledger-metrics';
@@ -26,6 +27,8 @@ export interface ApiAppOptions {
   /** Ed25519 private key (PEM) that signs balance proofs. */
   signingKey: string | undefined;
   logLevels?: LogLevel[];
+  /** Where the built console is (dist/apps/console); unset: no console at /console. */
+  consoleDir?: string;
 }
 
 export async function createApiApp(options: ApiAppOptions): Promise<INestApplication> {
@@ -34,6 +37,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
     logger: options.logLevels ?? ['error', 'warn', 'log'],
   });
   app.disable('x-powered-by');
+  if (options.consoleDir !== undefined) app.use('/console', consoleAssets(options.consoleDir));
   app.use('/v1/transactions', postingMetrics(app.get(LedgerMetrics)));
   app.use('/v1/imports', statementUpload);
   app.use(jsonOnly);

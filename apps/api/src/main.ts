@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { type AppConfig, loadConfig } from '@ledger/config';
 import { type Database, openMigratedDatabase } from '@ledger/db';
@@ -47,7 +48,17 @@ async function main(): Promise<void> {
   const { database, applied } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   console.log(`database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`);
   const token = await operatorToken(config);
-  const app = await createApiApp({ database, operatorToken: token, rateLimit: config.rateLimit, events: config.events, signingKey: await signingKey(config), logLevels: ['error', 'warn'] });
+  // The console is built beside the compiled API: dist/apps/console next to dist/apps/api.
+  const consoleDir = resolve(__dirname, '..', '..', 'console');
+  const app = await createApiApp({
+    database,
+    operatorToken: token,
+    rateLimit: config.rateLimit,
+    events: config.events,
+    signingKey: await signingKey(config),
+    logLevels: ['error', 'warn'],
+    consoleDir,
+  });
   const worker = config.workerInProcess
     ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database, { reconcileCron: config.reconcileCron, events: config.events }), { logger: ['error', 'warn'] })
     : undefined;
@@ -62,6 +73,7 @@ async function main(): Promise<void> {
   const base = `http://${config.host}:${config.port}`;
   const lines = [
     `Ledger is running at ${base}`,
+    `  console:             ${base}/console/`,
     `  API docs (OpenAPI):  ${base}/docs`,
     `  health:              ${base}/health`,
     ...(token && config.databaseUrl === undefined ? [`  operator token:      ${token}   (creates tenants: POST /v1/tenants)`] : []),

@@ -9,18 +9,19 @@ import { ReconciliationStatisticsUseCase } from './reconciliation-statistics.use
 import { RunRepository } from './run.repository';
 import { CreateOwnerRouteUseCase, GetRunUseCase, ListRunsUseCase } from './run-reads.use-cases';
 import { RunReconciliationUseCase } from './run-reconciliation.use-case';
-import { GetDiscrepancyUseCase, ListDiscrepanciesUseCase } from './tickets/discrepancy-reads.use-cases';
+import { CountDiscrepanciesUseCase, GetDiscrepancyUseCase, ListDiscrepanciesUseCase } from './tickets/discrepancy-reads.use-cases';
 import { SyncTickets } from './tickets/sync-tickets';
 import { TicketRepository } from './tickets/ticket.repository';
 import { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';
 
 const useCases = [
   ManageMatchesUseCase,
-  MatchingRulesUseCases, 
+  MatchingRulesUseCases,
   RunReconciliationUseCase,
   GetRunUseCase,
   ListRunsUseCase,
   ListDiscrepanciesUseCase,
+  CountDiscrepanciesUseCase,
   GetDiscrepancyUseCase,
   UpdateDiscrepancyUseCase,
   CreateOwnerRouteUseCase,

@@ -1,4 +1,4 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
 import { Audited, CreateApiKeyUseCase, CurrentPrincipal, type Principal, ROLES, Roles } from '@ledger/auth';
 import { Idempotency } from '@ledger/idempotency';
@@ -13,15 +13,21 @@ const createApiKeySchema = z.strictObject({
 
 @ApiTags('api-keys')
 @ApiBearerAuth()
-@ApiHeader({ name: 'Idempotency-Key', required: true })
 @Controller('v1/api-keys')
 export class ApiKeysController {
   constructor(private readonly createApiKey: CreateApiKeyUseCase) {}
+
+  /** Who this key is: its id, tenant and roles (the console shows only what the roles allow). */
+  @Get('current')
+  current(@CurrentPrincipal() principal: Principal) {
+    return { id: principal.keyId, tenantId: principal.tenantId, roles: principal.roles };
+  }
 
   /** The key is in this answer only; a replay of the request shows it redacted. */
   @Post()
   @Roles('admin')
   @Audited('api_key.create')
+  @ApiHeader({ name: 'Idempotency-Key', required: true })
   @Idempotency({ required: true, redact: ['key'] })
   @ApiBody({ schema: requestSchema(createApiKeySchema) })
   create(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(createApiKeySchema)) body: z.infer<typeof createApiKeySchema>) {

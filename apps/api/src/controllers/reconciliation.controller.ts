@@ -2,8 +2,9 @@ import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
 import { Audited, CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
 import { Idempotency } from '@ledger/idempotency';
-import { positiveAmountSchema } from '@ledger/ledger';
+import { instantSchema, positiveAmountSchema } from '@ledger/ledger';
 import {
+  CountDiscrepanciesUseCase,
   CreateOwnerRouteUseCase,
   DISCREPANCY_KINDS,
   GetDiscrepancyUseCase,
@@ -26,6 +27,8 @@ const discrepanciesQuerySchema = pageQuerySchema.extend({
   kind: z.enum(DISCREPANCY_KINDS).optional(),
   overdue: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
   minAmount: positiveAmountSchema.optional(),
+  /** Age filter: tickets opened before this instant. */
+  openedBefore: instantSchema.optional(),
 });
 
 const updateDiscrepancySchema = z.strictObject({
@@ -53,6 +56,7 @@ export class ReconciliationController {
     private readonly listRuns: ListRunsUseCase,
     private readonly listDiscrepancies: ListDiscrepanciesUseCase,
     private readonly getDiscrepancy: GetDiscrepancyUseCase,
+    private readonly countDiscrepancies: CountDiscrepanciesUseCase,
     private readonly updateDiscrepancy: UpdateDiscrepancyUseCase,
     private readonly createOwnerRoute: CreateOwnerRouteUseCase,
   ) {}
@@ -82,6 +86,13 @@ export class ReconciliationController {
   @Roles('finance', 'auditor', 'admin')
   discrepancies(@CurrentPrincipal() principal: Principal, @Query(new ZodValidationPipe(discrepanciesQuerySchema, 'query')) query: z.output<typeof discrepanciesQuerySchema>) {
     return this.listDiscrepancies.execute({ tenantId: principal.tenantId, ...query, minAmountMinor: query.minAmount });
+  }
+
+  /** Tickets per status and overdue: the queue's headline, declared before `:id` so it is not read as one. */
+  @Get('discrepancies/counts')
+  @Roles('finance', 'auditor', 'admin')
+  counts(@CurrentPrincipal() principal: Principal) {
+    return this.countDiscrepancies.execute({ tenantId: principal.tenantId });
   }
 
   @Get('discrepancies/:id')

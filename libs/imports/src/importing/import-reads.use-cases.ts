@@ -40,3 +40,15 @@ export class ListImportLinesUseCase {
     return { data: page, nextCursor: rows.length > command.limit && last ? encodeCursor([String(last.lineNumber), last.id]) : null };
   }
 }
+
+/** One statement line by id, with the import it came from: what a ticket's evidence points at. */
+@Injectable()
+export class GetStatementLineUseCase {
+  constructor(private readonly imports: ImportRepository) {}
+
+  async execute(command: { tenantId: string; id: string }): Promise<StoredLineView & { importId: string }> {
+    const found = isUuid(command.id) ? await this.imports.findLine(command.tenantId, command.id.toLowerCase()) : undefined;
+    if (found === undefined) throw new DomainError('NOT_FOUND', `statement line ${command.id} not found`);
+    return found;
+  }
+}

@@ -11,6 +11,7 @@ import {
   OPEN_IMPORT,
   INSERT_LINES,
   INSERT_SOURCE,
+  FIND_LINE,
   LIST_IMPORT_LINES,
   LIST_SOURCES,
   UPSERT_CSV_PROFILE,
@@ -76,6 +77,44 @@ function importView(row: ImportRow): ImportView {
 }
 
 const json = (value: unknown) => JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
+
+interface LineRow {
+  id: string;
+  import_id: string;
+  external_id: string;
+  line_number: number;
+  statement_index: number;
+  booked_on: string;
+  value_on: string | null;
+  amount_minor: bigint;
+  currency: string;
+  reversal: boolean;
+  type_code: string | null;
+  refs: Record<string, string>;
+  counterparty: Record<string, string> | null;
+  description: string;
+  gross_minor: bigint | null;
+  fee_minor: bigint | null;
+}
+
+function toLineView(row: LineRow): StoredLineView {
+  return {
+    id: row.id,
+    externalId: row.external_id,
+    lineNumber: row.line_number,
+    statementIndex: row.statement_index,
+    bookedOn: row.booked_on,
+    valueOn: row.value_on,
+    amount: row.amount_minor.toString(),
+    currency: row.currency,
+    reversal: row.reversal,
+    typeCode: row.type_code,
+    references: row.refs,
+    counterparty: row.counterparty,
+    description: row.description,
+    ...(row.gross_minor !== null ? { gross: row.gross_minor.toString(), fee: row.fee_minor?.toString() } : {}),
+  };
+}
 
 @Injectable()
 export class ImportRepository {
@@ -159,38 +198,12 @@ export class ImportRepository {
   }
 
   async listLines(tenantId: string, importId: string, after: { lineNumber: number; id: string }, limit: number): Promise<StoredLineView[]> {
-    const rows = await this.db.executor.query<{
-      id: string;
-      external_id: string;
-      line_number: number;
-      statement_index: number;
-      booked_on: string;
-      value_on: string | null;
-      amount_minor: bigint;
-      currency: string;
-      reversal: boolean;
-      type_code: string | null;
-      refs: Record<string, string>;
-      counterparty: Record<string, string> | null;
-      description: string;
-      gross_minor: bigint | null;
-      fee_minor: bigint | null;
-    }>(LIST_IMPORT_LINES, [tenantId, importId, after.lineNumber, after.id, limit]);
-    return rows.map((row) => ({
-      id: row.id,
-      externalId: row.external_id,
-      lineNumber: row.line_number,
-      statementIndex: row.statement_index,
-      bookedOn: row.booked_on,
-      valueOn: row.value_on,
-      amount: row.amount_minor.toString(),
-      currency: row.currency,
-      reversal: row.reversal,
-      typeCode: row.type_code,
-      references: row.refs,
-      counterparty: row.counterparty,
-      description: row.description,
-      ...(row.gross_minor !== null ? { gross: row.gross_minor.toString(), fee: row.fee_minor?.toString() } : {}),
-    }));
+    const rows = await this.db.executor.query<LineRow>(LIST_IMPORT_LINES, [tenantId, importId, after.lineNumber, after.id, limit]);
+    return rows.map(toLineView);
+  }
+
+  async findLine(tenantId: string, id: string): Promise<(StoredLineView & { importId: string }) | undefined> {
+    const row = (await this.db.executor.query<LineRow>(FIND_LINE, [tenantId, id]))[0];
+    return row === undefined ? undefined : { ...toLineView(row), importId: row.import_id };
   }
 }

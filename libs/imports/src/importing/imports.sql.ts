@@ -71,10 +71,15 @@ export const FIND_IMPORT = `${IMPORT_VIEW} WHERE i.tenant_id = $1 AND i.id = $2 
 export const FIND_IMPORT_BY_HASH = `${IMPORT_VIEW} WHERE i.tenant_id = $1 AND i.source_id = $2 AND i.file_sha256 = $3 AND ${COMPLETED}`;
 
 /** Lines an import added, in file order, keyset-paged on (line number, id). */
+const LINE_COLUMNS = `
+id, import_id, external_id, line_number, statement_index, booked_on::text, value_on::text, amount_minor, currency,
+reversal, type_code, refs, counterparty, description, gross_minor, fee_minor`;
+
 export const LIST_IMPORT_LINES = `
-SELECT id, external_id, line_number, statement_index, booked_on::text, value_on::text, amount_minor, currency,
-       reversal, type_code, refs, counterparty, description, gross_minor, fee_minor
+SELECT ${LINE_COLUMNS}
   FROM statement_lines
  WHERE tenant_id = $1 AND import_id = $2 AND (line_number, id) > ($3::int4, $4::uuid)
  ORDER BY line_number, id
  LIMIT $5`;
+
+export const FIND_LINE = `SELECT ${LINE_COLUMNS} FROM statement_lines WHERE tenant_id = $1 AND id = $2`;

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import type { DiscrepancyKind } from '../domain/finding';
 import { TicketRepository, ticketView } from './ticket.repository';
-import type { TicketEventView, TicketStatus, TicketView } from './ticket.views';
+import type { TicketCounts, TicketEventView, TicketStatus, TicketView } from './ticket.views';
 
 export interface ListDiscrepanciesCommand {
   tenantId: string;
@@ -12,6 +12,7 @@ export interface ListDiscrepanciesCommand {
   kind?: DiscrepancyKind;
   overdue?: boolean;
   minAmountMinor?: bigint;
+  openedBefore?: Date;
   cursor?: string;
   limit: number;
 }
@@ -40,5 +41,14 @@ export class GetDiscrepancyUseCase {
     const ticket = isUuid(command.id) ? await this.tickets.find(command.tenantId, command.id.toLowerCase()) : undefined;
     if (ticket === undefined) throw new DomainError('NOT_FOUND', `discrepancy ${command.id} not found`);
     return { ...ticketView(ticket), history: await this.tickets.history(command.tenantId, ticket.id) };
+  }
+}
+
+@Injectable()
+export class CountDiscrepanciesUseCase {
+  constructor(private readonly tickets: TicketRepository) {}
+
+  execute(command: { tenantId: string }): Promise<TicketCounts> {
+    return this.tickets.countByStatus(command.tenantId);
   }
 }

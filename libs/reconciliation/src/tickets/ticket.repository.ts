@@ -4,6 +4,7 @@ import type { DiscrepancyKind, Finding, Severity } from '../domain/finding';
 import type { OwnerRoute } from '../domain/routing';
 import {
   APPEND_EVENTS,
+  COUNT_TICKETS,
   FIND_BY_FINGERPRINTS,
   FIND_TICKET,
   HISTORY,
@@ -15,7 +16,7 @@ import {
   OPEN_OF_KINDS,
   UPDATE_TICKETS,
 } from './tickets.sql';
-import type { TicketEventView, TicketStatus, TicketView } from './ticket.views';
+import type { TicketCounts, TicketEventView, TicketStatus, TicketView } from './ticket.views';
 
 interface TicketRow {
   id: string;
@@ -72,6 +73,7 @@ export interface TicketFilter {
   kind?: DiscrepancyKind;
   overdue?: boolean;
   minAmountMinor?: bigint;
+  openedBefore?: Date;
   beforeId?: string;
 }
 
@@ -212,10 +214,18 @@ export class TicketRepository {
       filter.kind ?? null,
       filter.overdue ?? null,
       filter.minAmountMinor ?? null,
+      filter.openedBefore ?? null,
       filter.beforeId ?? null,
       take,
     ]);
     return rows.map(toTicket);
+  }
+
+  async countByStatus(tenantId: string): Promise<TicketCounts> {
+    const rows = await this.db.executor.query<{ status: TicketStatus; tickets: number; overdue: number }>(COUNT_TICKETS, [tenantId]);
+    const byStatus: Record<TicketStatus, number> = { open: 0, acknowledged: 0, resolved: 0, ignored: 0 };
+    for (const row of rows) byStatus[row.status] = row.tickets;
+    return { byStatus, overdue: rows.reduce((sum, row) => sum + row.overdue, 0), total: rows.reduce((sum, row) => sum + row.tickets, 0) };
   }
 
   async routes(tx: SqlExecutor, tenantId: string): Promise<OwnerRoute[]> {

@@ -34,3 +34,10 @@ export interface TicketEventView {
   note: string | null;
   changes: Record<string, unknown>;
 }
+
+/** The queue's headline: tickets per status, and how many being worked are past due. */
+export interface TicketCounts {
+  byStatus: Record<TicketStatus, number>;
+  overdue: number;
+  total: number;
+}

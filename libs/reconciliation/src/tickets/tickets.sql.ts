@@ -53,7 +53,7 @@ export const HISTORY = `
 SELECT seq, at, actor, action, note, changes FROM discrepancy_events
  WHERE tenant_id = $1 AND discrepancy_id = $2 ORDER BY seq LIMIT 1000`;
 
-/** The queue: filters all optional; overdue = past due and still being worked. Newest first, by id. */
+/** The queue: filters all optional; overdue = past due and still being worked; age = opened before. Newest first, by id. */
 export const LIST_TICKETS = `
 SELECT ${TICKET_COLUMNS} FROM discrepancies
  WHERE tenant_id = $1
@@ -62,9 +62,19 @@ SELECT ${TICKET_COLUMNS} FROM discrepancies
    AND ($4::text IS NULL OR kind = $4)
    AND ($5::boolean IS NULL OR $5 = (due_at < now() AND status IN ('open', 'acknowledged')))
    AND ($6::int8 IS NULL OR abs(amount_minor) >= $6)
-   AND ($7::uuid IS NULL OR id < $7)
+   AND ($7::timestamptz IS NULL OR opened_at < $7)
+   AND ($8::uuid IS NULL OR id < $8)
  ORDER BY id DESC
- LIMIT $8`;
+ LIMIT $9`;
+
+/** Tickets per status and how many of them are overdue: one pass over the (tenant_id, status, due_at) index. */
+export const COUNT_TICKETS = `
+SELECT status,
+       count(*)::int AS tickets,
+       count(*) FILTER (WHERE due_at < now() AND status IN ('open', 'acknowledged'))::int AS overdue
+  FROM discrepancies
+ WHERE tenant_id = $1
+ GROUP BY status`;
 
 export const LIST_ROUTES = `
 SELECT priority, kind, source, account_prefix, min_amount_minor, owner FROM owner_routes WHERE tenant_id = $1 ORDER BY priority LIMIT 1000`;

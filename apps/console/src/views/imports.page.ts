@@ -1,0 +1,97 @@
+import { html, type TemplateResult } from 'lit-html';
+import { ApiError, type ListPage, api } from '../api-client';
+import type { Source, StatementImport } from '../api-types';
+import { type Page, canWork } from '../page';
+import { link } from '../router';
+import { empty, explainError, failure, loading } from './states';
+
+type Upload =
+  | { state: 'idle' }
+  | { state: 'sending'; fraction: number }
+  | { state: 'stored'; result: StatementImport }
+  | { state: 'refused'; error: unknown };
+
+/** IMPORT_INVALID lists every line that cannot be read exactly; show them all. */
+function refusal(error: unknown): TemplateResult {
+  const lines = error instanceof ApiError ? ((error.details['errors'] as { line: number; reason: string }[] | undefined) ?? []) : [];
+  return html`<div class="notice error" role="alert">
+    <p>${explainError(error)}</p>
+    ${lines.length ? html`<table class="compact"><caption>Lines that cannot be read</caption><thead><tr><th scope="col">Line</th><th scope="col">Reason</th></tr></thead>
+        <tbody>${lines.map((line) => html`<tr><td>${line.line}</td><td>${line.reason}</td></tr>`)}</tbody></table>` : ''}
+  </div>`;
+}
+
+function uploadState(upload: Upload): TemplateResult {
+  switch (upload.state) {
+    case 'idle':
+      return html``;
+    case 'sending':
+      return html`<p role="status"><label for="upload-progress">Uploading</label> <progress id="upload-progress" max="1" .value=${upload.fraction}></progress> ${Math.round(upload.fraction * 100)} %</p>`;
+    case 'stored':
+      return html`<p class="notice ok" role="status">
+        Imported ${upload.result.lines} line(s) from ${upload.result.fileName ?? 'the file'} into ${upload.result.source}${upload.result.duplicates ? `, ${upload.result.duplicates} of them already known` : ''}.
+        <a href=${link('/imports', upload.result.id)}>See the lines of this import</a>
+      </p>`;
+    case 'refused':
+      return refusal(upload.error);
+  }
+}
+
+function uploadForm(sources: Source[], send: (form: FormData) => void, busy: boolean): TemplateResult {
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    if (!form.get('format')) form.delete('format');
+    send(form);
+  };
+  return html`<form class="upload" @submit=${submit}>
+    <label for="source">Source</label>
+    <select id="source" name="source" required>${sources.map((source) => html`<option value=${source.name}>${source.name} → ${source.account} (${source.format ?? 'format per file'})</option>`)}</select>
+    <label for="format">Format (empty: the source's)</label>
+    <input id="format" name="format" placeholder="csv:bank, camt053, mt940" />
+    <label for="file">Statement file</label>
+    <input id="file" name="file" type="file" required />
+    <button type="submit" ?disabled=${busy}>Upload statement</button>
+  </form>`;
+}
+
+export const importsPage: Page = async (context) => {
+  const heading = html`<h1 tabindex="-1">Import a statement</h1>`;
+  context.render(html`${heading}${loading('sources')}`);
+  let sources: Source[];
+  try {
+    sources = (await api.get<ListPage<Source>>('/v1/sources')).data;
+  } catch (error) {
+    context.render(html`${heading}${failure(error, context.reload)}`);
+    return;
+  }
+  if (!canWork(context.principal)) {
+    context.render(html`${heading}<p class="read-only">Read only: importing needs a finance key. Open an import by its id at <code>#/imports/&lt;id&gt;</code>.</p>`);
+    return;
+  }
+  if (sources.length === 0) {
+    context.render(html`${heading}${empty('No statement sources yet. A finance or admin key creates one with POST /v1/sources (a name, the ledger account its lines belong to, a format).')}`);
+    return;
+  }
+  let upload: Upload = { state: 'idle' };
+  const draw = () =>
+    context.render(html`${heading}
+      <p>Upload a bank or gateway statement. A file with any line that cannot be read exactly is refused whole, with every bad line listed.</p>
+      ${uploadForm(sources, send, upload.state === 'sending')}
+      ${uploadState(upload)}`);
+  const send = (form: FormData) => {
+    upload = { state: 'sending', fraction: 0 };
+    draw();
+    api
+      .upload<StatementImport>('/v1/imports', form, (fraction) => {
+        upload = { state: 'sending', fraction };
+        draw();
+      })
+      .then(
+        (result) => (upload = { state: 'stored', result }),
+        (error: unknown) => (upload = { state: 'refused', error }),
+      )
+      .then(draw);
+  };
+  draw();
+};

@@ -1,0 +1,81 @@
+import { html, type TemplateResult } from 'lit-html';
+import { type ListPage, api } from '../api-client';
+import type { Run } from '../api-types';
+import { lineChart } from '../charts/line-chart';
+import { formatInstant } from '../format';
+import { type Page, canWork } from '../page';
+import { link } from '../router';
+import { matchedTotal, statOf } from '../run-stats';
+import { pagedSection } from './paged-section';
+import { empty, explainError, notice } from './states';
+
+export const RUNS_PAGE_SIZE = 50;
+
+function chart(runs: Run[]): TemplateResult {
+  if (runs.length === 0) return html``;
+  const at = (run: Run) => Date.parse(run.startedAt);
+  const series = (name: string, value: (run: Run) => number) => ({ name, points: runs.map((run) => ({ at: at(run), value: value(run) })) });
+  return lineChart({
+    title: 'Runs on this page over time: findings, tickets opened and resolved, lines matched',
+    series: [
+      series('findings', (run) => statOf(run, 'findings')),
+      series('opened', (run) => statOf(run, 'opened') + statOf(run, 'reopened')),
+      series('resolved', (run) => statOf(run, 'resolved')),
+      series('matched', matchedTotal),
+    ],
+    formatValue: (value) => String(Math.round(value)),
+  });
+}
+
+function runRows(runs: Run[]): TemplateResult {
+  return html`<table class="compact">
+    <caption class="visually-hidden">Reconciliation runs, newest first</caption>
+    <thead><tr><th scope="col">Started</th><th scope="col">Trigger</th><th scope="col">Status</th><th scope="col" class="number">Findings</th><th scope="col" class="number">Opened</th><th scope="col" class="number">Resolved</th><th scope="col" class="number">Matched</th><th scope="col" class="number">Duration</th></tr></thead>
+    <tbody>
+      ${runs.map(
+        (run) => html`<tr><td>${formatInstant(run.startedAt)}</td><td>${run.trigger}</td><td>${run.status}${run.error ? `: ${run.error}` : ''}</td>
+          <td class="number">${statOf(run, 'findings')}</td><td class="number">${statOf(run, 'opened') + statOf(run, 'reopened')}</td>
+          <td class="number">${statOf(run, 'resolved')}</td><td class="number">${matchedTotal(run)}</td>
+          <td class="number">${run.durationMs === null ? '—' : `${run.durationMs} ms`}</td></tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+export const runsPage: Page = async (context) => {
+  let section: TemplateResult = html``;
+  let runs: Run[] = [];
+  let outcome = notice(undefined);
+  let running = false;
+  const start = async () => {
+    running = true;
+    draw();
+    try {
+      const run = await api.post<Run>('/v1/reconciliation/runs', {});
+      outcome = html`<p class="notice ok" role="status">Run finished: ${statOf(run, 'findings')} finding(s), ${statOf(run, 'opened')} ticket(s) opened, ${statOf(run, 'resolved')} resolved. <a href=${link('/discrepancies')}>See the queue</a></p>`;
+    } catch (error) {
+      outcome = notice(explainError(error), 'error');
+    }
+    running = false;
+    void showRuns();
+  };
+  const draw = () =>
+    context.render(html`<h1 tabindex="-1">Reconciliation runs</h1>
+      ${canWork(context.principal) ? html`<p><button type="button" ?disabled=${running} @click=${start}>${running ? 'Running…' : 'Run reconciliation now'}</button></p>` : ''}
+      ${outcome}
+      ${chart(runs)}
+      ${section}`);
+  const showRuns = () =>
+    pagedSection<Run>({
+      what: 'runs',
+      load: (cursor) => api.get<ListPage<Run>>('/v1/reconciliation/runs', { cursor, limit: String(RUNS_PAGE_SIZE) }),
+      rows: runRows,
+      empty: empty('No reconciliation run yet. The worker runs one on its schedule, or start one here.'),
+      loaded: (items) => (runs = items),
+      update: (next) => {
+        section = next;
+        draw();
+      },
+    });
+  await showRuns();
+};

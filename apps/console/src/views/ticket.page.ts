@@ -1,0 +1,111 @@
+import { html, type TemplateResult } from 'lit-html';
+import { type ListPage, api } from '../api-client';
+import type { Match, StatementLine, Ticket, TicketEvent, Transaction } from '../api-types';
+import { EVIDENCE_MEMBERS_MAX, statementLineIds, transactionIds } from '../evidence';
+import { formatAge, formatInstant, formatMinor, humanize } from '../format';
+import { type Page, canWork } from '../page';
+import { link } from '../router';
+import { actionsView, type TicketActions } from './ticket-actions';
+import { type Explanation, evidenceView } from './ticket-evidence';
+import { historyView } from './ticket-history';
+import { explainError, failure, loading, notice } from './states';
+
+type TicketWithHistory = Ticket & { history: TicketEvent[] };
+
+/** Transactions named by the evidence, then those a match joined to its lines (a manual match, say). */
+function transactionsToShow(ticket: Ticket, matches: Match[]): string[] {
+  const matched = matches.flatMap((match) => match.entries.map((entry) => entry.transactionId));
+  return [...new Set([...transactionIds(ticket.evidence), ...matched])].slice(0, EVIDENCE_MEMBERS_MAX);
+}
+
+/** The lines and transactions the evidence names, and the matches of its first line (or transaction): the "why". */
+async function explain(ticket: Ticket): Promise<Explanation> {
+  const lineIds = statementLineIds(ticket.evidence);
+  const [firstTransaction] = transactionIds(ticket.evidence);
+  const matchQuery = lineIds[0] ? { statementLine: lineIds[0] } : firstTransaction ? { transaction: firstTransaction } : undefined;
+  const [matches] = await Promise.allSettled([matchQuery ? api.get<ListPage<Match>>('/v1/matches', matchQuery) : Promise.resolve({ data: [], nextCursor: null })]);
+  const found = matches.status === 'fulfilled' ? matches.value.data : [];
+  const [lines, transactions] = await Promise.allSettled([
+    Promise.all(lineIds.map((id) => api.get<StatementLine>(`/v1/statement-lines/${id}`))),
+    Promise.all(transactionsToShow(ticket, found).map((id) => api.get<Transaction>(`/v1/transactions/${id}`))),
+  ]);
+  const problems = [matches, lines, transactions].flatMap((result) => (result.status === 'rejected' ? [explainError(result.reason)] : []));
+  return {
+    lines: lines.status === 'fulfilled' ? lines.value : [],
+    transactions: transactions.status === 'fulfilled' ? transactions.value : [],
+    matches: found,
+    ...(problems.length ? { problem: `Part of the evidence could not be read: ${problems.join('; ')}` } : {}),
+  };
+}
+
+function summary(ticket: Ticket): TemplateResult {
+  return html`<dl class="summary">
+    <dt>Status</dt><dd><span class="status status-${ticket.status}">${humanize(ticket.status)}</span></dd>
+    <dt>Owner</dt><dd>${ticket.owner}</dd>
+    <dt>Kind</dt><dd>${humanize(ticket.kind)} (${ticket.severity})</dd>
+    <dt>Amount</dt><dd>${formatMinor(ticket.amount, ticket.currency)}</dd>
+    <dt>Opened</dt><dd>${formatInstant(ticket.openedAt)} (${formatAge(ticket.ageHours)} ago)</dd>
+    <dt>Due</dt><dd>${formatInstant(ticket.dueAt)}${ticket.overdue ? html` <span class="badge overdue">Overdue</span>` : ''}</dd>
+    ${ticket.resolvedAt ? html`<dt>Closed</dt><dd>${formatInstant(ticket.resolvedAt)}</dd>` : ''}
+  </dl>`;
+}
+
+export const ticketPage: Page = async (context) => {
+  const id = context.route.param;
+  const back = html`<p><a href=${link('/discrepancies')}>← Back to the queue</a></p>`;
+  context.render(html`${back}<h1 tabindex="-1">Ticket</h1>${loading('the ticket')}`);
+  let ticket: TicketWithHistory;
+  let explanation: Explanation | undefined;
+  let outcome: TemplateResult = notice(undefined);
+  let busy = false;
+
+  const draw = () =>
+    context.render(html`${back}
+      <h1 tabindex="-1">${ticket.summary}</h1>
+      ${summary(ticket)}
+      ${evidenceView(ticket, explanation)}
+      <section aria-labelledby="actions-heading">
+        <h2 id="actions-heading">Work this ticket</h2>
+        <div id="outcome" tabindex="-1">${outcome}</div>
+        ${canWork(context.principal)
+          ? html`<div aria-busy=${busy ? 'true' : 'false'}>${actionsView(ticket, actions)}</div>`
+          : html`<p class="read-only">Read only: this key's roles (${context.principal.roles.join(', ')}) cannot change tickets; a finance key can.</p>`}
+      </section>
+      ${historyView(ticket.history)}`);
+
+  const run = async (work: () => Promise<unknown>, done: string) => {
+    // One change at a time; the forms stay enabled so that keyboard focus is never dropped.
+    if (busy) return;
+    busy = true;
+    draw();
+    try {
+      await work();
+      ticket = await api.get<TicketWithHistory>(`/v1/discrepancies/${id}`);
+      outcome = notice(done);
+    } catch (error) {
+      outcome = notice(explainError(error), 'error');
+    }
+    busy = false;
+    draw();
+    // The form used may be gone (a resolved ticket has none): the reader continues at the outcome.
+    document.getElementById('outcome')?.focus();
+  };
+  const actions: TicketActions = {
+    update: (change, done) => void run(() => api.patch(`/v1/discrepancies/${id}`, change), done),
+    match: (body) =>
+      void run(async () => {
+        await api.post('/v1/matches', body);
+        explanation = await explain(ticket);
+      }, 'Matched. The next reconciliation run resolves the ticket if the match explains it.'),
+  };
+
+  try {
+    ticket = await api.get<TicketWithHistory>(`/v1/discrepancies/${id}`);
+  } catch (error) {
+    context.render(html`${back}<h1 tabindex="-1">Ticket</h1>${failure(error, context.reload)}`);
+    return;
+  }
+  draw();
+  explanation = await explain(ticket);
+  draw();
+};
