@@ -43,6 +43,7 @@ const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string | Record<
   '/v1/transactions/{id}/reverse': (o) => o.transactionId,
   '/v1/imports/{id}': (o) => o.importId,
   '/v1/imports/{id}/lines': (o) => o.importId,
+  '/v1/statement-lines/{id}': (o) => o.lineId,
   '/v1/matches/{id}': (o) => o.matchId,
   '/v1/reconciliation/runs/{id}': (o) => o.runId,
   '/v1/discrepancies/{id}': (o) => o.discrepancyId,
