@@ -1,9 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import type { RateLimit } from '@ledger/auth';
 import { loadConfig } from '@ledger/config';
-import { type TestDatabase, createTestDatabase } from '@ledger/db';
+import { type TestDatabase, createTestDatabase, openMigratedDatabase } from '@ledger/db';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 
 export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789';
@@ -13,7 +15,21 @@ export const TEST_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export
 /** The console as `npm run build` (which `npm test` runs first) leaves it. */
 export const BUILT_CONSOLE_DIR = resolve(__dirname, '..', '..', 'dist', 'apps', 'console');
 
-/** The real HTTP server on a random loopback port, on a fresh PostgreSQL database of its own. */
+/** What `npm start` runs on: PGlite in a fresh temporary data directory, removed afterwards. */
+async function embeddedTestDatabase(): Promise<TestDatabase> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'ledger-embedded-'));
+  const { database } = await openMigratedDatabase({ databaseUrl: undefined, dataDir, poolSize: 1 });
+  return {
+    url: '',
+    database,
+    async drop() {
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The real HTTP server on a random loopback port, on a fresh PostgreSQL database of its own (or `embedded`: PGlite, as `npm start`). */
 export interface ApiHarness {
   baseUrl: string;
   db: TestDatabase;
@@ -35,8 +51,8 @@ export interface ApiResponse {
  * configuration reads them (e.g. allowing webhook targets on loopback, where the tests' receivers
  * listen); everything else has its documented default.
  */
-export async function startApi(options: { poolSize?: number; rateLimit?: RateLimit; settings?: Record<string, string> } = {}): Promise<ApiHarness> {
-  const db = await createTestDatabase(options.poolSize ?? 20);
+export async function startApi(options: { poolSize?: number; rateLimit?: RateLimit; settings?: Record<string, string>; embedded?: boolean } = {}): Promise<ApiHarness> {
+  const db = options.embedded ? await embeddedTestDatabase() : await createTestDatabase(options.poolSize ?? 20);
   const events = loadConfig(options.settings ?? {}).events;
   const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, rateLimit: options.rateLimit, events, signingKey: TEST_SIGNING_KEY, logLevels: ['error'], consoleDir: BUILT_CONSOLE_DIR });
   await app.listen(0, '127.0.0.1');

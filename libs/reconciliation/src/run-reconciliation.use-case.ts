@@ -56,7 +56,7 @@ export class RunReconciliationUseCase {
       timings.record('checks', Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.durationMs])));
       return await this.complete(command, runId, startedAt, outcomes, matching, timings);
     } catch (error) {
-      await this.runs.finish(this.db.sql, command.tenantId, runId, { status: 'failed', stats: {}, error: error instanceof Error ? error.message.slice(0, 2000) : String(error) });
+      await this.runs.finish(this.db.executor, command.tenantId, runId, { status: 'failed', stats: {}, error: error instanceof Error ? error.message.slice(0, 2000) : String(error) });
       throw error;
     }
   }

@@ -45,9 +45,14 @@ function toView(row: RunRow): RunView {
 export class RunRepository {
   constructor(private readonly db: Database) {}
 
-  /** Outside any transaction (its own connection): ANALYZE holds a lock that would otherwise last the whole run. */
+  /**
+   * Outside any transaction where it can be (its own connection): ANALYZE holds a lock that would
+   * otherwise last the whole run. Inside one (a run started through the API runs in the request's
+   * idempotency transaction) it joins it: on the embedded database's single connection a query
+   * beside the open transaction would wait for it forever.
+   */
   async refreshStatistics(): Promise<void> {
-    await this.db.sql.query(REFRESH_STATISTICS);
+    await (this.db.inTransaction ? this.db.executor : this.db.sql).query(REFRESH_STATISTICS);
   }
 
   /** Records the run as running, unless another run of the tenant is (one that went silent is given up first). */
