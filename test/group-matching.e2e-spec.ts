@@ -24,6 +24,8 @@ async function tenantWith(name: string, accounts: [string, 'debit' | 'credit'][]
   return { tenant, key: await financeKey(api, tenant) };
 }
 
+const uploadGateway = (key: string, rows: string[]) => uploadStatement(api, key, 'gateway', 'gateway.csv', [GATEWAY_HEADER, ...rows].join('\n') + '\n');
+
 async function putRules(key: string, rules: unknown[]) {
   return api.request('PUT', '/v1/matching-rules', { key, body: { rules } });
 }
@@ -73,7 +75,7 @@ describe('groups', () => {
       `txn_2,${day(-2)} 10:00:00,${day(-1)} 00:00:00,usd,200.00,6.10,193.90,charge,ch_2,po_Z,Order 2`,
       `txn_3,${day(-2)} 11:00:00,${day(-1)} 00:00:00,usd,50.00,1.15,48.85,charge,ch_3,po_Z,Order 3`,
     ];
-    await uploadStatement(api, key, 'gateway', 'gateway.csv', [GATEWAY_HEADER, ...rows].join('\n') + '\n');
+    await uploadGateway(key, rows);
     const run = await runReconciliation(api, key);
     expect(run.stats.matched).toEqual({ reference: 0, group: 3, amountDate: 0, reversal: 0 });
     const [match] = await matchesOf(key, `transaction=${fees.id}`);
@@ -138,7 +140,7 @@ describe('groups', () => {
       `txn_2,${day(-2)} 10:00:00,${day(-1)} 00:00:00,usd,20.00,0.00,20.00,charge,ch_2,po_P,Order 2`,
       `txn_3,${day(-2)} 11:00:00,${day(-1)} 00:00:00,usd,30.00,0.00,30.00,charge,ch_3,po_Q,Order 3`,
     ];
-    await uploadStatement(api, key, 'gateway', 'gateway.csv', [GATEWAY_HEADER, ...rows].join('\n') + '\n');
+    await uploadGateway(key, rows);
     const run = await runReconciliation(api, key);
     expect(run.stats.matched).toEqual({ reference: 0, group: 0, amountDate: 0, reversal: 0 });
     const open = (await listTickets(api, key, '&status=open')).filter((ticket) => ticket.kind !== 'invariant_violation');
@@ -156,7 +158,7 @@ describe('groups', () => {
       `txn_1,${day(-2)} 09:00:00,${day(-1)} 00:00:00,usd,10.00,0.00,10.00,charge,ch_1,po_M,Order 1`,
       `txn_2,${day(-2)} 10:00:00,${day(-1)} 00:00:00,usd,20.00,0.00,20.00,charge,ch_2,po_M,Order 2`,
     ];
-    await uploadStatement(api, key, 'gateway', 'gateway.csv', [GATEWAY_HEADER, ...rows].join('\n') + '\n');
+    await uploadGateway(key, rows);
     await runReconciliation(api, key);
     const open = (await listTickets(api, key, '&status=open')).filter((ticket) => ticket.kind !== 'invariant_violation');
     expect(open.map((ticket) => [ticket.kind, ticket.amount, ticket.evidence.reference])).toEqual([['amount_mismatch', '1', 'po_M']]);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { DAY_MS, type TestTenant, createAccount, mustPost, seededTenant, sqlRows } from './support/ledger-fixtures';
-import { bankCsv, runReconciliation, statementDay, uploadStatement } from './support/reconciliation-fixtures';
+import { bankCsv, createSource, financeKey, runReconciliation, statementDay, uploadStatement } from './support/reconciliation-fixtures';
 
 let api: ApiHarness;
 beforeAll(async () => {
@@ -29,16 +29,22 @@ function deposit(amount: string, options: { ref?: string; daysAgo?: number } = {
 const uploadCsv = (key: string, rows: string[]) => uploadStatement(api, key, 'bank', 'statement.csv', bankCsv(rows));
 const run = (key: string) => runReconciliation(api, key);
 
+/** A tenant with a bank account, an income account, a finance key, and the bank as a statement source. */
+async function bankTenant(name: string): Promise<{ tenant: TestTenant; key: string }> {
+  const tenant = await seededTenant(api, name);
+  await createAccount(api, tenant.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true });
+  await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+  const key = await financeKey(api, tenant);
+  await createSource(api, key, { name: 'bank', account: 'assets:bank', format: 'csv:bank' });
+  return { tenant, key };
+}
+
 describe('matching a bank statement to the ledger', () => {
   let tenant: TestTenant;
   let key: string;
 
   beforeAll(async () => {
-    tenant = await seededTenant(api, 'matching');
-    await createAccount(api, tenant.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true });
-    await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
-    key = (await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'finance', roles: ['finance'] } })).body.key;
-    await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body: { name: 'bank', account: 'assets:bank', format: 'csv:bank' } });
+    ({ tenant, key } = await bankTenant('matching'));
     await mustPost(api, tenant.posterKey, deposit('10000', { ref: 'INV-1' }));
     await mustPost(api, tenant.posterKey, deposit('25000'));
     await mustPost(api, tenant.posterKey, deposit('5000', { ref: 'INV-3' }));
@@ -85,11 +91,7 @@ describe('matching a bank statement to the ledger', () => {
 
 describe('duplicates and entries missing from the statement', () => {
   it('tickets a line the bank reported twice, and a ledger entry its statements cover but do not show', async () => {
-    const tenant = await seededTenant(api, 'duplicates');
-    await createAccount(api, tenant.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true });
-    await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
-    const key = (await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'finance', roles: ['finance'] } })).body.key;
-    await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body: { name: 'bank', account: 'assets:bank', format: 'csv:bank' } });
+    const { tenant, key } = await bankTenant('duplicates');
     await mustPost(api, tenant.posterKey, deposit('1200', { ref: 'DUP-1', daysAgo: 5 }));
     const notOnStatement = await mustPost(api, tenant.posterKey, deposit('3300', { ref: 'NOT-SHOWN', daysAgo: 4 }));
     await uploadCsv(key, [
@@ -109,11 +111,7 @@ describe('duplicates and entries missing from the statement', () => {
 
 describe('a person explains, undoes and makes matches', () => {
   it('shows why a line matched, undoes it for good, and matches it by hand instead', async () => {
-    const tenant = await seededTenant(api, 'manual matching');
-    await createAccount(api, tenant.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true });
-    await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
-    const key = (await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'finance', roles: ['finance'] } })).body.key;
-    await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body: { name: 'bank', account: 'assets:bank', format: 'csv:bank' } });
+    const { tenant, key } = await bankTenant('manual matching');
     const wrong = await mustPost(api, tenant.posterKey, deposit('4200', { daysAgo: 1 }));
     const right = await mustPost(api, tenant.posterKey, deposit('4100', { ref: 'MAN-1', daysAgo: 1 }));
     await uploadCsv(key, [`${day(-1)},${day(-1)},Transfer,42.00,USD,,Someone`]);
@@ -143,11 +141,7 @@ describe('a person explains, undoes and makes matches', () => {
   });
 
   it('the database refuses a match whose line or entry does not exist, written or edited with SQL', async () => {
-    const tenant = await seededTenant(api, 'dangling matches');
-    await createAccount(api, tenant.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true });
-    await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
-    const key = (await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'finance', roles: ['finance'] } })).body.key;
-    await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body: { name: 'bank', account: 'assets:bank', format: 'csv:bank' } });
+    const { tenant, key } = await bankTenant('dangling matches');
     const posted = await mustPost(api, tenant.posterKey, deposit('4300', { ref: 'REAL-1' }));
     await uploadCsv(key, [`${day(-1)},${day(-1)},Invoice,43.00,USD,REAL-1,Acme`]);
     await run(key);

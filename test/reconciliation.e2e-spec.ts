@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { type TestTenant, createAccount, isoFromNow, mustPost, seededTenant, sqlRows, transfer } from './support/ledger-fixtures';
-import { financeKey, listTickets, runReconciliation, uploadSample } from './support/reconciliation-fixtures';
+import { createSource, financeKey, listTickets, routeOwner, runReconciliation, uploadSample } from './support/reconciliation-fixtures';
 
 let api: ApiHarness;
 beforeAll(async () => {
@@ -43,8 +43,8 @@ describe('reconciliation runs and tickets', () => {
     await createAccount(api, tenant.adminKey, { code: 'liabilities:wallet', currency: 'USD', normalBalance: 'credit', allowNegative: true });
     await mustPost(api, tenant.posterKey, transfer('equity:seed', 'liabilities:wallet', '500'));
     const key = await financeKey(api, tenant);
-    await api.request('POST', '/v1/owner-routes', { key, idempotencyKey: randomUUID(), body: { priority: 10, accountPrefix: 'liabilities:', owner: 'ledger-ops' } });
-    await api.request('POST', '/v1/owner-routes', { key, idempotencyKey: randomUUID(), body: { priority: 99, owner: 'finance-team' } });
+    await routeOwner(api, key, { priority: 10, accountPrefix: 'liabilities:', owner: 'ledger-ops' });
+    await routeOwner(api, key, { priority: 99, owner: 'finance-team' });
     await corrupt(tenant, 'liabilities:wallet', 7);
 
     const first = await run(key);
@@ -109,8 +109,8 @@ describe('reconciliation runs and tickets', () => {
     const hold = await mustPost(api, tenant.posterKey, { ...transfer('wallet', 'equity:seed', '40'), pending: { expiresAt: isoFromNow(60_000) } });
     await sqlRows(api, `UPDATE open_holds SET expires_at = now() - interval '1 hour' WHERE tenant_id = $1 AND hold_id = $2`, [tenant.tenantId, hold.id]);
     const key = await financeKey(api, tenant);
-    await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body: { name: 'bank-eur', account: 'assets:bank:eur', format: 'camt053' } });
-    await api.request('POST', '/v1/owner-routes', { key, idempotencyKey: randomUUID(), body: { priority: 1, source: 'bank-eur', owner: 'treasury' } });
+    await createSource(api, key, { name: 'bank-eur', account: 'assets:bank:eur', format: 'camt053' });
+    await routeOwner(api, key, { priority: 1, source: 'bank-eur', owner: 'treasury' });
     await uploadSample(api, key, 'bank-eur', 'camt/camt053.v2.minimal.xml');
 
     await run(key);

@@ -46,13 +46,12 @@ export class RunRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Outside any transaction where it can be (its own connection): ANALYZE holds a lock that would
-   * otherwise last the whole run. Inside one (a run started through the API runs in the request's
-   * idempotency transaction) it joins it: on the embedded database's single connection a query
-   * beside the open transaction would wait for it forever.
+   * In autocommit when the run has no enclosing transaction, so that ANALYZE's lock does not last the
+   * whole run; a run started through the API is inside the request's idempotency transaction and
+   * joins it (on the embedded database's single connection a query beside it would wait forever).
    */
   async refreshStatistics(): Promise<void> {
-    await (this.db.inTransaction ? this.db.executor : this.db.sql).query(REFRESH_STATISTICS);
+    await this.db.executor.query(REFRESH_STATISTICS);
   }
 
   /** Records the run as running, unless another run of the tenant is (one that went silent is given up first). */
