@@ -36,6 +36,20 @@ describe('round trips', () => {
     );
   });
 
+  it('plain decimals on both sides of the 15-digit fast path give the exact string arithmetic result', () => {
+    const plainText = fc.tuple(currency, fc.boolean(), fc.stringMatching(/^[0-9]{1,16}$/), fc.nat({ max: 4 }), fc.stringMatching(/^[0-9]{4}$/));
+    fc.assert(
+      fc.property(plainText, ([code, negative, integerPart, fractionLength, fractionSource]) => {
+        const exponent = currencyExponent(code) ?? 0;
+        const fraction = fractionSource.slice(0, Math.min(fractionLength, exponent));
+        const text = `${negative ? '-' : ''}${integerPart}${fraction === '' ? '' : `.${fraction}`}`;
+        const exact = BigInt(integerPart + fraction.padEnd(exponent, '0'));
+        expect(decimalToMinor(text, code)).toBe(negative ? -exact : exact);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('a nonzero digit past the currency decimals is always inexact', () => {
     fc.assert(
       fc.property(currency, amountMinor, fc.integer({ min: 1, max: 9 }), (code, value, digit) => {

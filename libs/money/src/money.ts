@@ -91,7 +91,11 @@ export function decimalToMinor(text: string, currency: string, options: DecimalF
     throw new MoneyError('INVALID_AMOUNT', `amount must be a decimal string, got ${show(text)}`);
   }
   const { decimalSeparator = '.', thousandsSeparator = '' } = options;
-  const match = amountPattern(decimalSeparator, thousandsSeparator).exec(text);
+  // Also checks the options: a bad separator is a programming error whatever the text.
+  const pattern = amountPattern(decimalSeparator, thousandsSeparator);
+  const plain = plainDecimalToMinor(text, exponent, decimalSeparator);
+  if (plain !== undefined) return plain;
+  const match = pattern.exec(text);
   if (match === null) {
     throw new MoneyError('INVALID_AMOUNT', `amount ${show(text)} is not a plain decimal number`);
   }
@@ -112,6 +116,42 @@ export function decimalToMinor(text: string, currency: string, options: DecimalF
   const amountMinor = BigInt(digits);
   if (amountMinor > AMOUNT_MINOR_MAX) throw outOfRange(text);
   return sign === '-' ? -amountMinor : amountMinor;
+}
+
+const DIGIT_ZERO = 0x30;
+const DIGIT_NINE = 0x39;
+/** Up to this many digits, scaled to minor units, a decimal is an exact integer in a double (2^53 > 10^15). */
+const PLAIN_DIGITS_MAX = 15;
+
+/**
+ * The common case of decimalToMinor without regular expressions or intermediate strings: an optional '-',
+ * digits, and optionally the separator and at most `exponent` digits ("1234.56"). Every digit goes into a
+ * double that stays below 10^15, so the value is exact. Anything else (grouping, '+', more decimals, more
+ * digits, any error) is undefined, left to the general path and its error messages.
+ */
+function plainDecimalToMinor(text: string, exponent: number, decimalSeparator: string): bigint | undefined {
+  const negative = text.charCodeAt(0) === 0x2d;
+  let position = negative ? 1 : 0;
+  let value = 0;
+  let integerDigits = 0;
+  for (; position < text.length; position++, integerDigits++) {
+    const code = text.charCodeAt(position);
+    if (code < DIGIT_ZERO || code > DIGIT_NINE) break;
+    value = value * 10 + (code - DIGIT_ZERO);
+  }
+  let fractionDigits = 0;
+  if (position < text.length) {
+    if (text[position] !== decimalSeparator) return undefined;
+    for (position += 1; position < text.length; position++, fractionDigits++) {
+      const code = text.charCodeAt(position);
+      if (code < DIGIT_ZERO || code > DIGIT_NINE) return undefined;
+      value = value * 10 + (code - DIGIT_ZERO);
+    }
+    if (fractionDigits === 0) return undefined;
+  }
+  if (integerDigits === 0 || fractionDigits > exponent || integerDigits + exponent > PLAIN_DIGITS_MAX) return undefined;
+  const amountMinor = BigInt(value * 10 ** (exponent - fractionDigits));
+  return negative ? -amountMinor : amountMinor;
 }
 
 /**
