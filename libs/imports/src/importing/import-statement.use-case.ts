@@ -18,6 +18,8 @@ export const IMPORT_LINES_MAX = 5_000_000;
 export const IMPORT_STATEMENTS_MAX = 10_000;
 /** Lines written per statement while the file streams. */
 export const LINE_BATCH_SIZE = 2_000;
+/** Batches sent to PostgreSQL and not yet answered: at most this many batches are in memory besides the one filling. */
+const BATCH_WRITES_IN_FLIGHT_MAX = 2;
 const ERRORS_REPORTED_MAX = 1_000;
 const BUILT_IN_CSV_PROFILES = new Set(['gateway', 'bank']);
 export const STATEMENT_FORMAT_PATTERN = /^(camt053|mt940|csv:[a-z0-9][a-z0-9_-]{0,39})$/;
@@ -42,8 +44,11 @@ interface Progress {
   lines: number;
   inserted: number;
   batch: StatementLineColumns;
-  /** The batch being written while the next one is parsed: parsing and storing overlap. */
-  writing: Promise<void>;
+  /**
+   * Batches sent and not yet answered, oldest first. Two may wait, so that PostgreSQL starts on the next
+   * batch as soon as it finishes one, while Node parses the one after: parsing and storing overlap.
+   */
+  writing: Promise<void>[];
   errors: StatementError[];
   statements: StatementSummary[];
   /** Sum of the current statement's lines per currency, for its balance check. */
@@ -125,15 +130,16 @@ export class ImportStatementUseCase {
   }
 
   private async readAndStore(tx: SqlTransaction, tenantId: string, sourceId: string, importId: string, items: ReturnType<typeof parse>): Promise<Progress> {
-    const progress: Progress = { lines: 0, inserted: 0, batch: new StatementLineColumns(), writing: Promise.resolve(), errors: [], statements: [], totals: new Map() };
+    const progress: Progress = { lines: 0, inserted: 0, batch: new StatementLineColumns(), writing: [], errors: [], statements: [], totals: new Map() };
     const flush = async () => {
-      await progress.writing;
       const batch = progress.batch;
       progress.batch = new StatementLineColumns();
       if (progress.errors.length > 0 || batch.size === 0) return;
-      progress.writing = this.imports.insertLines(tx, tenantId, sourceId, importId, batch).then((inserted) => void (progress.inserted += inserted));
-      // A failed write surfaces at the next await of `writing`; until then it must not count as unhandled.
-      progress.writing.catch(() => undefined);
+      if (progress.writing.length >= BATCH_WRITES_IN_FLIGHT_MAX) await progress.writing.shift();
+      const write = this.imports.insertLines(tx, tenantId, sourceId, importId, batch).then((inserted) => void (progress.inserted += inserted));
+      // A failed write surfaces when it is awaited; until then it must not count as unhandled.
+      write.catch(() => undefined);
+      progress.writing.push(write);
     };
     for await (const item of items) {
       if (item.kind === 'error') {
@@ -151,14 +157,14 @@ export class ImportStatementUseCase {
       }
     }
     if (progress.errors.length > 0) {
-      await progress.writing.catch(() => undefined);
+      await Promise.allSettled(progress.writing);
       throw new DomainError('IMPORT_INVALID', `the file has ${progress.errors.length} line(s) that cannot be read exactly; nothing was stored`, {
         errors: progress.errors.map((error) => ({ line: error.lineNumber, reason: error.reason })),
       });
     }
     if (progress.lines === 0 && progress.statements.length === 0) throw new DomainError('IMPORT_INVALID', 'the file holds no statement', { errors: [] });
     await flush();
-    await progress.writing;
+    for (const write of progress.writing) await write;
     return progress;
   }
 
