@@ -36,6 +36,11 @@ function readProcessTimes(pid: number): ProcessTimes | undefined {
   }
 }
 
+/** CPU milliseconds a process has used so far (NaN where /proc cannot tell). */
+export function processCpuMs(pid: number): number {
+  return readProcessTimes(pid)?.cpuMs ?? Number.NaN;
+}
+
 export interface CpuSnapshot {
   apiNodeMs: number;
   postgresByPid: Map<number, number>;

@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DatabaseModule, applyMigrations, createDatabase, migrationsDirectory, newId } from '@ledger/db';
+import { DatabaseModule, type SqlExecutor, applyMigrations, createDatabase, migrationsDirectory, newId } from '@ledger/db';
 import { CreateSourceUseCase, ImportStatementUseCase, ImportsModule } from '@ledger/imports';
 import { CreateAccountUseCase, LedgerModule, createAccountSchema } from '@ledger/ledger';
 import { freshBenchDatabase } from './bench-database';
+import { processCpuMs } from './cpu-usage';
 
 // Import throughput and memory: generated files of growing size, imported in this process through the
 // same use case the API and CLI run, with the peak resident memory sampled while each import runs.
@@ -56,6 +57,12 @@ function camt053(path: string, entries: number) {
 }
 
 
+/** CPU used so far by each server process of the bench database (a connection opened later counts from 0). */
+async function backendsCpuMs(sql: SqlExecutor): Promise<Map<number, number>> {
+  const rows = await sql.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  return new Map(rows.map((row) => [row.pid, processCpuMs(row.pid)]));
+}
+
 async function main(): Promise<void> {
   const url = await freshBenchDatabase(DATABASE);
   const database = await createDatabase({ databaseUrl: url, dataDir: '', poolSize: 4 });
@@ -84,12 +91,16 @@ async function main(): Promise<void> {
       const baseline = process.memoryUsage().rss;
       let peak = baseline;
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), MEMORY_SAMPLE_MS);
+      const cpuBefore = { node: process.cpuUsage(), postgres: await backendsCpuMs(database.sql) };
       const started = process.hrtime.bigint();
       const result = await app.get(ImportStatementUseCase).execute({ tenantId, source: file.source, input: createReadStream(file.path, { highWaterMark: 256 * 1024 }) });
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const nodeCpu = process.cpuUsage(cpuBefore.node);
+      let postgresCpuMs = 0;
+      for (const [pid, cpuMs] of await backendsCpuMs(database.sql)) postgresCpuMs += cpuMs - (cpuBefore.postgres.get(pid) ?? 0);
       clearInterval(sampler);
       if (result.import.lines !== file.lines) throw new Error(`${file.label}: imported ${result.import.lines} lines, expected ${file.lines}`);
-      rows.push(`| ${file.label} | ${(bytes / 1024 / 1024).toFixed(1)} MiB | ${result.import.lines} | ${seconds.toFixed(1)} | ${Math.round(result.import.lines / seconds)} | ${((peak - baseline) / 1024 / 1024).toFixed(0)} MiB | ${(peak / 1024 / 1024).toFixed(0)} MiB |`);
+      rows.push(`| ${file.label} | ${(bytes / 1024 / 1024).toFixed(1)} MiB | ${result.import.lines} | ${seconds.toFixed(1)} | ${Math.round(result.import.lines / seconds)} | ${((peak - baseline) / 1024 / 1024).toFixed(0)} MiB | ${(peak / 1024 / 1024).toFixed(0)} MiB | ${((nodeCpu.user + nodeCpu.system) / result.import.lines).toFixed(1)} | ${((postgresCpuMs * 1000) / result.import.lines).toFixed(1)} |`);
       console.error(rows.at(-1));
       await rm(file.path);
     }
@@ -103,9 +114,11 @@ async function main(): Promise<void> {
     '',
     'Generated files imported through ImportStatementUseCase (parse, dedupe, store in one transaction) into PostgreSQL on this machine.',
     'Peak RSS is sampled every 50 ms during the import; "growth" is the peak over the RSS just before it.',
+    'CPU µs per line: this Node process, and the PostgreSQL backends connected to the bench database (from /proc),',
+    'less sensitive than seconds to what else runs on the machine.',
     '',
-    '| file | size | lines | seconds | lines/s | RSS growth | peak RSS |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| file | size | lines | seconds | lines/s | RSS growth | peak RSS | Node CPU µs/line | PostgreSQL CPU µs/line |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
   ].join('\n');
