@@ -8,10 +8,22 @@ describe('pgArrayLiteral', () => {
     );
   });
 
+  it('escapes a backslash before a quote once each', () => {
+    expect(pgArrayLiteral(['{"a":"b\\\\\\"c"}', null])).toBe('{"{\\"a\\":\\"b\\\\\\\\\\\\\\"c\\"}",NULL}');
+  });
+
   it('writes numbers, bigints, booleans, dates and bytes', () => {
     expect(pgArrayLiteral([1, 2n ** 63n - 1n, -5n, true, false])).toBe('{1,9223372036854775807,-5,t,f}');
     expect(pgArrayLiteral([new Date('2026-01-02T03:04:05.678Z')])).toBe('{"2026-01-02T03:04:05.678Z"}');
     expect(pgArrayLiteral([Buffer.from([0, 255])])).toBe('{"\\\\x00ff"}');
+  });
+
+  it('writes all-plain text and all-number arrays in one piece, the same as element by element', () => {
+    expect(pgArrayLiteral(['a', 'b c', ''])).toBe('{"a","b c",""}');
+    expect(pgArrayLiteral([1, -2n, 3.5])).toBe('{1,-2,3.5}');
+    expect(pgArrayLiteral(['a', 'b"'])).toBe('{"a","b\\""}');
+    expect(pgArrayLiteral([1, null])).toBe('{1,NULL}');
+    expect(pgArrayLiteral([])).toBe('{}');
   });
 
   it('refuses what it cannot write', () => {

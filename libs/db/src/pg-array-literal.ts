@@ -5,6 +5,8 @@
  * are sent by this project.
  */
 export function pgArrayLiteral(values: readonly unknown[]): string {
+  const plain = plainArrayLiteral(values);
+  if (plain !== undefined) return plain;
   const parts = new Array<string>(values.length);
   // A batch's rows share their timestamps: each distinct one is formatted once.
   let lastTimeMs = Number.NaN;
@@ -24,10 +26,31 @@ export function pgArrayLiteral(values: readonly unknown[]): string {
   return `{${parts.join(',')}}`;
 }
 
+/**
+ * The common columns, all text without quotes or backslashes or all numbers, in one join: no string is
+ * made per element (a statement import sends sixteen columns of 2,000 lines per batch).
+ */
+function plainArrayLiteral(values: readonly unknown[]): string | undefined {
+  const kind = typeof values[0];
+  if (kind === 'string') {
+    for (const value of values) {
+      if (typeof value !== 'string' || value.indexOf('"') !== -1 || value.indexOf('\\') !== -1) return undefined;
+    }
+    return `{"${values.join('","')}"}`;
+  }
+  if (kind === 'number' || kind === 'bigint') {
+    for (const value of values) if (typeof value !== 'number' && typeof value !== 'bigint') return undefined;
+    return `{${values.join(',')}}`;
+  }
+  return undefined;
+}
+
 function quoted(text: string): string {
   // Most elements (ids, codes, directions) hold neither character: no regular expression for them.
   if (text.indexOf('"') === -1 && text.indexOf('\\') === -1) return `"${text}"`;
-  return `"${text.replace(/[\\"]/g, '\\$&')}"`;
+  // JSON texts (a statement line's references) have quotes but seldom backslashes: no regular expression.
+  const backslashesEscaped = text.indexOf('\\') === -1 ? text : text.replaceAll('\\', '\\\\');
+  return `"${backslashesEscaped.replaceAll('"', '\\"')}"`;
 }
 
 function element(value: unknown): string {
