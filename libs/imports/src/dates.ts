@@ -6,14 +6,18 @@ export function isLeapYear(year: number): boolean {
 
 export function daysInMonth(year: number, month: number): number {
   if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  if (!Number.isInteger(year) || year < 1 || year > 9999) return false;
+  if (!Number.isInteger(month) || month < 1 || month > 12) return false;
+  return Number.isInteger(day) && day >= 1 && day <= daysInMonth(year, month);
 }
 
 /** 'YYYY-MM-DD' when year/month/day name a real calendar day, else null. */
 export function calendarDate(year: number, month: number, day: number): string | null {
-  if (!Number.isInteger(year) || year < 1 || year > 9999) return null;
-  if (!Number.isInteger(month) || month < 1 || month > 12) return null;
-  if (!Number.isInteger(day) || day < 1 || day > daysInMonth(year, month)) return null;
+  if (!isCalendarDay(year, month, day)) return null;
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
@@ -23,7 +27,8 @@ const ISO_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 export function isoDate(text: string): string | null {
   const match = ISO_DATE_PATTERN.exec(text);
   if (match === null) return null;
-  return calendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+  // The pattern fixed the shape, so a real day is already written the way calendarDate would write it.
+  return isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3])) ? text : null;
 }
 
 // An ISO date-time keeps the calendar date the bank wrote (its local date), not the UTC date: a booking at

@@ -24,9 +24,11 @@ export function resolveGatewayColumns(header: readonly string[]): { ok: true; va
   return { ok: true, value: columns };
 }
 
+const UNIX_SECONDS = /^\d{9,11}$/;
+
 // Exports write "2024-03-01 09:15:02" (UTC); the API writes Unix seconds. Either way the UTC calendar day.
 function gatewayDate(text: string): string | null {
-  if (/^\d{9,11}$/.test(text)) return new Date(Number(text) * 1000).toISOString().slice(0, 10);
+  if (UNIX_SECONDS.test(text)) return new Date(Number(text) * 1000).toISOString().slice(0, 10);
   return isoDateOfDateTime(text);
 }
 
@@ -43,12 +45,14 @@ export function gatewayRow(columns: GatewayColumns, fields: readonly string[], l
   if (availableText !== undefined && valueOn === null) reasons.push(`available_on ${shown(availableText)} is not a date or date-time`);
   const currency = currencyCode(field('currency'));
   if (!currency.ok) return { ok: false, reasons: [...reasons, currency.reason] };
-  const amounts = (['gross', 'fee', 'net'] as const).map((name) => {
-    const amount = toMinor(field(name), currency.value, {}, name);
-    if (!amount.ok) reasons.push(amount.reason);
-    return amount.ok ? amount.value : 0n;
-  });
-  const [grossMinor, feeMinor, netMinor] = amounts;
+  const amount = (name: 'gross' | 'fee' | 'net'): bigint => {
+    const converted = toMinor(field(name), currency.value, {}, name);
+    if (!converted.ok) reasons.push(converted.reason);
+    return converted.ok ? converted.value : 0n;
+  };
+  const grossMinor = amount('gross');
+  const feeMinor = amount('fee');
+  const netMinor = amount('net');
   if (reasons.length === 0 && netMinor !== grossMinor - feeMinor) {
     reasons.push(`net ${shown(field('net'))} is not gross ${shown(field('gross'))} minus fee ${shown(field('fee'))}`);
   }
