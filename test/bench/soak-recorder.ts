@@ -14,9 +14,11 @@ class OperationStats {
   readonly outcomes: Record<string, number> = {};
   private readonly latenciesMs: number[] = [];
 
+  /** `latencyMs` NaN: an item inside an answer, counted without a latency of its own. */
   add(outcome: string, latencyMs: number): void {
     this.count++;
     this.outcomes[outcome] = (this.outcomes[outcome] ?? 0) + 1;
+    if (Number.isNaN(latencyMs)) return;
     if (this.latenciesMs.length < LATENCY_SAMPLES_MAX) this.latenciesMs.push(latencyMs);
     else {
       const slot = Math.floor(Math.random() * this.count);
@@ -68,10 +70,7 @@ export class SoakRecorder {
   private count(operation: string, expected: readonly string[], outcome: string, latencyMs: number): void {
     let stats = this.operations.get(operation);
     if (stats === undefined) this.operations.set(operation, (stats = new OperationStats()));
-    if (Number.isNaN(latencyMs)) {
-      stats.count++;
-      stats.outcomes[outcome] = (stats.outcomes[outcome] ?? 0) + 1;
-    } else stats.add(outcome, latencyMs);
+    stats.add(outcome, latencyMs);
     if (!expected.includes(outcome)) {
       const unexpected = this.unexpectedByOperation.get(operation) ?? {};
       unexpected[outcome] = (unexpected[outcome] ?? 0) + 1;
