@@ -95,7 +95,7 @@ export function loadBenchConfig(): BenchConfig {
     importLines: integerFromEnv('BENCH_IMPORT_LINES', 100_000, 100, 5_000_000),
     reconcileLines: integerFromEnv('BENCH_RECONCILE_LINES', 100_000, 100, 5_000_000),
     walletCount: integerFromEnv('BENCH_WALLETS', 10_000, 2, 100_000),
-    runCount: integerFromEnv('BENCH_RUNS', 3, 1, 15),
+    runCount: integerFromEnv('BENCH_RUNS', 5, 1, 15),
     transfersPerRun: integerFromEnv('BENCH_TRANSFERS', 3_000, 100, 200_000),
     warmupTransfers: integerFromEnv('BENCH_WARMUP_TRANSFERS', 1_000, 0, 50_000),
     concurrencies,
