@@ -14,7 +14,9 @@ export function renderSoakMarkdown(report: SoakReport): string {
     '',
     `${report.clients} clients for ${report.seconds.toFixed(0)} s against the built API and worker on loopback: ${total} requests ` +
       `(${fixed(total / report.seconds, 1)}/s). Verdict: ${report.ok ? 'OK' : 'FAILED'}.`,
-    'Rows without a latency count the items inside answers (a batch\'s results).',
+    'Rows without a latency count the items inside answers (a batch\'s results). A request that got no answer was sent again',
+    'with the same Idempotency-Key (counted as such in its outcomes, its latency includes the retries); only one that never',
+    'got an answer fails the soak.',
     '',
     '| operation | count | per second | p50 ms | p99 ms | outcomes | unexpected |',
     '|---|---:|---:|---:|---:|---|---|',

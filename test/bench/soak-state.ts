@@ -1,12 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { HttpAnswer, JsonRequest, UploadRequest } from './http-client';
+import { type HttpAnswer, type JsonRequest, type UploadRequest, errorLabel } from './http-client';
 import type { SoakRecorder } from './soak-recorder';
 import { SOAK_CURRENCIES, type SoakCurrency, type SoakWorld } from './soak-setup';
 
 // What the soak's clients share: the world, the recorder, and what the API acknowledged (every
 // transaction it answered 201 for, which the invariants look up afterwards), plus bounded pools of
 // recent transactions that later operations act on (reverse, resolve, retry, read).
+
+/**
+ * A request that got no answer (a reset keep-alive socket on a machine too busy to close idle ones in
+ * time) is sent again with the same Idempotency-Key, as the API asks of its clients: the outcome is
+ * unknown, never a failure. Counted by this label; only a request that gets no answer after all
+ * attempts is a failure.
+ */
+export const LOST_ANSWER = 'no answer, sent again with the same key';
+/** The retry came while the first attempt was still running: it is sent again a little later. */
+const KEY_IN_PROGRESS = '409 IDEMPOTENCY_KEY_IN_PROGRESS';
+const ATTEMPTS_MAX = 5;
+const RETRY_PAUSE_MS = 100;
 
 /** Each pool keeps this many of the newest entries; an operation picks one at random. */
 const POOL_SIZE_MAX = 500;
@@ -87,16 +99,27 @@ export class SoakState {
     };
   }
 
-  /** One request, timed and recorded; undefined when it got no answer (recorded as an exception). */
+  /** One request, timed (retries included) and recorded; undefined when it got no answer at all. */
   async call(operation: string, expected: readonly string[], request: JsonRequest | UploadRequest): Promise<HttpAnswer | undefined> {
     const began = performance.now();
-    try {
-      const answer = 'fields' in request ? await this.world.http.upload(request) : await this.world.http.request(request);
-      this.recorder.answer(operation, expected, answer, performance.now() - began);
-      return answer;
-    } catch (error) {
-      this.recorder.exception(operation, error, performance.now() - began);
-      return undefined;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const answer = 'fields' in request ? await this.world.http.upload(request) : await this.world.http.request(request);
+        if (attempt > 1 && attempt < ATTEMPTS_MAX && errorLabel(answer) === KEY_IN_PROGRESS) {
+          this.recorder.item(operation, [KEY_IN_PROGRESS], KEY_IN_PROGRESS);
+          await new Promise((resolvePause) => setTimeout(resolvePause, RETRY_PAUSE_MS));
+          continue;
+        }
+        this.recorder.answer(operation, expected, answer, performance.now() - began);
+        return answer;
+      } catch (error) {
+        if (attempt === ATTEMPTS_MAX) {
+          this.recorder.exception(operation, error, performance.now() - began);
+          return undefined;
+        }
+        this.recorder.item(operation, [LOST_ANSWER], LOST_ANSWER);
+        await new Promise((resolvePause) => setTimeout(resolvePause, RETRY_PAUSE_MS));
+      }
     }
   }
 
