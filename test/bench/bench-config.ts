@@ -1,14 +1,26 @@
+import { assertDatabaseName } from './bench-database';
 import { WORKLOADS, type WorkloadName } from './workloads';
+
+/** The parts of `npm run bench`, in the order they run; BENCH_SUITES picks some. */
+export const SUITES = ['posting', 'import', 'reconcile'] as const;
+export type SuiteName = (typeof SUITES)[number];
 
 // Bench settings, read once from the environment so a short run (BENCH_RUNS=1 BENCH_TRANSFERS=500)
 // needs no code change. Every value is bounded: a typo must not start an hour-long run.
 
 export interface BenchConfig {
-  /** Server that holds the bench database; the bench database itself is dropped and recreated. */
+  suites: SuiteName[];
+  /** Server that holds the bench databases; each is created empty and dropped after its suite. */
   adminDatabaseUrl: string;
+  /** The posting suite's database; the import and reconcile suites add `_import` and `_reconcile`. */
   databaseName: string;
+  keepDatabases: boolean;
+  /** Lines of the import suite's files: issue 4 asks for a 1,000,000-line CSV and a 100,000-entry camt.053. */
+  importLines: { csv: number; camt053: number };
+  /** Ledger entries and statement lines of the reconcile suite. */
+  reconcileLines: number;
   walletCount: number;
-  /** Measured runs per (workload, concurrency, mode); the report shows their median. */
+  /** Measured runs per (workload, concurrency, mode), in every suite; the report shows their median. */
   runCount: number;
   /** Single-transfer workloads (uncontended, hot): transfers per run, warm-up, clients. */
   transfersPerRun: number;
@@ -53,6 +65,14 @@ function concurrenciesFromEnv(name: string, fallback: string): number[] {
   return values;
 }
 
+function suitesFromEnv(): SuiteName[] {
+  const raw = process.env.BENCH_SUITES ?? SUITES.join(',');
+  const names = raw.split(',').map((part) => part.trim());
+  const known = (name: string): name is SuiteName => (SUITES as readonly string[]).includes(name);
+  if (names.length === 0 || !names.every(known)) throw new Error(`BENCH_SUITES=${raw}: expected a subset of ${SUITES.join(',')}`);
+  return SUITES.filter((name) => names.includes(name));
+}
+
 function workloadsFromEnv(): WorkloadName[] {
   const raw = process.env.BENCH_WORKLOADS ?? WORKLOADS.join(',');
   const names = raw.split(',').map((part) => part.trim());
@@ -65,12 +85,20 @@ export function loadBenchConfig(): BenchConfig {
   const concurrencies = concurrenciesFromEnv('BENCH_CONCURRENCIES', '16,32');
   const batchConcurrencies = concurrenciesFromEnv('BENCH_BATCH_CONCURRENCIES', '4');
   const databaseName = process.env.BENCH_DATABASE ?? 'ledger_bench';
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseName)) throw new Error(`BENCH_DATABASE=${databaseName}: not a plain identifier`);
+  // With the longest suffix, `_reconcile`, it must still be an identifier of at most 63 characters.
+  assertDatabaseName(`${databaseName}_reconcile`, 'BENCH_DATABASE');
   return {
+    suites: suitesFromEnv(),
     adminDatabaseUrl: process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
     databaseName,
+    keepDatabases: process.env.BENCH_KEEP_DATABASES === '1',
+    importLines: {
+      csv: integerFromEnv('BENCH_IMPORT_CSV_LINES', 1_000_000, 100, 5_000_000),
+      camt053: integerFromEnv('BENCH_IMPORT_CAMT_LINES', 100_000, 100, 5_000_000),
+    },
+    reconcileLines: integerFromEnv('BENCH_RECONCILE_LINES', 100_000, 100, 5_000_000),
     walletCount: integerFromEnv('BENCH_WALLETS', 10_000, 2, 100_000),
-    runCount: integerFromEnv('BENCH_RUNS', 3, 1, 15),
+    runCount: integerFromEnv('BENCH_RUNS', 5, 1, 15),
     transfersPerRun: integerFromEnv('BENCH_TRANSFERS', 3_000, 100, 200_000),
     warmupTransfers: integerFromEnv('BENCH_WARMUP_TRANSFERS', 1_000, 0, 50_000),
     concurrencies,
@@ -80,7 +108,7 @@ export function loadBenchConfig(): BenchConfig {
     workloads: workloadsFromEnv(),
     apiPoolSize: integerFromEnv('BENCH_API_POOL_SIZE', Math.max(...concurrencies, ...batchConcurrencies), 1, 90),
     runTimeoutMs: integerFromEnv('BENCH_RUN_TIMEOUT_S', 60, 1, 3_600) * 1000,
-    benchTimeoutMs: integerFromEnv('BENCH_TIMEOUT_S', 900, 10, 14_400) * 1000,
+    benchTimeoutMs: integerFromEnv('BENCH_TIMEOUT_S', 2_400, 10, 14_400) * 1000,
     walletFundingMinor: 10_000_000n,
     setupConcurrency: integerFromEnv('BENCH_SETUP_CONCURRENCY', 16, 1, 64),
     resultsDirectory: process.env.BENCH_RESULTS_DIR ?? 'bench-results',
@@ -91,7 +119,11 @@ export function loadBenchConfig(): BenchConfig {
 /** The settings as printed at the start and stored in the JSON results. */
 export function describeConfig(config: BenchConfig): Record<string, string | number> {
   return {
+    suites: config.suites.join(','),
     database: config.databaseName,
+    importCsvLines: config.importLines.csv,
+    importCamtLines: config.importLines.camt053,
+    reconcileLines: config.reconcileLines,
     wallets: config.walletCount,
     runsPerCell: config.runCount,
     transfersPerRun: config.transfersPerRun,

@@ -13,24 +13,32 @@ SELECT count(*)::int AS count
  WHERE tenant_id = $1 AND NOT allow_negative
    AND CASE normal_balance WHEN 'credit' THEN posted_credits - posted_debits ELSE posted_debits - posted_credits END < 0`;
 
-// Beyond the brief's two checks, cheap enough at bench sizes: every account's totals and version are
-// exactly what its entries add up to, and its newest entry carries its current posted balance.
+// Beyond the brief's two checks, cheap enough at bench sizes: every account's posted totals are what
+// its posted entries add up to, its pending totals what the entries of its open holds add up to (a
+// hold's entries reserve, they do not move posted balances; a resolved hold reserves nothing), no
+// entry is newer than the account's version (a void or an expiry moves the version without an entry),
+// and its newest entry carries its current posted balance.
 const ACCOUNTS_DISAGREEING_WITH_ENTRIES = `
 WITH sums AS (
-  SELECT account_id,
-         sum(CASE direction WHEN 'debit' THEN amount_minor ELSE 0 END) AS debits,
-         sum(CASE direction WHEN 'credit' THEN amount_minor ELSE 0 END) AS credits,
-         count(*) AS entry_count, max(account_version) AS version_max
-    FROM entries WHERE tenant_id = $1 GROUP BY account_id
+  SELECT e.account_id,
+         coalesce(sum(e.amount_minor) FILTER (WHERE NOT e.pending AND e.direction = 'debit'), 0) AS debits,
+         coalesce(sum(e.amount_minor) FILTER (WHERE NOT e.pending AND e.direction = 'credit'), 0) AS credits,
+         coalesce(sum(e.amount_minor) FILTER (WHERE e.pending AND o.hold_id IS NOT NULL AND e.direction = 'debit'), 0) AS pending_debits,
+         coalesce(sum(e.amount_minor) FILTER (WHERE e.pending AND o.hold_id IS NOT NULL AND e.direction = 'credit'), 0) AS pending_credits,
+         count(*) AS entry_count, max(e.account_version) AS version_max
+    FROM entries e
+    LEFT JOIN open_holds o ON o.tenant_id = e.tenant_id AND o.hold_id = e.transaction_id
+   WHERE e.tenant_id = $1 GROUP BY e.account_id
 )
 SELECT count(*)::int AS count
   FROM accounts a
   LEFT JOIN sums s ON s.account_id = a.id
-  LEFT JOIN entries last ON last.tenant_id = a.tenant_id AND last.account_id = a.id AND last.account_version = a.version
+  LEFT JOIN entries last ON last.tenant_id = a.tenant_id AND last.account_id = a.id AND last.account_version = s.version_max
  WHERE a.tenant_id = $1
    AND (coalesce(s.debits, 0) <> a.posted_debits OR coalesce(s.credits, 0) <> a.posted_credits
-        OR coalesce(s.entry_count, 0) <> a.version OR coalesce(s.version_max, 0) <> a.version
-        OR (a.version > 0 AND last.posted_balance_after IS DISTINCT FROM
+        OR coalesce(s.pending_debits, 0) <> a.pending_debits OR coalesce(s.pending_credits, 0) <> a.pending_credits
+        OR coalesce(s.entry_count, 0) > a.version OR coalesce(s.version_max, 0) > a.version
+        OR (s.version_max IS NOT NULL AND last.posted_balance_after IS DISTINCT FROM
             CASE a.normal_balance WHEN 'credit' THEN a.posted_credits - a.posted_debits ELSE a.posted_debits - a.posted_credits END))`;
 
 export interface BooksCheck {

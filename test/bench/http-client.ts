@@ -8,6 +8,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 export interface HttpAnswer {
   status: number;
   body: string;
+  headers: http.IncomingHttpHeaders;
 }
 
 export interface JsonRequest {
@@ -16,6 +17,23 @@ export interface JsonRequest {
   bearer?: string;
   idempotencyKey?: string;
   body?: unknown;
+}
+
+/** A multipart/form-data upload: text fields and one file, as a browser's form sends them. */
+export interface UploadRequest {
+  path: string;
+  bearer: string;
+  idempotencyKey: string;
+  fields: Record<string, string>;
+  file: { field: string; name: string; content: string };
+}
+
+function multipart(upload: UploadRequest): { payload: Buffer; contentType: string } {
+  const boundary = `----ledger-bench-${Math.random().toString(16).slice(2)}`;
+  const parts = Object.entries(upload.fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${upload.file.field}"; filename="${upload.file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${upload.file.content}\r\n`);
+  parts.push(`--${boundary}--\r\n`);
+  return { payload: Buffer.from(parts.join(''), 'utf8'), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 export class HttpClient {
@@ -30,12 +48,20 @@ export class HttpClient {
 
   request(request: JsonRequest): Promise<HttpAnswer> {
     const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
+    return this.send(request.method, request.path, request, payload === undefined ? undefined : { payload: Buffer.from(payload, 'utf8'), contentType: 'application/json' });
+  }
+
+  upload(upload: UploadRequest): Promise<HttpAnswer> {
+    return this.send('POST', upload.path, upload, multipart(upload));
+  }
+
+  private send(method: string, path: string, auth: { bearer?: string; idempotencyKey?: string }, content: { payload: Buffer; contentType: string } | undefined): Promise<HttpAnswer> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (request.bearer !== undefined) headers.authorization = `Bearer ${request.bearer}`;
-    if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
-    if (payload !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(payload));
+    if (auth.bearer !== undefined) headers.authorization = `Bearer ${auth.bearer}`;
+    if (auth.idempotencyKey !== undefined) headers['idempotency-key'] = auth.idempotencyKey;
+    if (content !== undefined) {
+      headers['content-type'] = content.contentType;
+      headers['content-length'] = String(content.payload.length);
     }
     return new Promise((resolveAnswer, reject) => {
       const outgoing = http.request(
@@ -43,21 +69,21 @@ export class HttpClient {
           agent: this.agent,
           hostname: this.url.hostname,
           port: this.url.port,
-          method: request.method,
-          path: request.path,
+          method,
+          path,
           headers,
           timeout: REQUEST_TIMEOUT_MS,
         },
         (incoming) => {
           const chunks: Buffer[] = [];
           incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-          incoming.on('end', () => resolveAnswer({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+          incoming.on('end', () => resolveAnswer({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: incoming.headers }));
           incoming.on('error', reject);
         },
       );
-      outgoing.on('timeout', () => outgoing.destroy(new Error(`${request.method} ${request.path} timed out`)));
+      outgoing.on('timeout', () => outgoing.destroy(new Error(`${method} ${path} timed out`)));
       outgoing.on('error', reject);
-      outgoing.end(payload);
+      outgoing.end(content?.payload);
     });
   }
 

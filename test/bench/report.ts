@@ -1,153 +1,92 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchConfig } from './bench-config';
-import type { BooksCheck } from './checks';
-import type { CellSummary } from './stats';
-import type { Mode, WorkloadName } from './workloads';
+import { renderChartSvg } from './chart';
+import { renderChartPng } from './chart-png';
+import type { Comparison } from './comparison';
+import type { ImportResults } from './import-suite';
+import type { Machine } from './machine';
+import { renderPostingSection } from './posting-report';
+import type { PostingResults } from './posting-suite';
+import type { ReconcileResults } from './reconcile-suite';
+import { renderImportSection, renderReconcileSection } from './suite-sections';
 
-export interface Cell {
-  workload: WorkloadName;
-  concurrency: number;
-  mode: Mode;
-  /** 1, or the batch size: latencies are per request. */
-  transfersPerRequest: number;
-  summary: CellSummary;
-}
+// `npm run bench`'s one report: bench-results/report.md, report.json and chart.svg (and chart.png
+// when Debian's Chromium is there). The summary and the chart put every workload beside its baseline.
 
 export interface BenchReport {
   startedAt: string;
   durationS: number;
   settings: Record<string, string | number>;
-  /** 1-minute load average before the bench started: well above 0 means something else was running. */
-  machine: { cpus: number; loadAverageAtStart: number; node: string; postgres: string; postgresSettings: Record<string, string> };
-  cells: Cell[];
-  checks: BooksCheck[];
+  machine: Machine;
+  comparisons: Comparison[];
+  posting?: PostingResults;
+  imports?: ImportResults;
+  reconcile?: ReconcileResults;
 }
 
-const MODE_LABELS: Record<Mode, string> = { api: 'API (HTTP)', sql: 'plain SQL' };
+const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
-/** The issue's target for batched posting: API transfers/s at least this share of plain SQL's. */
-const BATCH_TARGET_RATIO = 0.7;
-
-function fixed(value: number, digits: number): string {
-  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
-}
-
-function ratio(numerator: number | undefined, denominator: number | undefined): string {
-  if (numerator === undefined || denominator === undefined || !(denominator > 0)) return 'n/a';
-  return `${(numerator / denominator).toFixed(2)}x`;
-}
-
-function errorsText(summary: CellSummary): string {
-  if (summary.errorCount === 0) return '0';
-  const labels = Object.entries(summary.errors).map(([label, count]) => `${count} ${label}`);
-  return `${summary.errorCount} (${labels.join('; ')})`;
-}
-
-function resultsTable(cells: readonly Cell[]): string[] {
-  const lines = [
-    '| workload | clients | mode | transfers/s | runs: min-max transfers/s | p50 ms/request | p99 ms/request | errors (transfers) | CPU ms/transfer: API node / postgres / bench | connections: waiting for app / lock wait / executing |',
-    '|---|---:|---|---:|---:|---:|---:|---|---|---|',
+function summaryTable(comparisons: readonly Comparison[]): string[] {
+  return [
+    '| suite | workload | ledger path | ledger (median) | plain SQL (median) | unit | ledger / SQL | runs: ledger min-max | runs: SQL min-max |',
+    '|---|---|---|---:|---:|---|---:|---:|---:|',
+    ...comparisons.map((row) => {
+      const ratio = row.baselineMedian > 0 ? `${(row.ledgerMedian / row.baselineMedian).toFixed(2)}x` : 'n/a';
+      const range = (runs: readonly number[]) => `${fixed(Math.min(...runs))}-${fixed(Math.max(...runs))}`;
+      return `| ${row.suite} | ${row.workload} | ${row.ledgerPath} | ${fixed(row.ledgerMedian)} | ${fixed(row.baselineMedian)} | ${row.unit} | ${ratio} | ${range(row.ledgerRuns)} | ${range(row.baselineRuns)} |`;
+    }),
   ];
-  for (const { workload, concurrency, mode, summary } of cells) {
-    const cpu = summary.cpuMsPerTransfer;
-    const states = summary.connectionStates;
-    const timedOut = summary.timedOut ? ' (timed out)' : '';
-    const rates = summary.runs.map((run) => run.transfersPerSecond);
-    lines.push(
-      `| ${workload} | ${concurrency} | ${MODE_LABELS[mode]} | ${fixed(summary.transfersPerSecond, 0)}${timedOut} | ` +
-        `${fixed(Math.min(...rates), 0)}-${fixed(Math.max(...rates), 0)} | ` +
-        `${fixed(summary.p50LatencyMs, 2)} | ${fixed(summary.p99LatencyMs, 2)} | ${errorsText(summary)} | ` +
-        `${mode === 'api' ? fixed(cpu.apiNode, 3) : '-'} / ${fixed(cpu.postgres, 3)} / ${fixed(cpu.benchClient, 3)} | ` +
-        `${fixed(states.waitingForClient, 1)} / ${fixed(states.lockWait, 1)} / ${fixed(states.executing, 1)} |`,
-    );
-  }
-  return lines;
 }
 
-function finder(cells: readonly Cell[]) {
-  return (workload: WorkloadName, concurrency: number, mode: Mode) =>
-    cells.find((cell) => cell.workload === workload && cell.concurrency === concurrency && cell.mode === mode)?.summary;
+export function subtitleOf(report: BenchReport): string {
+  const { machine } = report;
+  return `${report.startedAt}: ${machine.cpus} CPUs, load average ${machine.loadAverageAtStart.toFixed(2)} before start, Node ${machine.node}, ${machine.postgres}; ${report.settings.runsPerCell} runs per cell`;
 }
 
-function ratiosTable(cells: readonly Cell[], concurrencies: readonly number[]): string[] {
-  if (!cells.some((cell) => cell.transfersPerRequest === 1)) return [];
-  const find = finder(cells);
-  const lines = [
-    '| clients | API/SQL transfers/s, uncontended | API/SQL transfers/s, hot | API hot/uncontended transfers/s | SQL hot/uncontended transfers/s | API/SQL p50, uncontended | API/SQL p50, hot |',
-    '|---:|---:|---:|---:|---:|---:|---:|',
-  ];
-  for (const concurrency of concurrencies) {
-    const apiUncontended = find('uncontended', concurrency, 'api');
-    const sqlUncontended = find('uncontended', concurrency, 'sql');
-    const apiHot = find('hot', concurrency, 'api');
-    const sqlHot = find('hot', concurrency, 'sql');
-    lines.push(
-      `| ${concurrency} | ${ratio(apiUncontended?.transfersPerSecond, sqlUncontended?.transfersPerSecond)} | ` +
-        `${ratio(apiHot?.transfersPerSecond, sqlHot?.transfersPerSecond)} | ` +
-        `${ratio(apiHot?.transfersPerSecond, apiUncontended?.transfersPerSecond)} | ` +
-        `${ratio(sqlHot?.transfersPerSecond, sqlUncontended?.transfersPerSecond)} | ` +
-        `${ratio(apiUncontended?.p50LatencyMs, sqlUncontended?.p50LatencyMs)} | ${ratio(apiHot?.p50LatencyMs, sqlHot?.p50LatencyMs)} |`,
-    );
-  }
-  return [...lines, ''];
-}
-
-/** API/SQL per batch size, against the issue's target (Ledger depth: at least 0.7 of plain SQL). */
-function batchRatiosTable(cells: readonly Cell[], concurrencies: readonly number[]): string[] {
-  const batchSizes = [...new Set(cells.filter((cell) => cell.transfersPerRequest > 1).map((cell) => cell.workload))];
-  if (batchSizes.length === 0) return [];
-  const find = finder(cells);
-  const lines = [
-    `| clients | batch | API transfers/s | plain SQL transfers/s | API/SQL transfers/s | target >= ${BATCH_TARGET_RATIO} | API/SQL p50 per request |`,
-    '|---:|---|---:|---:|---:|---|---:|',
-  ];
-  for (const concurrency of concurrencies) {
-    for (const workload of batchSizes) {
-      const api = find(workload, concurrency, 'api');
-      const sql = find(workload, concurrency, 'sql');
-      const share = api !== undefined && sql !== undefined && sql.transfersPerSecond > 0 ? api.transfersPerSecond / sql.transfersPerSecond : Number.NaN;
-      const verdict = Number.isNaN(share) ? 'n/a' : share >= BATCH_TARGET_RATIO ? 'met' : 'NOT met';
-      lines.push(
-        `| ${concurrency} | ${workload} | ${fixed(api?.transfersPerSecond ?? Number.NaN, 0)} | ${fixed(sql?.transfersPerSecond ?? Number.NaN, 0)} | ` +
-          `${ratio(api?.transfersPerSecond, sql?.transfersPerSecond)} | ${verdict} | ${ratio(api?.p50LatencyMs, sql?.p50LatencyMs)} |`,
-      );
-    }
-  }
-  return [...lines, ''];
-}
-
-export function renderMarkdown(report: BenchReport, config: Pick<BenchConfig, 'concurrencies' | 'batchConcurrencies'>): string {
+export function renderMarkdown(report: BenchReport, config: BenchConfig): string {
+  const { machine } = report;
   const settings = Object.entries(report.settings).map(([name, value]) => `${name}=${value}`).join(', ');
   return [
-    `# Posting bench: ${report.startedAt}`,
+    `# Bench: ${report.startedAt}`,
     '',
-    `Machine: ${report.machine.cpus} CPUs, Node ${report.machine.node}, ${report.machine.postgres} ` +
-      `(${Object.entries(report.machine.postgresSettings).map(([name, value]) => `${name}=${value}`).join(', ')}). ` +
-      `Bench took ${report.durationS.toFixed(0)} s; 1-minute load average before it started: ${report.machine.loadAverageAtStart.toFixed(2)}.`,
+    `Machine: ${machine.cpus} CPUs, Node ${machine.node}, ${machine.postgres} ` +
+      `(${Object.entries(machine.postgresSettings).map(([name, value]) => `${name}=${value}`).join(', ')}). ` +
+      `Bench took ${report.durationS.toFixed(0)} s; 1-minute load average before it started: ${machine.loadAverageAtStart.toFixed(2)}` +
+      ' (well above 0: something else was running, and every figure is skewed by it).',
     `Settings: ${settings}.`,
-    'Each row is the median of the runs (p99 = median of the runs\' p99). "clients" = concurrent closed-loop clients',
-    '(HTTP keep-alive sockets for the API, pg connections for plain SQL). A request is one transfer, or for batchN one',
-    'batch of N transfers (one HTTP request, or one SQL transaction); errors count transfers not created. Connection',
-    "columns: mean number of that mode's PostgreSQL connections in each state, sampled from pg_stat_activity every 50 ms.",
     '',
-    ...resultsTable(report.cells),
+    '## Ledger beside its plain SQL baseline',
     '',
-    ...ratiosTable(report.cells, config.concurrencies),
-    ...batchRatiosTable(report.cells, config.batchConcurrencies),
-    'Books checks (after setup and after each workload):',
+    'Medians of the runs; each baseline and what it leaves out is described in test/bench/README.md. The chart: chart.svg (chart.png).',
     '',
-    ...report.checks.map((check) => `- ${check.ok ? 'OK' : 'FAIL'} ${check.label}: net ${JSON.stringify(check.netByCurrency)}, ` +
-      `negative accounts ${check.negativeAccounts}, accounts disagreeing with entries ${check.accountsDisagreeingWithEntries}`),
+    '![chart](chart.svg)',
     '',
+    ...summaryTable(report.comparisons),
+    '',
+    ...(report.posting ? renderPostingSection(report.posting.cells, report.posting.checks, config) : []),
+    ...(report.imports ? renderImportSection(report.imports) : []),
+    ...(report.reconcile ? renderReconcileSection(report.reconcile) : []),
   ].join('\n');
 }
 
-export async function writeReport(directory: string, report: BenchReport, markdown: string): Promise<{ jsonPath: string; markdownPath: string }> {
+export interface WrittenReport {
+  markdownPath: string;
+  jsonPath: string;
+  svgPath: string;
+  pngPath: string | undefined;
+}
+
+export async function writeReport(directory: string, report: BenchReport, markdown: string): Promise<WrittenReport> {
   await mkdir(directory, { recursive: true });
-  const jsonPath = join(directory, 'posting.json');
-  const markdownPath = join(directory, 'posting.md');
-  await writeFile(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(markdownPath, markdown);
-  return { jsonPath, markdownPath };
+  const paths = { markdownPath: join(directory, 'report.md'), jsonPath: join(directory, 'report.json'), svgPath: join(directory, 'chart.svg') };
+  await writeFile(paths.jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(paths.markdownPath, markdown);
+  await writeFile(paths.svgPath, renderChartSvg(report.comparisons, subtitleOf(report)));
+  const pngPath = join(directory, 'chart.png');
+  const madePng = await renderChartPng(paths.svgPath, pngPath).catch((error: unknown) => {
+    console.error(`[bench] no chart.png: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  });
+  return { ...paths, pngPath: madePng ? pngPath : undefined };
 }

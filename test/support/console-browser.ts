@@ -11,7 +11,7 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const SCREENSHOTS_DIR = resolve(__dirname, '..', '..', 'test-results', 'console');
 
 // Headless, as root, on a machine with no network but loopback: no sandbox, no GPU, nothing that phones home.
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export interface ConsoleBrowser {
   page: Page;

@@ -1,31 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
-import pg from 'pg';
+import { resolve, sep } from 'node:path';
 
-const READY_LINE = 'Ledger is running at';
+/** The built apps: this file runs from dist/test/bench (node) or from test/bench (vitest, after `npm run build`). */
+export const DIST_DIRECTORY = __dirname.includes(`${sep}dist${sep}`) ? resolve(__dirname, '..', '..') : resolve(__dirname, '..', '..', 'dist');
+
+export type AppName = 'api' | 'worker';
+
+/** What each app prints once it serves (the API) or has scheduled its jobs (the worker). */
+const READY_LINES: Record<AppName, string> = { api: 'Ledger is running at', worker: 'job(s)' };
+/** Nest's log level column: an error line from either app (a 5xx, a failed job). */
+const ERROR_LINE = /\bERROR\b/;
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 5_000;
 const OUTPUT_TAIL_LINES = 40;
-
-/** Drops and recreates the bench database: every bench starts from empty tables. */
-export async function recreateDatabase(adminDatabaseUrl: string, databaseName: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminDatabaseUrl });
-  await client.connect();
-  try {
-    // The name was validated as a plain identifier; identifiers cannot be bind parameters.
-    await client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${databaseName}`);
-  } finally {
-    await client.end();
-  }
-}
-
-export function databaseUrlFor(adminDatabaseUrl: string, databaseName: string): string {
-  const url = new URL(adminDatabaseUrl);
-  url.pathname = `/${databaseName}`;
-  return url.toString();
-}
 
 /** A port nobody listens on right now (the API cannot be told to pick one and report it). */
 export async function freePort(): Promise<number> {
@@ -40,21 +28,31 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export interface ApiProcessOptions {
+export interface AppProcessOptions {
+  app: AppName;
   databaseUrl: string;
+  /** The API's port (the worker serves nothing). */
   port: number;
   adminToken: string;
   poolSize: number;
   nodeArgs: string[];
+  /** Settings beyond the defaults below, as environment variables (e.g. RECONCILE_CRON for the worker). */
+  settings?: Record<string, string>;
 }
 
-/** The API server as a child process, so that it and the load generator do not share an event loop. */
-export class ApiProcess {
+/**
+ * A built app (`node dist/apps/<app>/src/main.js`) as a child process, so that it and the load
+ * generator do not share an event loop.
+ */
+export class AppProcess {
   private readonly outputTail: string[] = [];
   private exited = false;
+  /** Lines the app logged at level ERROR over its whole life. */
+  errorLines = 0;
 
   private constructor(
     private readonly child: ChildProcess,
+    readonly app: AppName,
     readonly baseUrl: string,
   ) {
     child.once('exit', () => (this.exited = true));
@@ -69,8 +67,8 @@ export class ApiProcess {
     return this.child.pid ?? -1;
   }
 
-  static async start(options: ApiProcessOptions): Promise<ApiProcess> {
-    const entry = resolve(__dirname, '../../apps/api/src/main.js');
+  static async start(options: AppProcessOptions): Promise<AppProcess> {
+    const entry = resolve(DIST_DIRECTORY, 'apps', options.app, 'src', 'main.js');
     const child = spawn(process.execPath, [...options.nodeArgs, entry], {
       env: {
         ...process.env,
@@ -83,17 +81,18 @@ export class ApiProcess {
         // The bench drives one key far past any sane per-key limit on purpose.
         RATE_LIMIT_PER_SECOND: '0',
         NODE_ENV: 'production',
+        ...options.settings,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const api = new ApiProcess(child, `http://127.0.0.1:${options.port}`);
+    const started = new AppProcess(child, options.app, `http://127.0.0.1:${options.port}`);
     try {
-      await api.waitUntilReady();
+      await started.waitUntilReady();
     } catch (error) {
-      await api.stop();
+      await started.stop();
       throw error;
     }
-    return api;
+    return started;
   }
 
   /** Last lines the server printed, for the failure report. */
@@ -104,6 +103,7 @@ export class ApiProcess {
   private remember(chunk: string): void {
     for (const line of chunk.split('\n')) {
       if (line.trim() === '') continue;
+      if (ERROR_LINE.test(line)) this.errorLines++;
       this.outputTail.push(line);
       if (this.outputTail.length > OUTPUT_TAIL_LINES) this.outputTail.shift();
     }
@@ -112,11 +112,11 @@ export class ApiProcess {
   private async waitUntilReady(): Promise<void> {
     const deadline = Date.now() + START_TIMEOUT_MS;
     while (Date.now() < deadline) {
-      if (this.exited) throw new Error(`API exited during start:\n${this.tail()}`);
-      if (this.outputTail.some((line) => line.includes(READY_LINE)) && (await this.healthy())) return;
+      if (this.exited) throw new Error(`${this.app} exited during start:\n${this.tail()}`);
+      if (this.outputTail.some((line) => line.includes(READY_LINES[this.app])) && (this.app === 'worker' || (await this.healthy()))) return;
       await new Promise((resolveWait) => setTimeout(resolveWait, 100));
     }
-    throw new Error(`API not ready after ${START_TIMEOUT_MS} ms:\n${this.tail()}`);
+    throw new Error(`${this.app} not ready after ${START_TIMEOUT_MS} ms:\n${this.tail()}`);
   }
 
   private async healthy(): Promise<boolean> {

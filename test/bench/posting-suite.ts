@@ -1,10 +1,11 @@
-// `npm run bench`: posting throughput and latency of the API against plain SQL doing the minimum a
-// ledger must do, on an uncontended, a hot-account and two batch workloads. See test/bench/README.md.
+// The posting suite of `npm run bench`: throughput and latency of the API against plain SQL doing the
+// minimum a ledger must do, on an uncontended, a hot-account and two batch workloads. See README.md.
 import { randomBytes } from 'node:crypto';
-import { cpus, loadavg } from 'node:os';
-import pg from 'pg';
-import { ApiProcess, databaseUrlFor, freePort, recreateDatabase } from './api-process';
-import { type BenchConfig, describeConfig, loadBenchConfig } from './bench-config';
+import type pg from 'pg';
+import { AppProcess, freePort } from './app-process';
+import type { BenchConfig } from './bench-config';
+import { benchPool, dropDatabase, recreateDatabase } from './bench-database';
+import type { BenchLog } from './bench-log';
 import { type ApiFixture, setupApiFixture, setupSqlFixture } from './bench-setup';
 import { type BooksCheck, checkBooks, describeCheck } from './checks';
 import { type CpuSnapshot, cpuSpentBetween, takeCpuSnapshot } from './cpu-usage';
@@ -12,7 +13,7 @@ import { HttpClient } from './http-client';
 import { runHttpLoad } from './http-load';
 import type { LoadResult } from './load-loop';
 import { ActivitySampler, type ConnectionStates } from './pg-activity';
-import { type BenchReport, type Cell, renderMarkdown, writeReport } from './report';
+import type { Cell } from './posting-report';
 import { SQL_APPLICATION_NAME, runSqlLoad } from './sql-load';
 import { type RunSummary, summarizeCell, summarizeRun } from './stats';
 import { type Fixture, MODES, type Mode, TRANSFERS_PER_REQUEST, type WorkloadName, isBatchWorkload } from './workloads';
@@ -22,17 +23,14 @@ const APPLICATION_NAMES: Record<Mode, string> = { api: 'ledger', sql: SQL_APPLIC
 
 interface BenchContext {
   config: BenchConfig;
+  log: BenchLog;
   databaseUrl: string;
-  api: ApiProcess;
+  api: AppProcess;
   /** Checks, CHECKPOINT and the activity sampler: never used by a measured transfer. */
   monitor: pg.Pool;
   apiFixture: ApiFixture;
   sqlFixture: Fixture;
   checks: BooksCheck[];
-}
-
-function log(message: string): void {
-  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 }
 
 async function measureRun(context: BenchContext, workload: WorkloadName, concurrency: number, mode: Mode, transfers: number): Promise<RunSummary> {
@@ -85,7 +83,7 @@ async function verify(context: BenchContext, after: string): Promise<void> {
     const check = await checkBooks(context.monitor, label, tenantId);
     context.checks.push(check);
     // A failed check does not stop the bench: the report shows it, and the exit status is 1.
-    log(describeCheck(check));
+    context.log(describeCheck(check));
   }
 }
 
@@ -97,7 +95,7 @@ async function warmUp(context: BenchContext, workload: WorkloadName): Promise<vo
   if (transfers === 0) return;
   const concurrency = Math.max(...(batch ? config.batchConcurrencies : config.concurrencies));
   for (const mode of MODES) {
-    log(describeRun(`warm-up ${workload} ${mode} (not reported)`, await measureRun(context, workload, concurrency, mode, transfers)));
+    context.log(describeRun(`warm-up ${workload} ${mode} (not reported)`, await measureRun(context, workload, concurrency, mode, transfers)));
   }
 }
 
@@ -118,7 +116,7 @@ async function measureAll(context: BenchContext): Promise<Cell[]> {
         for (const mode of order) {
           const summary = await measureRun(context, workload, concurrency, mode, transfers);
           runs[mode].push(summary);
-          log(describeRun(`${workload} c=${concurrency} ${mode} run ${run + 1}/${config.runCount}`, summary));
+          context.log(describeRun(`${workload} c=${concurrency} ${mode} run ${run + 1}/${config.runCount}`, summary));
         }
       }
       for (const mode of MODES) cells.push({ workload, concurrency, mode, transfersPerRequest: TRANSFERS_PER_REQUEST[workload], summary: summarizeCell(runs[mode]) });
@@ -128,83 +126,44 @@ async function measureAll(context: BenchContext): Promise<Cell[]> {
   return cells;
 }
 
-async function postgresVersion(pool: pg.Pool): Promise<string> {
-  const { rows } = await pool.query<{ version: string }>('SELECT version()');
-  return rows[0]!.version.split(' on ')[0]!;
+export interface PostingResults {
+  cells: Cell[];
+  checks: BooksCheck[];
 }
 
-/** Server settings that move these numbers, recorded with them. */
-async function postgresSettings(pool: pg.Pool): Promise<Record<string, string>> {
-  const names = ['synchronous_commit', 'fsync', 'shared_buffers', 'autovacuum', 'max_connections'];
-  const { rows } = await pool.query<{ name: string; setting: string }>(
-    `SELECT name, current_setting(name) AS setting FROM unnest($1::text[]) AS name`,
-    [names],
-  );
-  return Object.fromEntries(rows.map((row) => [row.name, row.setting]));
-}
-
-async function main(): Promise<void> {
-  const startedAtMs = Date.now();
-  // Before the bench adds its own load: anything else running on the machine skews every figure.
-  const loadAverageAtStart = loadavg()[0]!;
-  const config = loadBenchConfig();
-  log(`settings: ${JSON.stringify(describeConfig(config))}; 1-minute load average before start ${loadAverageAtStart.toFixed(2)}`);
-  let api: ApiProcess | undefined;
+/**
+ * Recreates the posting database, starts the API on it, sets up both tenants, measures every
+ * configured workload in both modes, and drops the database (unless BENCH_KEEP_DATABASES).
+ */
+export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promise<PostingResults> {
+  const databaseName = config.databaseName;
+  const databaseUrl = await recreateDatabase(config.adminDatabaseUrl, databaseName);
+  const monitor = benchPool(databaseUrl, 2, 'ledger-bench-monitor');
+  let api: AppProcess | undefined;
   // Whatever ends this process (timeout, an exception, Ctrl-C), the API child goes with it.
-  process.once('exit', () => api?.killNow());
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-  const overall = setTimeout(() => {
-    console.error(`[bench] aborted: still running after ${config.benchTimeoutMs / 1000} s (BENCH_TIMEOUT_S)`);
-    process.exit(1);
-  }, config.benchTimeoutMs);
-
-  const databaseUrl = databaseUrlFor(config.adminDatabaseUrl, config.databaseName);
-  const monitor = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: 'ledger-bench-monitor' });
+  const killApi = () => api?.killNow();
+  process.once('exit', killApi);
   try {
-    await recreateDatabase(config.adminDatabaseUrl, config.databaseName);
     const operatorToken = `bench-operator-${randomBytes(12).toString('hex')}`;
-    api = await ApiProcess.start({ databaseUrl, port: await freePort(), adminToken: operatorToken, poolSize: config.apiPoolSize, nodeArgs: config.apiNodeArgs });
-    log(`API started (pid ${api.pid}) at ${api.baseUrl} on database ${config.databaseName}`);
-
+    api = await AppProcess.start({ app: 'api', databaseUrl, port: await freePort(), adminToken: operatorToken, poolSize: config.apiPoolSize, nodeArgs: config.apiNodeArgs });
+    log(`API started (pid ${api.pid}) at ${api.baseUrl} on database ${databaseName}`);
     const setupStartedMs = Date.now();
     const setupHttp = new HttpClient(api.baseUrl, config.setupConcurrency);
     const apiFixture = await setupApiFixture(setupHttp, config, operatorToken);
     const sqlFixture = await setupSqlFixture(setupHttp, monitor, config, operatorToken);
     setupHttp.close();
     log(`setup: 2 tenants x ${config.walletCount} funded wallets in ${((Date.now() - setupStartedMs) / 1000).toFixed(1)} s`);
-
-    const context: BenchContext = { config, databaseUrl, api, monitor, apiFixture, sqlFixture, checks: [] };
+    const context: BenchContext = { config, log, databaseUrl, api, monitor, apiFixture, sqlFixture, checks: [] };
     await verify(context, 'setup');
     const cells = await measureAll(context);
-
-    const report: BenchReport = {
-      startedAt: new Date(startedAtMs).toISOString(),
-      durationS: (Date.now() - startedAtMs) / 1000,
-      settings: describeConfig(config),
-      machine: { cpus: cpus().length, loadAverageAtStart, node: process.version, postgres: await postgresVersion(monitor), postgresSettings: await postgresSettings(monitor) },
-      cells,
-      checks: context.checks,
-    };
-    const markdown = renderMarkdown(report, config);
-    const paths = await writeReport(config.resultsDirectory, report, markdown);
-    console.log(`\n${markdown}`);
-    log(`wrote ${paths.markdownPath} and ${paths.jsonPath}`);
-    const failed = context.checks.filter((check) => !check.ok);
-    if (failed.length > 0) {
-      console.error(`[bench] ${failed.length} books check(s) FAILED:\n${failed.map(describeCheck).join('\n')}`);
-      process.exitCode = 1;
-    }
+    return { cells, checks: context.checks };
   } catch (error) {
     if (api !== undefined) console.error(`[bench] last API output:\n${api.tail()}`);
     throw error;
   } finally {
-    clearTimeout(overall);
     await api?.stop();
+    process.removeListener('exit', killApi);
     await monitor.end().catch(() => undefined);
+    if (!config.keepDatabases) await dropDatabase(config.adminDatabaseUrl, databaseName);
   }
 }
-
-main().catch((error: unknown) => {
-  console.error('[bench] failed:', error);
-  process.exit(1);
-});

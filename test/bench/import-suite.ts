@@ -1,0 +1,115 @@
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ImportStatementUseCase } from '@ledger/imports';
+import type pg from 'pg';
+import type { BenchConfig } from './bench-config';
+import { benchPool, dropDatabase, recreateDatabase } from './bench-database';
+import type { BenchLog } from './bench-log';
+import { type Comparison, compare } from './comparison';
+import { type InProcessLedger, createBenchAccount, createBenchSource, createBenchTenant, openInProcessLedger } from './in-process-ledger';
+import { type Measured, measure } from './measure';
+import { loadLinesBySql } from './sql-import';
+import { STATEMENT_FORMATS, type StatementFormat, writeStatementFile } from './statement-files';
+
+// The import suite: a generated gateway CSV and a camt.053 file of the same number of lines, each
+// imported BENCH_RUNS times through ImportStatementUseCase (what POST /v1/imports and `ledger import`
+// run, streamed from the file) and loaded as many times by the plain SQL baseline (sql-import.ts).
+// Every run writes into a source of its own, so no run finds the previous run's lines as duplicates.
+
+export interface ImportRun {
+  format: StatementFormat['name'];
+  mode: 'ledger' | 'sql';
+  run: number;
+  lines: number;
+  seconds: number;
+  linesPerSecond: number;
+  cpuSeconds: number;
+  rssGrowthMiB: number;
+  peakRssMiB: number;
+}
+
+export interface ImportResults {
+  lines: Record<StatementFormat['name'], number>;
+  fileBytes: Record<string, number>;
+  runs: ImportRun[];
+  comparisons: Comparison[];
+}
+
+interface ImportContext {
+  ledger: InProcessLedger;
+  baselinePool: pg.Pool;
+  tenantId: string;
+}
+
+function runOf(format: StatementFormat, mode: ImportRun['mode'], run: number, measured: Measured<number>): ImportRun {
+  const { seconds, cpuSeconds, rssGrowthMiB, peakRssMiB } = measured;
+  return { format: format.name, mode, run, lines: measured.result, seconds, linesPerSecond: measured.result / seconds, cpuSeconds, rssGrowthMiB, peakRssMiB };
+}
+
+async function importThroughLedger(context: ImportContext, format: StatementFormat, file: string, run: number): Promise<ImportRun> {
+  const source = `${format.name}-ledger-${run}`;
+  await createBenchSource(context.ledger, context.tenantId, { name: source, account: format.account, format: format.sourceFormat });
+  const importing = context.ledger.app.get(ImportStatementUseCase);
+  const measured = await measure(async () => {
+    const result = await importing.execute({ tenantId: context.tenantId, source, input: createReadStream(file, { highWaterMark: 256 * 1024 }) });
+    return result.import.lines;
+  });
+  return runOf(format, 'ledger', run, measured);
+}
+
+async function importThroughSql(context: ImportContext, format: StatementFormat, lines: number, fileBytes: number, run: number): Promise<ImportRun> {
+  const sourceId = await createBenchSource(context.ledger, context.tenantId, { name: `${format.name}-sql-${run}`, account: format.account, format: format.sourceFormat });
+  const measured = await measure(() => loadLinesBySql(context.baselinePool, context.tenantId, sourceId, format, lines, fileBytes));
+  return runOf(format, 'sql', run, measured);
+}
+
+async function measureFormat(context: ImportContext, config: BenchConfig, log: BenchLog, format: StatementFormat, directory: string): Promise<{ runs: ImportRun[]; fileBytes: number }> {
+  const lines = config.importLines[format.name];
+  const file = join(directory, `${format.name}-${lines}`);
+  await writeStatementFile(file, format, lines);
+  const fileBytes = (await stat(file)).size;
+  const runs: ImportRun[] = [];
+  for (let run = 1; run <= config.runCount; run++) {
+    // Alternate which goes first, so drift in machine noise hits both alike.
+    const order = run % 2 === 1 ? (['ledger', 'sql'] as const) : (['sql', 'ledger'] as const);
+    for (const mode of order) {
+      await context.ledger.database.sql.query('CHECKPOINT');
+      const measured = mode === 'ledger' ? await importThroughLedger(context, format, file, run) : await importThroughSql(context, format, lines, fileBytes, run);
+      if (measured.lines !== lines) throw new Error(`${format.name} ${mode} run ${run}: stored ${measured.lines} lines, expected ${lines}`);
+      log(`import ${format.name} ${mode} run ${run}/${config.runCount}: ${measured.linesPerSecond.toFixed(0)} lines/s (${measured.seconds.toFixed(2)} s, RSS +${measured.rssGrowthMiB} MiB)`);
+      runs.push(measured);
+    }
+  }
+  await rm(file);
+  return { runs, fileBytes };
+}
+
+export async function runImportSuite(config: BenchConfig, log: BenchLog): Promise<ImportResults> {
+  const databaseName = `${config.databaseName}_import`;
+  const databaseUrl = await recreateDatabase(config.adminDatabaseUrl, databaseName);
+  const ledger = await openInProcessLedger(databaseUrl);
+  const baselinePool = benchPool(databaseUrl, 1, 'ledger-bench-sql');
+  const directory = await mkdtemp(join(tmpdir(), 'import-bench-'));
+  try {
+    const tenantId = await createBenchTenant(ledger, 'import bench');
+    for (const format of STATEMENT_FORMATS) await createBenchAccount(ledger, tenantId, { code: format.account, currency: format.currency, normalBalance: 'debit' });
+    const context: ImportContext = { ledger, baselinePool, tenantId };
+    const results: ImportResults = { lines: config.importLines, fileBytes: {}, runs: [], comparisons: [] };
+    for (const format of STATEMENT_FORMATS) {
+      const { runs, fileBytes } = await measureFormat(context, config, log, format, directory);
+      results.runs.push(...runs);
+      results.fileBytes[format.name] = fileBytes;
+      const rates = (mode: ImportRun['mode']) => runs.filter((run) => run.mode === mode).map((run) => run.linesPerSecond);
+      const label = format.name === 'csv' ? 'gateway CSV' : 'camt.053';
+      results.comparisons.push(compare({ suite: 'import', workload: `${label}, ${config.importLines[format.name]} lines`, unit: 'lines/s', ledgerPath: 'ImportStatementUseCase', ledgerRuns: rates('ledger'), baselineRuns: rates('sql') }));
+    }
+    return results;
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+    await baselinePool.end();
+    await ledger.close();
+    if (!config.keepDatabases) await dropDatabase(config.adminDatabaseUrl, databaseName);
+  }
+}

@@ -1,0 +1,129 @@
+import type { BenchConfig } from './bench-config';
+import type { BooksCheck } from './checks';
+import type { CellSummary } from './stats';
+import type { Mode, WorkloadName } from './workloads';
+
+// The posting suite's section of the bench report: every cell, API/SQL ratios, the books checks.
+
+export interface Cell {
+  workload: WorkloadName;
+  concurrency: number;
+  mode: Mode;
+  /** 1, or the batch size: latencies are per request. */
+  transfersPerRequest: number;
+  summary: CellSummary;
+}
+
+const MODE_LABELS: Record<Mode, string> = { api: 'API (HTTP)', sql: 'plain SQL' };
+
+/** The issue's target for batched posting: API transfers/s at least this share of plain SQL's. */
+const BATCH_TARGET_RATIO = 0.7;
+
+function fixed(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}
+
+function ratio(numerator: number | undefined, denominator: number | undefined): string {
+  if (numerator === undefined || denominator === undefined || !(denominator > 0)) return 'n/a';
+  return `${(numerator / denominator).toFixed(2)}x`;
+}
+
+function errorsText(summary: CellSummary): string {
+  if (summary.errorCount === 0) return '0';
+  const labels = Object.entries(summary.errors).map(([label, count]) => `${count} ${label}`);
+  return `${summary.errorCount} (${labels.join('; ')})`;
+}
+
+function resultsTable(cells: readonly Cell[]): string[] {
+  const lines = [
+    '| workload | clients | mode | transfers/s | runs: min-max transfers/s | p50 ms/request | p99 ms/request | errors (transfers) | CPU ms/transfer: API node / postgres / bench | connections: waiting for app / lock wait / executing |',
+    '|---|---:|---|---:|---:|---:|---:|---|---|---|',
+  ];
+  for (const { workload, concurrency, mode, summary } of cells) {
+    const cpu = summary.cpuMsPerTransfer;
+    const states = summary.connectionStates;
+    const timedOut = summary.timedOut ? ' (timed out)' : '';
+    const rates = summary.runs.map((run) => run.transfersPerSecond);
+    lines.push(
+      `| ${workload} | ${concurrency} | ${MODE_LABELS[mode]} | ${fixed(summary.transfersPerSecond, 0)}${timedOut} | ` +
+        `${fixed(Math.min(...rates), 0)}-${fixed(Math.max(...rates), 0)} | ` +
+        `${fixed(summary.p50LatencyMs, 2)} | ${fixed(summary.p99LatencyMs, 2)} | ${errorsText(summary)} | ` +
+        `${mode === 'api' ? fixed(cpu.apiNode, 3) : '-'} / ${fixed(cpu.postgres, 3)} / ${fixed(cpu.benchClient, 3)} | ` +
+        `${fixed(states.waitingForClient, 1)} / ${fixed(states.lockWait, 1)} / ${fixed(states.executing, 1)} |`,
+    );
+  }
+  return lines;
+}
+
+function finder(cells: readonly Cell[]) {
+  return (workload: WorkloadName, concurrency: number, mode: Mode) =>
+    cells.find((cell) => cell.workload === workload && cell.concurrency === concurrency && cell.mode === mode)?.summary;
+}
+
+function ratiosTable(cells: readonly Cell[], concurrencies: readonly number[]): string[] {
+  if (!cells.some((cell) => cell.transfersPerRequest === 1)) return [];
+  const find = finder(cells);
+  const lines = [
+    '| clients | API/SQL transfers/s, uncontended | API/SQL transfers/s, hot | API hot/uncontended transfers/s | SQL hot/uncontended transfers/s | API/SQL p50, uncontended | API/SQL p50, hot |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const concurrency of concurrencies) {
+    const apiUncontended = find('uncontended', concurrency, 'api');
+    const sqlUncontended = find('uncontended', concurrency, 'sql');
+    const apiHot = find('hot', concurrency, 'api');
+    const sqlHot = find('hot', concurrency, 'sql');
+    lines.push(
+      `| ${concurrency} | ${ratio(apiUncontended?.transfersPerSecond, sqlUncontended?.transfersPerSecond)} | ` +
+        `${ratio(apiHot?.transfersPerSecond, sqlHot?.transfersPerSecond)} | ` +
+        `${ratio(apiHot?.transfersPerSecond, apiUncontended?.transfersPerSecond)} | ` +
+        `${ratio(sqlHot?.transfersPerSecond, sqlUncontended?.transfersPerSecond)} | ` +
+        `${ratio(apiUncontended?.p50LatencyMs, sqlUncontended?.p50LatencyMs)} | ${ratio(apiHot?.p50LatencyMs, sqlHot?.p50LatencyMs)} |`,
+    );
+  }
+  return [...lines, ''];
+}
+
+/** API/SQL per batch size, against the issue's target (Ledger depth: at least 0.7 of plain SQL). */
+function batchRatiosTable(cells: readonly Cell[], concurrencies: readonly number[]): string[] {
+  const batchSizes = [...new Set(cells.filter((cell) => cell.transfersPerRequest > 1).map((cell) => cell.workload))];
+  if (batchSizes.length === 0) return [];
+  const find = finder(cells);
+  const lines = [
+    `| clients | batch | API transfers/s | plain SQL transfers/s | API/SQL transfers/s | target >= ${BATCH_TARGET_RATIO} | API/SQL p50 per request |`,
+    '|---:|---|---:|---:|---:|---|---:|',
+  ];
+  for (const concurrency of concurrencies) {
+    for (const workload of batchSizes) {
+      const api = find(workload, concurrency, 'api');
+      const sql = find(workload, concurrency, 'sql');
+      const share = api !== undefined && sql !== undefined && sql.transfersPerSecond > 0 ? api.transfersPerSecond / sql.transfersPerSecond : Number.NaN;
+      const verdict = Number.isNaN(share) ? 'n/a' : share >= BATCH_TARGET_RATIO ? 'met' : 'NOT met';
+      lines.push(
+        `| ${concurrency} | ${workload} | ${fixed(api?.transfersPerSecond ?? Number.NaN, 0)} | ${fixed(sql?.transfersPerSecond ?? Number.NaN, 0)} | ` +
+          `${ratio(api?.transfersPerSecond, sql?.transfersPerSecond)} | ${verdict} | ${ratio(api?.p50LatencyMs, sql?.p50LatencyMs)} |`,
+      );
+    }
+  }
+  return [...lines, ''];
+}
+
+export function renderPostingSection(cells: readonly Cell[], checks: readonly BooksCheck[], config: Pick<BenchConfig, 'concurrencies' | 'batchConcurrencies'>): string[] {
+  return [
+    '## Posting',
+    '',
+    'Each row is the median of the runs (p99 = median of the runs\' p99). "clients" = concurrent closed-loop clients',
+    '(HTTP keep-alive sockets for the API, pg connections for plain SQL). A request is one transfer, or for batchN one',
+    'batch of N transfers (one HTTP request, or one SQL transaction); errors count transfers not created. Connection',
+    "columns: mean number of that mode's PostgreSQL connections in each state, sampled from pg_stat_activity every 50 ms.",
+    '',
+    ...resultsTable(cells),
+    '',
+    ...ratiosTable(cells, config.concurrencies),
+    ...batchRatiosTable(cells, config.batchConcurrencies),
+    'Books checks (after setup and after each workload):',
+    '',
+    ...checks.map((check) => `- ${check.ok ? 'OK' : 'FAIL'} ${check.label}: net ${JSON.stringify(check.netByCurrency)}, ` +
+      `negative accounts ${check.negativeAccounts}, accounts disagreeing with entries ${check.accountsDisagreeingWithEntries}`),
+    '',
+  ];
+}

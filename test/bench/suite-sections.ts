@@ -1,0 +1,45 @@
+import type { ImportResults, ImportRun } from './import-suite';
+import type { ReconcileResults } from './reconcile-suite';
+import { median } from './stats';
+
+// The import and reconcile suites' sections of the report: every run, so a median can be checked.
+
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const MODE_LABELS: Record<ImportRun['mode'], string> = { ledger: 'ImportStatementUseCase', sql: 'plain SQL' };
+
+export function renderImportSection(results: ImportResults): string[] {
+  const sizes = Object.entries(results.fileBytes)
+    .map(([format, bytes]) => `${format}: ${results.lines[format as ImportRun['format']]} lines, ${fixed(bytes / 1024 / 1024)} MiB`)
+    .join('; ');
+  return [
+    '## Statement import',
+    '',
+    `Files: ${sizes}. The ledger streams the file through ImportStatementUseCase (parse, exact`,
+    'amounts, line identity, dedupe, store in one transaction); the baseline inserts the same rows, already known, by plain SQL.',
+    'RSS growth: peak resident memory of the bench process during the run over its RSS just before it.',
+    '',
+    '| format | mode | run | seconds | lines/s | CPU s (bench process) | RSS growth | peak RSS |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    ...results.runs.map((run) => `| ${run.format} | ${MODE_LABELS[run.mode]} | ${run.run} | ${fixed(run.seconds, 2)} | ${fixed(run.linesPerSecond, 0)} | ${fixed(run.cpuSeconds)} | ${run.rssGrowthMiB} MiB | ${run.peakRssMiB} MiB |`),
+    '',
+  ];
+}
+
+export function renderReconcileSection(results: ReconcileResults): string[] {
+  const medianOf = (pick: (run: ReconcileResults['runs'][number]) => number) => fixed(median(results.runs.map(pick)), 2);
+  return [
+    '## Reconciliation',
+    '',
+    `${results.lines} gateway lines against ${results.lines} charges, a fresh tenant per run. Seed and import are set-up,`,
+    'shown for reference; the comparison is the SQL join (matches inserted, rolled back) against the whole reconciliation run',
+    '(statistics, every invariant check including the journal re-hash, all matching rules, tickets, the run record).',
+    '',
+    '| run | seed s | import s | plain SQL join s | reconciliation run s | run CPU s (bench process) | run peak RSS | run steps (ms) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...results.runs.map((run) =>
+      `| ${run.run} | ${fixed(run.seedSeconds)} | ${fixed(run.importSeconds)} | ${fixed(run.baselineSeconds, 2)} | ${fixed(run.runSeconds, 2)} | ` +
+        `${fixed(run.runCpuSeconds)} | ${run.runPeakRssMiB} MiB | ${JSON.stringify(run.stats.durationsMs ?? {})} |`),
+    `| median | ${medianOf((run) => run.seedSeconds)} | ${medianOf((run) => run.importSeconds)} | ${medianOf((run) => run.baselineSeconds)} | ${medianOf((run) => run.runSeconds)} | | | |`,
+    '',
+  ];
+}
