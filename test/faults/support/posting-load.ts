@@ -46,6 +46,8 @@ export class PostingLoad {
   readonly refused: { operation: Operation; answer: Answer }[] = [];
   /** Bodies of 500 answers: a defect whenever one appears. */
   readonly internalErrors: unknown[] = [];
+  /** 503 answers that do not say when to retry (the contract: a stable code and Retry-After). */
+  readonly unavailableWithoutRetryAfter: unknown[] = [];
   private readonly openHolds: string[] = [];
   private readonly reversible: string[] = [];
   sent = 0;
@@ -134,6 +136,7 @@ export class PostingLoad {
       return 'acknowledged';
     }
     if (answer.status === 500) this.internalErrors.push(answer.body);
+    if (answer.status === 503 && (code !== 'UNAVAILABLE' || answer.headers.get('retry-after') === null)) this.unavailableWithoutRetryAfter.push(answer.body);
     if (isRetryable(answer.status, code)) return 'unacknowledged';
     this.refused.push({ operation, answer });
     return 'refused';
