@@ -18,5 +18,5 @@ export const FAULT_SETTINGS = {
   /** PostgreSQL immediate stops during the database test's load. */
   postgresRestarts: setting('FAULT_PG_RESTARTS', 2, 1, 100),
   /** Lines of the CSV the import test uploads (and kills the API during). */
-  importLines: setting('FAULT_IMPORT_LINES', 60_000, 1_000, 5_000_000),
+  importLines: setting('FAULT_IMPORT_LINES', 30_000, 1_000, 5_000_000),
 };

@@ -29,7 +29,7 @@ export class LedgerStack {
 
   private constructor(
     readonly databaseUrl: string,
-    private readonly databaseName: string,
+    readonly databaseName: string,
     private readonly port: number,
     private readonly options: StackOptions,
   ) {}
@@ -136,4 +136,20 @@ export class LedgerStack {
   tails(): string {
     return [this.api?.tail(), this.worker?.tail()].filter(Boolean).join('\n\n');
   }
+}
+
+const WRITING_TRANSACTIONS = `
+SELECT count(*)::int AS n FROM pg_stat_activity
+ WHERE datname = current_database() AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()`;
+const WRITE_WAIT_MAX_MS = 60_000;
+
+/** Waits until some process of the stack is inside a transaction that has written (has a transaction id). */
+export async function waitForWritingTransaction(stack: LedgerStack): Promise<void> {
+  const deadline = Date.now() + WRITE_WAIT_MAX_MS;
+  while (Date.now() < deadline) {
+    const [{ n }] = (await stack.sql<{ n: number }>(WRITING_TRANSACTIONS)) as [{ n: number }];
+    if (n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`no writing transaction within ${WRITE_WAIT_MAX_MS} ms:\n${stack.tails()}`);
 }
