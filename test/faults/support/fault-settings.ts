@@ -10,7 +10,7 @@ function setting(name: string, fallback: number, min: number, max: number): numb
 
 export const FAULT_SETTINGS = {
   /** How long the clients keep posting while processes are killed. */
-  loadSeconds: setting('FAULT_LOAD_SECONDS', 20, 1, 3600),
+  loadSeconds: setting('FAULT_LOAD_SECONDS', 15, 1, 3600),
   /** SIGKILLs of the API or the worker during that time. */
   kills: setting('FAULT_KILLS', 6, 1, 1000),
   /** Concurrent posting clients. */

@@ -69,9 +69,10 @@ export class LedgerStack {
     await this.api.waitUntilReady(API_READY_LINE, async () => (await this.health()) === 200);
   }
 
-  async startWorker(): Promise<void> {
+  /** `settings`: more environment for this start only (e.g. a reconciliation schedule). */
+  async startWorker(settings: Record<string, string> = {}): Promise<void> {
     if (this.worker?.running) throw new Error('the worker is already running');
-    this.worker = BuiltProcess.spawn('worker', BUILT.worker, [], this.environment());
+    this.worker = BuiltProcess.spawn('worker', BUILT.worker, [], this.environment(settings));
     await this.worker.waitUntilReady(WORKER_READY_LINE);
   }
 
