@@ -12,7 +12,7 @@ export const FAULT_SETTINGS = {
   /** How long the clients keep posting while processes are killed. */
   loadSeconds: setting('FAULT_LOAD_SECONDS', 15, 1, 3600),
   /** SIGKILLs of the API or the worker during that time. */
-  kills: setting('FAULT_KILLS', 6, 1, 1000),
+  kills: setting('FAULT_KILLS', 4, 1, 1000),
   /** Concurrent posting clients. */
   clients: setting('FAULT_CLIENTS', 6, 1, 64),
   /** PostgreSQL immediate stops during the database test's load. */
