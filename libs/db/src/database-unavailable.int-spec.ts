@@ -52,9 +52,15 @@ describe('isDatabaseUnavailable, on the errors the real clients raise', () => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
 
+  it("is true for Prisma Client's wrapping of a server that is going away (57P01 inside a driver adapter error)", async () => {
+    const error = await rejection(() => up.database.prisma.$queryRawUnsafe('SELECT pg_terminate_backend(pg_backend_pid())'));
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
   it('is false for a request the database refuses on its merits', async () => {
     expect(isDatabaseUnavailable(await rejection(() => up.database.sql.query('SELECT * FROM no_such_table')))).toBe(false);
     expect(isDatabaseUnavailable(await rejection(() => up.database.sql.query('SELECT 1/0')))).toBe(false);
+    expect(isDatabaseUnavailable(await rejection(() => up.database.prisma.$queryRawUnsafe('SELECT 1/0')))).toBe(false);
     expect(isDatabaseUnavailable(new Error('Connection lost? no: a plain error'))).toBe(false);
   });
 });
