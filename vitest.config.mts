@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import swc from 'unplugin-swc';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const libs = ['money', 'db', 'auth', 'ledger', 'idempotency', 'outbox', 'config', 'errors', 'imports', 'reconciliation', 'inbox', 'proofs'];
 const alias = Object.fromEntries(libs.map((lib) => [`@ledger/${lib}`, resolve(import.meta.dirname, `libs/${lib}/src/index.ts`)]));
@@ -25,11 +25,28 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['libs/**/*.int-spec.ts', 'test/**/*.e2e-spec.ts'],
+          exclude: [...configDefaults.exclude, 'test/faults/**'],
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',
+        },
+      },
+      {
+        plugins,
+        resolve: { alias },
+        test: {
+          // Crash tests of the built processes (test/faults/README.md): after the other tiers, one file at a time.
+          name: 'faults',
+          include: ['test/faults/**/*.fault-spec.ts'],
+          environment: 'node',
+          globalSetup: ['test/faults/support/fault-setup.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -5,7 +5,7 @@ import { type Database, DatabaseModule } from '@ledger/db';
 import { IdempotencyModule } from '@ledger/idempotency';
 import { ImportsModule } from '@ledger/imports';
 import { InboxModule } from '@ledger/inbox';
-import { ReconciliationModule } from '@ledger/reconciliation';
+import { RUN_LEASE_SECONDS, ReconciliationModule, ReconciliationSettingsModule } from '@ledger/reconciliation';
 import { LedgerModule } from '@ledger/ledger';
 import type { EventDeliveryConfig } from '@ledger/config';
 import { OutboxModule, WebhooksModule } from '@ledger/outbox';
@@ -39,6 +39,8 @@ export interface ApiModuleOptions {
   events: EventDeliveryConfig;
   /** Ed25519 private key (PEM) that signs balance proofs; without one, proofs answer 503. */
   signingKey: string | undefined;
+  /** Reconciliation run lease; the documented default when not given. */
+  runLeaseSeconds?: number;
 }
 
 @Module({})
@@ -55,6 +57,7 @@ export class ApiModule {
         WebhooksModule.forRoot(options.events.webhooks),
         InboxModule,
         ImportsModule,
+        ReconciliationSettingsModule.forRoot({ runLeaseSeconds: options.runLeaseSeconds ?? RUN_LEASE_SECONDS }),
         ReconciliationModule,
         ProofsModule.forRoot({ signingKey: options.signingKey }),
       ],

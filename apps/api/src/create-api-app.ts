@@ -29,6 +29,8 @@ export interface ApiAppOptions {
   logLevels?: LogLevel[];
   /** Where the built console is (dist/apps/console); unset: no console at /console. */
   consoleDir?: string;
+  /** Reconciliation run lease; the documented default when not given. */
+  runLeaseSeconds?: number;
 }
 
 export async function createApiApp(options: ApiAppOptions): Promise<INestApplication> {

@@ -58,9 +58,10 @@ async function main(): Promise<void> {
     signingKey: await signingKey(config),
     logLevels: ['error', 'warn'],
     consoleDir,
+    runLeaseSeconds: config.reconcileRunLeaseSeconds,
   });
   const worker = config.workerInProcess
-    ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database, { reconcileCron: config.reconcileCron, events: config.events }), { logger: ['error', 'warn'] })
+    ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database, { reconcileCron: config.reconcileCron, runLeaseSeconds: config.reconcileRunLeaseSeconds, events: config.events }), { logger: ['error', 'warn'] })
     : undefined;
   await worker?.init();
   closeOnSignal(async () => {

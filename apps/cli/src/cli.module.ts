@@ -4,15 +4,15 @@ import { type Database, DatabaseModule } from '@ledger/db';
 import { ImportsModule } from '@ledger/imports';
 import { LedgerModule } from '@ledger/ledger';
 import { ProofsModule } from '@ledger/proofs';
-import { ReconciliationModule } from '@ledger/reconciliation';
+import { ReconciliationModule, ReconciliationSettingsModule } from '@ledger/reconciliation';
 
 /** The use cases the CLI runs, on the same database the services use. */
 @Module({})
 export class CliModule {
-  static forRoot(database: Database, signingKey: string | undefined): DynamicModule {
+  static forRoot(database: Database, signingKey: string | undefined, runLeaseSeconds: number): DynamicModule {
     return {
       module: CliModule,
-      imports: [DatabaseModule.forRoot(database), AuthModule.forRoot({ operatorToken: undefined }), LedgerModule, ImportsModule, ReconciliationModule, ProofsModule.forRoot({ signingKey })],
+      imports: [DatabaseModule.forRoot(database), AuthModule.forRoot({ operatorToken: undefined }), LedgerModule, ImportsModule, ReconciliationSettingsModule.forRoot({ runLeaseSeconds }), ReconciliationModule, ProofsModule.forRoot({ signingKey })],
     };
   }
 }

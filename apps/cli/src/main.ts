@@ -28,7 +28,7 @@ async function withDatabase<T>(work: (database: Database, config: AppConfig) => 
 
 async function withUseCases<T>(work: (context: UseCaseContext) => Promise<T>): Promise<T> {
   return withDatabase(async (database, config) => {
-    const context = await NestFactory.createApplicationContext(CliModule.forRoot(database, await signingKey(config)), { logger: ['error'] });
+    const context = await NestFactory.createApplicationContext(CliModule.forRoot(database, await signingKey(config), config.reconcileRunLeaseSeconds), { logger: ['error'] });
     try {
       return await work(context);
     } finally {

@@ -4,12 +4,13 @@ import { type Database, DatabaseModule } from '@ledger/db';
 import { IdempotencyModule } from '@ledger/idempotency';
 import { LedgerModule } from '@ledger/ledger';
 import { EventDeliveryModule } from '@ledger/outbox';
-import { ReconciliationModule } from '@ledger/reconciliation';
+import { ReconciliationModule, ReconciliationSettingsModule } from '@ledger/reconciliation';
 import { EventDeliveryJobs } from './event-delivery-jobs';
 import { RECONCILE_CRON, ScheduledJobs } from './scheduled-jobs';
 
 export interface WorkerOptions {
   reconcileCron: string;
+  runLeaseSeconds: number;
   events: EventDeliveryConfig;
 }
 
@@ -18,7 +19,7 @@ export class WorkerModule {
   static forRoot(database: Database, options: WorkerOptions): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [DatabaseModule.forRoot(database), IdempotencyModule, LedgerModule, ReconciliationModule, EventDeliveryModule.forRoot(options.events)],
+      imports: [DatabaseModule.forRoot(database), IdempotencyModule, LedgerModule, ReconciliationSettingsModule.forRoot({ runLeaseSeconds: options.runLeaseSeconds }), ReconciliationModule, EventDeliveryModule.forRoot(options.events)],
       providers: [ScheduledJobs, EventDeliveryJobs, { provide: RECONCILE_CRON, useValue: options.reconcileCron }],
     };
   }

@@ -10,6 +10,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1/ledger' })).toMatchObject({ workerInProcess: false, demoData: false });
   });
 
+  it('gives a silent reconciliation run up after ten minutes, or the lease set', () => {
+    expect(loadConfig({}).reconcileRunLeaseSeconds).toBe(600);
+    expect(loadConfig({ RECONCILE_RUN_LEASE_SECONDS: '3' }).reconcileRunLeaseSeconds).toBe(3);
+    expect(() => loadConfig({ RECONCILE_RUN_LEASE_SECONDS: '0' })).toThrow(/RECONCILE_RUN_LEASE_SECONDS/);
+  });
+
   it('names every bad setting', () => {
     expect(() => loadConfig({ PORT: 'eighty', RECONCILE_CRON: 'whenever' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty', RECONCILE_CRON: 'whenever' })).toThrow(/PORT.*RECONCILE_CRON/);

@@ -20,6 +20,7 @@ const configSchema = z.object({
   LEDGER_WEBHOOK_BACKOFF_CAP_MS: z.coerce.number().int().min(1).max(86_400_000).default(6 * 3_600_000),
   LEDGER_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   LEDGER_WEBHOOK_SECRET_GRACE_HOURS: z.coerce.number().int().min(0).max(24 * 30).default(24),
+  RECONCILE_RUN_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   RECONCILE_CRON: z.string().default('*/15 * * * *').refine((expression) => cron.validate(expression), { message: 'not a cron expression' }),
   LEDGER_SIGNING_KEY: z.string().optional(),
   LEDGER_WORKER_IN_PROCESS: z.enum(['true', 'false']).optional(),
@@ -58,6 +59,8 @@ export interface AppConfig {
   adminToken: string | undefined;
   natsUrl: string | undefined;
   reconcileCron: string;
+  /** A reconciliation run whose process stopped beating this long ago is given up, so the next can start. */
+  reconcileRunLeaseSeconds: number;
   events: EventDeliveryConfig;
   /** Ed25519 private key (PEM, or base64 PKCS#8) that signs balance proofs; embedded mode generates one. */
   signingKey: string | undefined;
@@ -89,6 +92,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: values.LEDGER_ADMIN_TOKEN,
     natsUrl: values.NATS_URL,
     reconcileCron: values.RECONCILE_CRON,
+    reconcileRunLeaseSeconds: values.RECONCILE_RUN_LEASE_SECONDS,
     events: {
       nats: values.NATS_URL === undefined ? undefined : { url: values.NATS_URL, stream: values.NATS_STREAM, subjectPrefix: values.NATS_SUBJECT_PREFIX },
       outboxRetentionHours: values.LEDGER_OUTBOX_RETENTION_HOURS,

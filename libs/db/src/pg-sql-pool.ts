@@ -59,6 +59,11 @@ export class PgSqlPool implements SqlPool {
   async transaction<T>(isolation: IsolationLevel, work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
+    // The pool listens for errors of idle connections only. A connection lost while checked out here
+    // (the server restarted between two statements) emits 'error' on the client, which would otherwise
+    // be an uncaught exception that ends the process; its next statement fails and it is discarded.
+    const onConnectionLost = () => (broken = true);
+    client.on('error', onConnectionLost);
     try {
       await client.query(`BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`);
       const result = await work(transactionOn(client));
@@ -69,6 +74,7 @@ export class PgSqlPool implements SqlPool {
       await client.query('ROLLBACK').catch(() => (broken = true));
       throw error;
     } finally {
+      client.off('error', onConnectionLost);
       client.release(broken);
     }
   }

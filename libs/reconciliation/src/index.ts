@@ -1,7 +1,8 @@
 export { ReconciliationModule } from './reconciliation.module';
+export { ReconciliationSettingsModule, type ReconciliationSettings } from './reconciliation-settings.module';
 export { RunReconciliationUseCase } from './run-reconciliation.use-case';
 export { GetRunUseCase, ListRunsUseCase, CreateOwnerRouteUseCase } from './run-reads.use-cases';
-export { RunRepository, type RunView, type RunTrigger } from './run.repository';
+export { RunRepository, RUN_LEASE_SECONDS, type RunView, type RunTrigger } from './run.repository';
 export { ListDiscrepanciesUseCase, GetDiscrepancyUseCase, CountDiscrepanciesUseCase } from './tickets/discrepancy-reads.use-cases';
 export { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';
 export type { TicketView, TicketEventView, TicketStatus, TicketCounts } from './tickets/ticket.views';

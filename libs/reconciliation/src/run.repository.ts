@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Database, type SqlExecutor } from '@ledger/db';
+import { RECONCILIATION_SETTINGS, type ReconciliationSettings } from './reconciliation-settings.module';
 import { ABANDON_SILENT_RUN, ALL_TENANTS, CLAIM_RUN, FIND_RUN, FINISH_RUN, HEARTBEAT, LIST_RUNS, REFRESH_STATISTICS } from './runs.sql';
 
-/** A running run that has not beaten for this long is taken for dead (longer than any one step of a run). */
+/** A running run that has not beaten for this long is taken for dead (longer than any one step of a run); `RECONCILE_RUN_LEASE_SECONDS`. */
 export const RUN_LEASE_SECONDS = 600;
 
 export type RunTrigger = 'schedule' | 'api' | 'cli';
@@ -43,7 +44,14 @@ function toView(row: RunRow): RunView {
 
 @Injectable()
 export class RunRepository {
-  constructor(private readonly db: Database) {}
+  private readonly leaseSeconds: number;
+
+  constructor(
+    private readonly db: Database,
+    @Optional() @Inject(RECONCILIATION_SETTINGS) settings?: ReconciliationSettings,
+  ) {
+    this.leaseSeconds = settings?.runLeaseSeconds ?? RUN_LEASE_SECONDS;
+  }
 
   /**
    * In autocommit when the run has no enclosing transaction, so that ANALYZE's lock does not last the
@@ -57,7 +65,7 @@ export class RunRepository {
   /** Records the run as running, unless another run of the tenant is (one that went silent is given up first). */
   async claim(tenantId: string, id: string, trigger: RunTrigger, startedAt: Date): Promise<boolean> {
     return this.db.transaction('read committed', async (tx) => {
-      await tx.query(ABANDON_SILENT_RUN, [tenantId, RUN_LEASE_SECONDS]);
+      await tx.query(ABANDON_SILENT_RUN, [tenantId, this.leaseSeconds]);
       return (await tx.query(CLAIM_RUN, [tenantId, id, trigger, startedAt])).length === 1;
     });
   }

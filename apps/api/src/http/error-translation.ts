@@ -1,4 +1,4 @@
-import { sqlErrorFields } from '@ledger/db';
+import { isDatabaseUnavailable, sqlErrorFields } from '@ledger/db';
 import { DomainError, ERROR_STATUS, type ErrorBody, errorBody } from '@ledger/errors';
 import { ReplayedResponse } from '@ledger/idempotency';
 import { HttpException } from '@nestjs/common';
@@ -46,7 +46,8 @@ export function toHttpError(error: unknown): HttpErrorResponse {
   const parserError = BODY_PARSER_ERRORS[(error as { type?: string } | null)?.type ?? ''];
   if (parserError) return { status: parserError.status, body: errorBody(parserError.code, (error as Error).message || parserError.message), headers: {}, unexpected: false };
   const sql = sqlErrorFields(error);
-  if (sql && RETRYABLE_SQLSTATE_CLASSES.includes(sql.code.slice(0, 2))) {
+  // A database that is restarting or out of reach is no fault of the request: the same request may be sent again.
+  if (isDatabaseUnavailable(error) || (sql && RETRYABLE_SQLSTATE_CLASSES.includes(sql.code.slice(0, 2)))) {
     return {
       status: ERROR_STATUS.UNAVAILABLE,
       body: errorBody('UNAVAILABLE', 'the database is busy or unreachable; retry with the same Idempotency-Key'),
