@@ -15,11 +15,16 @@ interface Job {
   run(): Promise<unknown>;
 }
 
-/** Background jobs on cron schedules; a run still going when the next is due is skipped. */
+/**
+ * Background jobs on cron schedules; a run still going when the next is due is skipped. Shutdown stops
+ * the schedules and then waits for the runs in progress, so that none of them loses its database
+ * half-way (a reconciliation run left behind would hold its tenant until its lease ran out).
+ */
 @Injectable()
 export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('worker');
   private readonly tasks: ScheduledTask[] = [];
+  private readonly inProgress = new Set<Promise<void>>();
 
   constructor(
     private readonly purgeExpiredKeys: PurgeExpiredKeysUseCase,
@@ -60,7 +65,7 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
 
   onApplicationBootstrap(): void {
     for (const job of this.jobs()) {
-      const task = cron.schedule(job.schedule, () => this.runOnce(job), { name: job.name, noOverlap: true });
+      const task = cron.schedule(job.schedule, () => this.track(this.runOnce(job)), { name: job.name, noOverlap: true });
       this.tasks.push(task);
     }
     this.logger.log(`scheduled ${this.tasks.length} job(s)`);
@@ -75,7 +80,13 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
+  private track(run: Promise<void>): Promise<void> {
+    this.inProgress.add(run);
+    return run.finally(() => this.inProgress.delete(run));
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await Promise.all(this.tasks.map((task) => task.destroy()));
+    await Promise.all(this.inProgress);
   }
 }
