@@ -2,7 +2,8 @@
 // minimum a ledger must do, on an uncontended, a hot-account and two batch workloads. See README.md.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { AppProcess, freePort } from './app-process';
+import { freePort } from '../support/free-port';
+import { type AppProcess, startApp } from './app-process';
 import type { BenchConfig } from './bench-config';
 import { benchPool, dropDatabase, recreateDatabase } from './bench-database';
 import type { BenchLog } from './bench-log';
@@ -44,11 +45,11 @@ async function measureRun(context: BenchContext, workload: WorkloadName, concurr
   let after: CpuSnapshot | undefined;
   const hooks = {
     onLoadStart: () => {
-      before = takeCpuSnapshot(context.api.pid);
+      before = takeCpuSnapshot(context.api.process.pid);
       sampler.start();
     },
     onLoadEnd: () => {
-      after = takeCpuSnapshot(context.api.pid);
+      after = takeCpuSnapshot(context.api.process.pid);
     },
   };
   const options = { workload, concurrency, transfers, timeoutMs: config.runTimeoutMs, hooks };
@@ -139,14 +140,12 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
   const databaseName = config.databaseName;
   const databaseUrl = await recreateDatabase(config.adminDatabaseUrl, databaseName);
   const monitor = benchPool(databaseUrl, 2, 'ledger-bench-monitor');
+  // Whatever ends this process (timeout, an exception), the API child goes with it (built-process.ts).
   let api: AppProcess | undefined;
-  // Whatever ends this process (timeout, an exception, Ctrl-C), the API child goes with it.
-  const killApi = () => api?.killNow();
-  process.once('exit', killApi);
   try {
     const operatorToken = `bench-operator-${randomBytes(12).toString('hex')}`;
-    api = await AppProcess.start({ app: 'api', databaseUrl, port: await freePort(), adminToken: operatorToken, poolSize: config.apiPoolSize, nodeArgs: config.apiNodeArgs });
-    log(`API started (pid ${api.pid}) at ${api.baseUrl} on database ${databaseName}`);
+    api = await startApp({ app: 'api', databaseUrl, port: await freePort(), adminToken: operatorToken, poolSize: config.apiPoolSize, nodeArgs: config.apiNodeArgs });
+    log(`API started (pid ${api.process.pid}) at ${api.baseUrl} on database ${databaseName}`);
     const setupStartedMs = Date.now();
     const setupHttp = new HttpClient(api.baseUrl, config.setupConcurrency);
     const apiFixture = await setupApiFixture(setupHttp, config, operatorToken);
@@ -158,11 +157,10 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
     const cells = await measureAll(context);
     return { cells, checks: context.checks };
   } catch (error) {
-    if (api !== undefined) console.error(`[bench] last API output:\n${api.tail()}`);
+    if (api !== undefined) console.error(`[bench] last API output:\n${api.process.tail()}`);
     throw error;
   } finally {
-    await api?.stop();
-    process.removeListener('exit', killApi);
+    await api?.process.stop();
     await monitor.end().catch(() => undefined);
     if (!config.keepDatabases) await dropDatabase(config.adminDatabaseUrl, databaseName);
   }

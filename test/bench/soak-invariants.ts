@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type pg from 'pg';
-import { DIST_DIRECTORY } from './app-process';
+import { BUILT } from '../support/built-process';
 import { checkBooks } from './checks';
 
 // After the soak: the books of the tenant, read straight from the database, and the journal verified
@@ -51,9 +50,8 @@ async function acknowledgedChecks(pool: pg.Pool, tenantId: string, acknowledged:
 
 /** `ledger journal verify --tenant <id>`: re-computes every hash chain from the stored rows. */
 async function journalCheck(databaseUrl: string, tenantId: string): Promise<InvariantCheck> {
-  const cli = resolve(DIST_DIRECTORY, 'apps', 'cli', 'src', 'main.js');
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'journal', 'verify', '--tenant', tenantId], { env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 120_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, [BUILT.cli, 'journal', 'verify', '--tenant', tenantId], { env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 120_000 });
     return { name: 'journal verifies', ok: true, detail: stdout.trim() };
   } catch (error) {
     const output = (error as { stdout?: string }).stdout ?? '';

@@ -61,28 +61,23 @@ export async function runSoak(config: SoakConfig, log: BenchLog): Promise<SoakRe
   const startedAt = new Date().toISOString();
   const databaseUrl = await recreateDatabase(config.adminDatabaseUrl, config.databaseName);
   const pool = benchPool(databaseUrl, 2, 'ledger-soak-checks');
+  // Whatever ends this process, the API and worker children go with it (built-process.ts).
   let world: SoakWorld | undefined;
-  const killChildren = () => {
-    world?.api.killNow();
-    world?.worker.killNow();
-  };
-  process.once('exit', killChildren);
   try {
     world = await startSoakWorld(config, databaseUrl);
-    log(`API (pid ${world.api.pid}) and worker (pid ${world.worker.pid}) on ${config.databaseName}; ${config.clients} clients for ${config.seconds} s`);
+    log(`API (pid ${world.api.process.pid}) and worker (pid ${world.worker.process.pid}) on ${config.databaseName}; ${config.clients} clients for ${config.seconds} s`);
     const recorder = new SoakRecorder();
     const state = new SoakState(world, recorder);
     const elapsedSeconds = await drive(state, config, log);
-    const errorLines: ErrorLines = { api: world.api.errorLines, worker: world.worker.errorLines };
+    const errorLines: ErrorLines = { api: world.api.process.errorLines, worker: world.worker.process.errorLines };
     // Nothing writes while the books are read: the worker's jobs (hold expiry, reconciliation) stop too.
-    await world.worker.stop();
+    await world.worker.process.stop();
     const operations = recorder.summaries(elapsedSeconds);
     const checks = [...(await checkSoakInvariants(pool, databaseUrl, world.tenantId, state.acknowledged)), ...runChecks(errorLines, recorder, operations)];
-    if (checks.some((check) => !check.ok)) log(`last API output:\n${world.api.tail()}\nlast worker output:\n${world.worker.tail()}`);
+    if (checks.some((check) => !check.ok)) log(`last API output:\n${world.api.process.tail()}\nlast worker output:\n${world.worker.process.tail()}`);
     return { startedAt, seconds: elapsedSeconds, clients: config.clients, operations, checks, ok: checks.every((check) => check.ok) };
   } finally {
     if (world !== undefined) await stopSoakWorld(world);
-    process.removeListener('exit', killChildren);
     await pool.end();
     if (!config.keepDatabase) await dropDatabase(config.adminDatabaseUrl, config.databaseName);
   }

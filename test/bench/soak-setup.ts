@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AppProcess, freePort } from './app-process';
+import { freePort } from '../support/free-port';
+import { type AppProcess, startApp } from './app-process';
 import { createTenant } from './bench-setup';
 import { HttpClient } from './http-client';
 import { forEachConcurrently } from './load-loop';
@@ -60,10 +61,10 @@ async function fundWallets(http: HttpClient, posterKey: string, wallets: Record<
 export async function startSoakWorld(config: SoakConfig, databaseUrl: string): Promise<SoakWorld> {
   const adminToken = `soak-operator-${randomBytes(12).toString('hex')}`;
   const common = { databaseUrl, adminToken, nodeArgs: [] };
-  const api = await AppProcess.start({ ...common, app: 'api', port: await freePort(), poolSize: config.apiPoolSize });
+  const api = await startApp({ ...common, app: 'api', port: await freePort(), poolSize: config.apiPoolSize });
   let worker: AppProcess | undefined;
   try {
-    worker = await AppProcess.start({ ...common, app: 'worker', port: 0, poolSize: 4, settings: { RECONCILE_CRON: config.reconcileCron } });
+    worker = await startApp({ ...common, app: 'worker', port: 0, poolSize: 4, settings: { RECONCILE_CRON: config.reconcileCron } });
     const http = new HttpClient(api.baseUrl, config.clients + 2);
     const { tenant, apiKey: admin } = await createTenant(http, adminToken, 'soak');
     const key = async (role: string) => (await post<{ key: string }>(http, '/v1/api-keys', admin, { name: `soak ${role}`, roles: [role] })).key;
@@ -76,14 +77,14 @@ export async function startSoakWorld(config: SoakConfig, databaseUrl: string): P
     await fundWallets(http, keys.poster, wallets);
     return { api, worker, http, tenantId: tenant.id, keys, wallets, fundedAt: new Date().toISOString() };
   } catch (error) {
-    await worker?.stop();
-    await api.stop();
+    await worker?.process.stop();
+    await api.process.stop();
     throw error;
   }
 }
 
 export async function stopSoakWorld(world: SoakWorld): Promise<void> {
   world.http.close();
-  await world.worker.stop();
-  await world.api.stop();
+  await world.worker.process.stop();
+  await world.api.process.stop();
 }

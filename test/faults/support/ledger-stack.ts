@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { freePort } from '../../bench/app-process';
 import { databaseUrlFor, recreateDatabase } from '../../bench/bench-database';
-import { BUILT, BuiltProcess } from './built-process';
+import { BUILT, BuiltProcess, READY_LINE } from '../../support/built-process';
+import { freePort } from '../../support/free-port';
 import { type Answer, requestJson } from './http-json';
 
 export const FAULT_OPERATOR_TOKEN = 'fault-operator-token-0123456789';
-const API_READY_LINE = 'Ledger is running at';
-const WORKER_READY_LINE = 'scheduled';
 
 export interface StackOptions {
   /** The server's `postgres` database; the stack makes a database of its own beside it. */
@@ -66,15 +64,15 @@ export class LedgerStack {
 
   async startApi(): Promise<void> {
     if (this.api?.running) throw new Error('the API is already running');
-    this.api = BuiltProcess.spawn('api', BUILT.api, [], this.environment());
-    await this.api.waitUntilReady(API_READY_LINE, async () => (await this.health()) === 200);
+    this.api = BuiltProcess.spawn('api', BUILT.api, { env: this.environment() });
+    await this.api.waitUntilReady(READY_LINE.api, async () => (await this.health()) === 200);
   }
 
   /** `settings`: more environment for this start only (e.g. a reconciliation schedule). */
   async startWorker(settings: Record<string, string> = {}): Promise<void> {
     if (this.worker?.running) throw new Error('the worker is already running');
-    this.worker = BuiltProcess.spawn('worker', BUILT.worker, [], this.environment(settings));
-    await this.worker.waitUntilReady(WORKER_READY_LINE);
+    this.worker = BuiltProcess.spawn('worker', BUILT.worker, { env: this.environment(settings) });
+    await this.worker.waitUntilReady(READY_LINE.worker);
   }
 
   async killApi(): Promise<void> {
@@ -89,7 +87,7 @@ export class LedgerStack {
 
   /** The built CLI (`ledger <args>`) on this database; wait for `exited()` or kill it. */
   cli(args: string[]): BuiltProcess {
-    return BuiltProcess.spawn(`ledger ${args[0]}`, BUILT.cli, args, this.environment());
+    return BuiltProcess.spawn(`ledger ${args[0]}`, BUILT.cli, { args, env: this.environment() });
   }
 
   async runCli(args: string[]): Promise<{ code: number | null; output: string }> {

@@ -4,7 +4,7 @@ import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../bench/app-process';
+import { freePort } from '../../support/free-port';
 
 const run = promisify(execFile);
 const POSTGRES_ROOT = '/usr/lib/postgresql';

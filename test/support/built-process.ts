@@ -1,13 +1,30 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** The compiled entry points `npm run build` leaves in dist/ (the fault tests crash the real processes). */
+/** `npm run build`'s output: this file runs from test/support (vitest) or from dist/test/support (the benches). */
+const DIST_DIRECTORY = __dirname.includes(`${sep}dist${sep}`) ? resolve(__dirname, '..', '..') : resolve(__dirname, '..', '..', 'dist');
+
+/** The compiled entry points: the fault tests, the soak and the posting bench run the real processes. */
 export const BUILT = {
-  api: resolve(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'src', 'main.js'),
-  worker: resolve(__dirname, '..', '..', '..', 'dist', 'apps', 'worker', 'src', 'main.js'),
-  cli: resolve(__dirname, '..', '..', '..', 'dist', 'apps', 'cli', 'src', 'main.js'),
+  api: resolve(DIST_DIRECTORY, 'apps', 'api', 'src', 'main.js'),
+  worker: resolve(DIST_DIRECTORY, 'apps', 'worker', 'src', 'main.js'),
+  cli: resolve(DIST_DIRECTORY, 'apps', 'cli', 'src', 'main.js'),
 };
+
+/** What each app prints once it serves (the API) or has scheduled its jobs (the worker). */
+export const READY_LINE = { api: 'Ledger is running at', worker: 'scheduled' } as const;
+
+/** Nest's log level column: an error line (a 5xx, a failed job). */
+const ERROR_LINE = /\bERROR\b/;
+
+export interface SpawnOptions {
+  /** The whole environment besides PATH: nothing of this process's own leaks in by accident. */
+  env: Record<string, string>;
+  args?: string[];
+  /** Flags for node itself, e.g. --prof (diagnostics). */
+  nodeArgs?: string[];
+}
 
 const OUTPUT_TAIL_LINES = 60;
 const READY_TIMEOUT_MS = 60_000;
@@ -24,6 +41,8 @@ export class BuiltProcess {
   private readonly outputTail: string[] = [];
   private readonly exit: Promise<number | null>;
   private output = '';
+  /** Lines it logged at level ERROR over its whole life. */
+  errorLines = 0;
 
   constructor(
     readonly name: string,
@@ -43,8 +62,11 @@ export class BuiltProcess {
     }
   }
 
-  static spawn(name: string, entry: string, args: string[], env: Record<string, string>): BuiltProcess {
-    const child = spawn(process.execPath, [entry, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  static spawn(name: string, entry: string, options: SpawnOptions): BuiltProcess {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry, ...(options.args ?? [])], {
+      env: { PATH: process.env['PATH'] ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return new BuiltProcess(name, child);
   }
 
@@ -69,6 +91,7 @@ export class BuiltProcess {
     if (this.output.length < 1_000_000) this.output += chunk;
     for (const line of chunk.split('\n')) {
       if (line.trim() === '') continue;
+      if (ERROR_LINE.test(line)) this.errorLines++;
       this.outputTail.push(line);
       if (this.outputTail.length > OUTPUT_TAIL_LINES) this.outputTail.shift();
     }
