@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
 import { type SqlExecutor, isUuid, sqlErrorFields } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
@@ -92,34 +93,36 @@ function translateWriteError(error: unknown): unknown {
   return error;
 }
 
-/** The entries' columns of the postings, filled in one pass (a batch has up to thousands). */
-function entryColumns(transactions: PostingsWrite['transactions']) {
+/**
+ * The entries' columns of the postings, filled in one pass (a batch has up to thousands). An entry's
+ * transaction and account are their 1-based places in the transaction rows and in the deltas.
+ */
+function entryColumns(batch: PostingsWrite) {
+  const accountIndexes = new Map(batch.deltas.map((delta, offset) => [delta.accountId, offset + 1]));
   const columns = {
-    transactionIds: [] as string[],
+    transactionIndexes: [] as number[],
     legs: [] as number[],
-    accountIds: [] as string[],
+    accountIndexes: [] as number[],
     directions: [] as Side[],
     pending: [] as boolean[],
     amountsMinor: [] as bigint[],
     currencies: [] as string[],
     accountVersions: [] as bigint[],
     postedBalancesAfter: [] as bigint[],
-    effectiveAt: [] as Date[],
-    createdAt: [] as Date[],
   };
-  for (const { row, entries } of transactions) {
+  for (const [offset, { entries }] of batch.transactions.entries()) {
     for (const entry of entries) {
-      columns.transactionIds.push(row.id);
+      const accountIndex = accountIndexes.get(entry.accountId);
+      assert.ok(accountIndex !== undefined, 'every entry moves an account of the deltas');
+      columns.transactionIndexes.push(offset + 1);
       columns.legs.push(entry.leg);
-      columns.accountIds.push(entry.accountId);
+      columns.accountIndexes.push(accountIndex);
       columns.directions.push(entry.direction);
       columns.pending.push(entry.pending);
       columns.amountsMinor.push(entry.amountMinor);
       columns.currencies.push(entry.currency);
       columns.accountVersions.push(entry.accountVersion);
       columns.postedBalancesAfter.push(entry.postedBalanceAfter);
-      columns.effectiveAt.push(row.effectiveAt);
-      columns.createdAt.push(row.createdAt);
     }
   }
   return columns;
@@ -129,7 +132,7 @@ function entryColumns(transactions: PostingsWrite['transactions']) {
 function postingsParams(batch: PostingsWrite): unknown[] {
   const { deltas } = batch;
   const rows = batch.transactions.map(({ row }) => row);
-  const entries = entryColumns(batch.transactions);
+  const entries = entryColumns(batch);
   return [
     rows.map((row) => row.id),
     rows.map((row) => row.status),
@@ -148,17 +151,15 @@ function postingsParams(batch: PostingsWrite): unknown[] {
     deltas.map((delta) => delta.pendingDebits),
     deltas.map((delta) => delta.pendingCredits),
     deltas.map((delta) => delta.versions),
-    entries.transactionIds,
+    entries.transactionIndexes,
     entries.legs,
-    entries.accountIds,
+    entries.accountIndexes,
     entries.directions,
     entries.pending,
     entries.amountsMinor,
     entries.currencies,
     entries.accountVersions,
     entries.postedBalancesAfter,
-    entries.effectiveAt,
-    entries.createdAt,
     batch.openedHolds.map((hold) => hold.holdId),
     batch.openedHolds.map((hold) => hold.expiresAt),
     batch.closedHoldIds,

@@ -32,7 +32,7 @@ export const LOCK_FOR_POSTING = `SELECT * FROM ledger_lock_for_posting($1, $2::u
 export const LOCK_TRANSACTION = `SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':transaction:' || $2, 0))`;
 
 /**
- * A planned batch's postings as CTEs over parameters $2 to $32: transaction rows, account totals,
+ * A planned batch's postings as CTEs over parameters $2 to $30: transaction rows, account totals,
  * entries, opened and closed holds. PostgreSQL checks them again: accounts_available_non_negative,
  * entries_zero_sum, the currency foreign key, one resolution per hold, one reversal per transaction.
  */
@@ -57,23 +57,27 @@ new_transactions AS (
          AS d(account_id, posted_debits, posted_credits, pending_debits, pending_credits, versions)
    WHERE a.tenant_id = $1 AND a.id = d.account_id
 ), new_entries AS (
+  -- An entry names its transaction and account by their place in the arrays above (1-based), and
+  -- takes its times from its transaction: small integers instead of thousands of UUIDs and
+  -- timestamps for PostgreSQL to parse while the batch holds its locks.
   INSERT INTO entries (tenant_id, transaction_id, leg, account_id, direction, pending, amount_minor,
                        currency, account_version, posted_balance_after, effective_at, created_at)
-  SELECT $1, e.transaction_id, e.leg, e.account_id, e.direction, e.pending, e.amount_minor,
-         e.currency, e.account_version, e.posted_balance_after, e.effective_at, e.created_at
-    FROM unnest($19::uuid[], $20::int2[], $21::uuid[], $22::text[], $23::bool[], $24::int8[],
-                $25::text[], $26::int8[], $27::int8[], $28::timestamptz[], $29::timestamptz[])
-         AS e(transaction_id, leg, account_id, direction, pending, amount_minor, currency,
-              account_version, posted_balance_after, effective_at, created_at)
+  SELECT $1, ($2::uuid[])[e.transaction_index], e.leg, ($13::uuid[])[e.account_index], e.direction, e.pending,
+         e.amount_minor, e.currency, e.account_version, e.posted_balance_after,
+         ($8::timestamptz[])[e.transaction_index], ($9::timestamptz[])[e.transaction_index]
+    FROM unnest($19::int4[], $20::int2[], $21::int4[], $22::text[], $23::bool[], $24::int8[],
+                $25::text[], $26::int8[], $27::int8[])
+         AS e(transaction_index, leg, account_index, direction, pending, amount_minor, currency,
+              account_version, posted_balance_after)
 ), opened_holds AS (
   INSERT INTO open_holds (tenant_id, hold_id, expires_at)
-  SELECT $1, h.hold_id, h.expires_at FROM unnest($30::uuid[], $31::timestamptz[]) AS h(hold_id, expires_at)
+  SELECT $1, h.hold_id, h.expires_at FROM unnest($28::uuid[], $29::timestamptz[]) AS h(hold_id, expires_at)
 ), closed_holds AS (
-  DELETE FROM open_holds WHERE tenant_id = $1 AND hold_id = ANY($32::uuid[])
+  DELETE FROM open_holds WHERE tenant_id = $1 AND hold_id = ANY($30::uuid[])
 )`;
 
 /** The parameters after the tenant id that POSTINGS_CTES takes. */
-const POSTINGS_PARAMS = 31;
+const POSTINGS_PARAMS = 29;
 
 /**
  * The CTEs that link the batch's transactions into a journal stripe and move the stripe's head, over
