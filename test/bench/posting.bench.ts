@@ -46,11 +46,11 @@ async function measureRun(context: BenchContext, workload: WorkloadName, concurr
   let after: CpuSnapshot | undefined;
   const hooks = {
     onLoadStart: () => {
-      before = takeCpuSnapshot(context.api.pid);
+      before = takeCpuSnapshot(context.api.pid, config.databaseName);
       sampler.start();
     },
     onLoadEnd: () => {
-      after = takeCpuSnapshot(context.api.pid);
+      after = takeCpuSnapshot(context.api.pid, config.databaseName);
     },
   };
   const options = { workload, concurrency, transfers, timeoutMs: config.runTimeoutMs, hooks };
