@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 
-// Where the CPU goes, per transfer: the API's Node process, all PostgreSQL processes, and this load
+// Where the CPU goes, per transfer: the API's Node process, the PostgreSQL backends connected to the
+// bench database (not the server's other databases: the machine may be shared), and this load
 // generator. On a 2-core machine this says which of the three a workload is really waiting for.
 // Linux /proc only; elsewhere the figures are NaN.
 
@@ -48,14 +49,23 @@ export interface CpuSnapshot {
   available: boolean;
 }
 
-export function takeCpuSnapshot(apiPid: number): CpuSnapshot {
+/** Whether a postgres process serves `databaseName` (its title reads "postgres: ... <user> <database> <client> ..."). */
+function servesDatabase(pid: number, databaseName: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(' ').includes(databaseName);
+  } catch {
+    return false;
+  }
+}
+
+export function takeCpuSnapshot(apiPid: number, databaseName: string): CpuSnapshot {
   const postgresByPid = new Map<number, number>();
   let available = true;
   try {
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
       const times = readProcessTimes(Number(name));
-      if (times?.comm === 'postgres') postgresByPid.set(Number(name), times.cpuMs);
+      if (times?.comm === 'postgres' && servesDatabase(Number(name), databaseName)) postgresByPid.set(Number(name), times.cpuMs);
     }
   } catch {
     available = false;

@@ -45,11 +45,11 @@ async function measureRun(context: BenchContext, workload: WorkloadName, concurr
   let after: CpuSnapshot | undefined;
   const hooks = {
     onLoadStart: () => {
-      before = takeCpuSnapshot(context.api.process.pid);
+      before = takeCpuSnapshot(context.api.process.pid, config.databaseName);
       sampler.start();
     },
     onLoadEnd: () => {
-      after = takeCpuSnapshot(context.api.process.pid);
+      after = takeCpuSnapshot(context.api.process.pid, config.databaseName);
     },
   };
   const options = { workload, concurrency, transfers, timeoutMs: config.runTimeoutMs, hooks };

@@ -55,7 +55,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const tenantId = request.principal!.tenantId;
     const content = request.upload === undefined ? (request.body ?? null) : { fields: request.body ?? null, fileSha256: request.upload.sha256 };
     const fingerprint = sha256(`POST ${request.path}\n${canonicalJson(content)}`);
-    const successStatus = context.switchToHttp().getResponse<{ statusCode: number }>().statusCode;
+    const response = context.switchToHttp().getResponse<{ statusCode: number; setHeader(name: string, value: string): void }>();
+    const successStatus = response.statusCode;
     const run = async () => {
       const outcome = await this.execution.run(
         { tenantId, key, fingerprint, successStatus, redact: options?.redact ?? [] },
@@ -63,7 +64,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
       );
       if (outcome.kind === 'failed') throw outcome.error;
       if (outcome.kind === 'replayed') throw new ReplayedResponse(outcome.status, outcome.body);
-      return outcome.body;
+      // The JSON text just stored is the answer: sent as it is instead of serialised a second time
+      // (a batch's answer is most of a megabyte).
+      if (outcome.bodyJson === null || typeof outcome.body !== 'object' || outcome.body === null) return outcome.body;
+      response.setHeader('Content-Type', 'application/json; charset=utf-8');
+      return outcome.bodyJson;
     };
     return from(run());
   }

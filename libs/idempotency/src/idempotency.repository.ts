@@ -43,16 +43,9 @@ export class IdempotencyRepository {
     return { kind: 'stored', outcome: { fingerprint: Buffer.from(row.fingerprint), state: row.state, status: row.response_status, body: row.response_body } };
   }
 
-  async store(tx: SqlExecutor, tenantId: string, key: string, outcome: StoredOutcome, ttlSeconds: number): Promise<void> {
-    await tx.query(STORE_OUTCOME, [
-      tenantId,
-      key,
-      outcome.fingerprint,
-      outcome.state,
-      outcome.status,
-      JSON.stringify(outcome.body),
-      ttlSeconds,
-    ]);
+  /** `bodyJson` is the outcome's body as JSON text (the caller may send the same text as its answer). */
+  async store(tx: SqlExecutor, tenantId: string, key: string, outcome: Omit<StoredOutcome, 'body'> & { bodyJson: string }, ttlSeconds: number): Promise<void> {
+    await tx.query(STORE_OUTCOME, [tenantId, key, outcome.fingerprint, outcome.state, outcome.status, outcome.bodyJson, ttlSeconds]);
   }
 
   /** Removes up to `limit` expired keys; returns how many. */

@@ -17,7 +17,8 @@ export interface IdempotentRequest {
 }
 
 export type Outcome =
-  | { kind: 'executed'; body: unknown }
+  /** bodyJson: the body as stored, when that is also the answer (nothing redacted), so it is serialised once. */
+  | { kind: 'executed'; body: unknown; bodyJson: string | null }
   /** A client error, stored for replay; the caller rethrows it once the key's transaction committed. */
   | { kind: 'failed'; error: DomainError }
   | { kind: 'replayed'; status: number; body: unknown };
@@ -56,8 +57,8 @@ export class IdempotentExecution {
         }
         if (claim.kind === 'stored') return this.replay(request, claim.outcome);
         const body = await handler();
-        await this.store(tx, request, { fingerprint: request.fingerprint, state: 'completed', status: request.successStatus, body });
-        return { kind: 'executed', body } as const;
+        const stored = await this.store(tx, request, { fingerprint: request.fingerprint, state: 'completed', status: request.successStatus, body });
+        return { kind: 'executed', body, bodyJson: stored.redacted ? null : stored.bodyJson } as const;
       });
     } catch (error) {
       if (!isStorableFailure(error)) throw error;
@@ -84,8 +85,11 @@ export class IdempotentExecution {
     return { kind: 'replayed', status: stored.status, body: stored.body };
   }
 
-  private async store(tx: SqlTransaction, request: IdempotentRequest, outcome: StoredOutcome): Promise<void> {
-    const safe = { ...outcome, body: redacted(outcome.body, request.redact) };
-    await this.keys.store(tx, request.tenantId, request.key, safe, IDEMPOTENCY_KEY_TTL_SECONDS);
+  private async store(tx: SqlTransaction, request: IdempotentRequest, outcome: StoredOutcome): Promise<{ bodyJson: string; redacted: boolean }> {
+    const { body, ...rest } = outcome;
+    const safe = redacted(body, request.redact);
+    const bodyJson = JSON.stringify(safe);
+    await this.keys.store(tx, request.tenantId, request.key, { ...rest, bodyJson }, IDEMPOTENCY_KEY_TTL_SECONDS);
+    return { bodyJson, redacted: safe !== body };
   }
 }

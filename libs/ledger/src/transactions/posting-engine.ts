@@ -6,7 +6,7 @@ import type { EventType, NewEvent } from '@ledger/outbox';
 import { JOURNAL_ENCODING_VERSION, chainHash, encodeJournalRecord } from '../domain/journal-encoding';
 import { type PlannedEntry, PostingPlanner, type ReleasedLeg } from '../domain/posting-plan';
 import type { DraftLeg } from '../domain/transaction-draft';
-import { type JournalLink, type JournalStripe, PostingRepository, type TransactionRow } from './posting.repository';
+import { type JournalLink, type JournalStripe, type JournalWrite, PostingRepository, type PostingsWrite, type TransactionRow } from './posting.repository';
 import type { TransactionView } from './transaction.view';
 
 /** One transaction to write: a posting, a hold, a capture, a void/expiry record or a reversal. */
@@ -80,6 +80,13 @@ function view(created: Created, link: JournalLink, stripe: number): TransactionV
   };
 }
 
+/**
+ * From this many created items on, the postings are written while Node builds the journal links,
+ * views and events, and those follow in a second statement; below it, that work costs less than the
+ * second round trip under the locks, and one statement writes everything.
+ */
+const OVERLAPPED_WRITE_ITEMS_MIN = 64;
+
 /** For a statement in flight whose promise is awaited later: its failure is not unhandled meanwhile. */
 function ignoreUntilAwaited(): void {}
 
@@ -92,10 +99,18 @@ function eventOf(item: NewItem, transaction: TransactionView): NewEvent {
   return { type: item.event, aggregateType: 'transaction', aggregateId, aggregateVersion: item.holdId ? 2n : 1n, data: { transaction } };
 }
 
+/** The journal links of the created items, their views, and the statement's part that writes links and events. */
+function journalOf(tenantId: string, created: readonly Created[], stripe: JournalStripe): { views: TransactionView[]; write: JournalWrite } {
+  const links = chain(tenantId, created, stripe);
+  const views = created.map((entry, offset) => view(entry, links[offset]!, stripe.stripe));
+  const events = created.map(({ item }, offset) => eventOf(item, views[offset]!));
+  return { views, write: { stripe, links, encodingVersion: JOURNAL_ENCODING_VERSION, events } };
+}
+
 /**
  * Writes any number of transactions in one database transaction with a fixed number of statements:
  * external references locked and checked, accounts and a journal stripe locked, every item planned in
- * order (each fails alone), then two statements for all rows, journal links and events.
+ * order (each fails alone), then one or two statements for all rows, journal links and events.
  */
 @Injectable()
 export class PostingEngine {
@@ -137,11 +152,12 @@ export class PostingEngine {
   }
 
   /**
-   * Two statements under the locks. The postings need only the plans, so they are sent first; while
-   * PostgreSQL writes them, Node hashes the journal links and builds the views and events, work that
-   * would otherwise hold the locks on its own. The journal statement is then queued on the connection
-   * behind the postings (sent as soon as they are written); if the postings fail, it fails with them
-   * and the postings' error is the one reported.
+   * Under the locks. A small batch is written in one statement, its journal links, views and events
+   * built first (little work). A large one in two: the postings need only the plans, so they are sent
+   * first; while PostgreSQL writes them, Node hashes the journal links and builds the views and
+   * events, work that would otherwise hold the locks on its own. The journal statement is then queued
+   * on the connection behind the postings (sent as soon as they are written); if the postings fail,
+   * it fails with them and the postings' error is the one reported.
    */
   private async writeCreated(
     tx: SqlExecutor,
@@ -150,24 +166,27 @@ export class PostingEngine {
     created: Created[],
     results: (ItemResult | undefined)[],
   ) {
-    const postings = this.postings.writePostings(tx, tenantId, {
+    const postings: PostingsWrite = {
       transactions: created.map(({ item, entries }) => ({ row: item, entries })),
       deltas: planner.accountDeltas(),
       openedHolds: created.flatMap(({ item }) => (item.status === 'pending' ? [{ holdId: item.id, expiresAt: item.expiresAt! }] : [])),
       closedHoldIds: created.flatMap(({ item }) => (item.holdId ? [item.holdId] : [])),
-    });
-    postings.catch(ignoreUntilAwaited);
-    const links = chain(tenantId, created, stripe);
-    const views = created.map((entry, offset) => view(entry, links[offset]!, stripe.stripe));
-    const journal = this.postings.writeJournal(tx, tenantId, {
-      stripe,
-      links,
-      encodingVersion: JOURNAL_ENCODING_VERSION,
-      events: created.map(({ item }, offset) => eventOf(item, views[offset]!)),
-    });
-    journal.catch(ignoreUntilAwaited);
-    await postings;
-    await journal;
+    };
+    let views: TransactionView[];
+    if (created.length < OVERLAPPED_WRITE_ITEMS_MIN) {
+      const journal = journalOf(tenantId, created, stripe);
+      views = journal.views;
+      await this.postings.writeBatch(tx, tenantId, postings, journal.write);
+    } else {
+      const written = this.postings.writePostings(tx, tenantId, postings);
+      written.catch(ignoreUntilAwaited);
+      const journal = journalOf(tenantId, created, stripe);
+      views = journal.views;
+      const linked = this.postings.writeJournal(tx, tenantId, journal.write);
+      linked.catch(ignoreUntilAwaited);
+      await written;
+      await linked;
+    }
     created.forEach((entry, offset) => (results[entry.index] = { status: 'created', transaction: views[offset]! }));
   }
 }

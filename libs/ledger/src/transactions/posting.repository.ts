@@ -1,10 +1,11 @@
+import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
 import { type SqlExecutor, isUuid, sqlErrorFields } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import type { Side } from '../domain/balances';
 import type { AccountDelta, LockedAccount, PlannedEntry } from '../domain/posting-plan';
 import { type NewEvent, outboxInsertParams } from '@ledger/outbox';
-import { FIND_EXTERNAL_REFS, LOCK_EXTERNAL_REFS, LOCK_FOR_POSTING, WRITE_JOURNAL, WRITE_POSTINGS } from './posting.sql';
+import { FIND_EXTERNAL_REFS, LOCK_EXTERNAL_REFS, LOCK_FOR_POSTING, WRITE_BATCH, WRITE_JOURNAL, WRITE_POSTINGS } from './posting.sql';
 import type { TransactionStatus } from './transaction.view';
 
 /** Each tenant's journal is this many hash chains (the migration creates them). */
@@ -92,37 +93,98 @@ function translateWriteError(error: unknown): unknown {
   return error;
 }
 
-/** The entries' columns of WRITE_POSTINGS, filled in one pass (a batch has up to thousands). */
-function entryColumns(transactions: PostingsWrite['transactions']) {
+/**
+ * The entries' columns of the postings, filled in one pass (a batch has up to thousands). An entry's
+ * transaction and account are their 1-based places in the transaction rows and in the deltas.
+ */
+function entryColumns(batch: PostingsWrite) {
+  const accountIndexes = new Map(batch.deltas.map((delta, offset) => [delta.accountId, offset + 1]));
   const columns = {
-    transactionIds: [] as string[],
+    transactionIndexes: [] as number[],
     legs: [] as number[],
-    accountIds: [] as string[],
+    accountIndexes: [] as number[],
     directions: [] as Side[],
     pending: [] as boolean[],
     amountsMinor: [] as bigint[],
     currencies: [] as string[],
     accountVersions: [] as bigint[],
     postedBalancesAfter: [] as bigint[],
-    effectiveAt: [] as Date[],
-    createdAt: [] as Date[],
   };
-  for (const { row, entries } of transactions) {
+  for (const [offset, { entries }] of batch.transactions.entries()) {
     for (const entry of entries) {
-      columns.transactionIds.push(row.id);
+      const accountIndex = accountIndexes.get(entry.accountId);
+      assert.ok(accountIndex !== undefined, 'every entry moves an account of the deltas');
+      columns.transactionIndexes.push(offset + 1);
       columns.legs.push(entry.leg);
-      columns.accountIds.push(entry.accountId);
+      columns.accountIndexes.push(accountIndex);
       columns.directions.push(entry.direction);
       columns.pending.push(entry.pending);
       columns.amountsMinor.push(entry.amountMinor);
       columns.currencies.push(entry.currency);
       columns.accountVersions.push(entry.accountVersion);
       columns.postedBalancesAfter.push(entry.postedBalanceAfter);
-      columns.effectiveAt.push(row.effectiveAt);
-      columns.createdAt.push(row.createdAt);
     }
   }
   return columns;
+}
+
+/** The parameters of the postings' CTEs (see POSTINGS_CTES), after the tenant id. */
+function postingsParams(batch: PostingsWrite): unknown[] {
+  const { deltas } = batch;
+  const rows = batch.transactions.map(({ row }) => row);
+  const entries = entryColumns(batch);
+  return [
+    rows.map((row) => row.id),
+    rows.map((row) => row.status),
+    rows.map((row) => row.externalRef),
+    rows.map((row) => row.contentHash),
+    rows.map((row) => row.description),
+    rows.map((row) => JSON.stringify(row.metadata)),
+    rows.map((row) => row.effectiveAt),
+    rows.map((row) => row.createdAt),
+    rows.map((row) => row.expiresAt),
+    rows.map((row) => row.holdId),
+    rows.map((row) => row.reversesId),
+    deltas.map((delta) => delta.accountId),
+    deltas.map((delta) => delta.postedDebits),
+    deltas.map((delta) => delta.postedCredits),
+    deltas.map((delta) => delta.pendingDebits),
+    deltas.map((delta) => delta.pendingCredits),
+    deltas.map((delta) => delta.versions),
+    entries.transactionIndexes,
+    entries.legs,
+    entries.accountIndexes,
+    entries.directions,
+    entries.pending,
+    entries.amountsMinor,
+    entries.currencies,
+    entries.accountVersions,
+    entries.postedBalancesAfter,
+    batch.openedHolds.map((hold) => hold.holdId),
+    batch.openedHolds.map((hold) => hold.expiresAt),
+    batch.closedHoldIds,
+  ];
+}
+
+/** The parameters of the journal's CTEs and the outbox insert, after the postings' or the tenant id. */
+function journalParams(journal: JournalWrite): unknown[] {
+  const { stripe, links } = journal;
+  const head = links.at(-1)!;
+  return [
+    stripe.stripe,
+    journal.encodingVersion,
+    links.map((link) => link.seq),
+    links.map((link) => link.transactionId),
+    links.map((link) => link.previousHash),
+    links.map((link) => link.hash),
+    head.seq,
+    head.hash,
+    ...outboxInsertParams(journal.events),
+  ];
+}
+
+function rethrowWriteError(error: unknown): never {
+  throw translateWriteError(error);
 }
 
 @Injectable()
@@ -162,64 +224,17 @@ export class PostingRepository {
     };
   }
 
+  /** The postings alone; WRITE_JOURNAL follows with the journal links and events. */
   async writePostings(tx: SqlExecutor, tenantId: string, batch: PostingsWrite): Promise<void> {
-    const { deltas } = batch;
-    const rows = batch.transactions.map(({ row }) => row);
-    const entries = entryColumns(batch.transactions);
-    await tx
-      .query(WRITE_POSTINGS, [
-        tenantId,
-        rows.map((row) => row.id),
-        rows.map((row) => row.status),
-        rows.map((row) => row.externalRef),
-        rows.map((row) => row.contentHash),
-        rows.map((row) => row.description),
-        rows.map((row) => JSON.stringify(row.metadata)),
-        rows.map((row) => row.effectiveAt),
-        rows.map((row) => row.createdAt),
-        rows.map((row) => row.expiresAt),
-        rows.map((row) => row.holdId),
-        rows.map((row) => row.reversesId),
-        deltas.map((delta) => delta.accountId),
-        deltas.map((delta) => delta.postedDebits),
-        deltas.map((delta) => delta.postedCredits),
-        deltas.map((delta) => delta.pendingDebits),
-        deltas.map((delta) => delta.pendingCredits),
-        deltas.map((delta) => delta.versions),
-        entries.transactionIds,
-        entries.legs,
-        entries.accountIds,
-        entries.directions,
-        entries.pending,
-        entries.amountsMinor,
-        entries.currencies,
-        entries.accountVersions,
-        entries.postedBalancesAfter,
-        entries.effectiveAt,
-        entries.createdAt,
-        batch.openedHolds.map((hold) => hold.holdId),
-        batch.openedHolds.map((hold) => hold.expiresAt),
-        batch.closedHoldIds,
-      ])
-      .catch((error: unknown) => {
-        throw translateWriteError(error);
-      });
+    await tx.query(WRITE_POSTINGS, [tenantId, ...postingsParams(batch)]).catch(rethrowWriteError);
   }
 
   async writeJournal(tx: SqlExecutor, tenantId: string, journal: JournalWrite): Promise<void> {
-    const { stripe, links } = journal;
-    const head = links.at(-1)!;
-    await tx.query(WRITE_JOURNAL, [
-      tenantId,
-      stripe.stripe,
-      journal.encodingVersion,
-      links.map((link) => link.seq),
-      links.map((link) => link.transactionId),
-      links.map((link) => link.previousHash),
-      links.map((link) => link.hash),
-      head.seq,
-      head.hash,
-      ...outboxInsertParams(journal.events),
-    ]);
+    await tx.query(WRITE_JOURNAL, [tenantId, ...journalParams(journal)]);
+  }
+
+  /** Postings, journal links and events in one statement. */
+  async writeBatch(tx: SqlExecutor, tenantId: string, batch: PostingsWrite, journal: JournalWrite): Promise<void> {
+    await tx.query(WRITE_BATCH, [tenantId, ...postingsParams(batch), ...journalParams(journal)]).catch(rethrowWriteError);
   }
 }

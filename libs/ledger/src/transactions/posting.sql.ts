@@ -32,12 +32,12 @@ export const LOCK_FOR_POSTING = `SELECT * FROM ledger_lock_for_posting($1, $2::u
 export const LOCK_TRANSACTION = `SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':transaction:' || $2, 0))`;
 
 /**
- * Writes a planned batch's postings in one statement: transaction rows, account totals, entries and
- * open holds. PostgreSQL checks it again: accounts_available_non_negative, entries_zero_sum, the
- * currency foreign key, one resolution per hold, one reversal per transaction.
+ * A planned batch's postings as CTEs over parameters $2 to $30: transaction rows, account totals,
+ * entries, opened and closed holds. PostgreSQL checks them again: accounts_available_non_negative,
+ * entries_zero_sum, the currency foreign key, one resolution per hold, one reversal per transaction.
  */
-export const WRITE_POSTINGS = `
-WITH new_transactions AS (
+const POSTINGS_CTES = `
+new_transactions AS (
   INSERT INTO transactions (tenant_id, id, status, external_ref, content_hash, description, metadata,
                             effective_at, created_at, expires_at, hold_id, reverses_id)
   SELECT $1, t.id, t.status, t.external_ref, t.content_hash, t.description, t.metadata::jsonb,
@@ -57,31 +57,55 @@ WITH new_transactions AS (
          AS d(account_id, posted_debits, posted_credits, pending_debits, pending_credits, versions)
    WHERE a.tenant_id = $1 AND a.id = d.account_id
 ), new_entries AS (
+  -- An entry names its transaction and account by their place in the arrays above (1-based), and
+  -- takes its times from its transaction: small integers instead of thousands of UUIDs and
+  -- timestamps for PostgreSQL to parse while the batch holds its locks.
   INSERT INTO entries (tenant_id, transaction_id, leg, account_id, direction, pending, amount_minor,
                        currency, account_version, posted_balance_after, effective_at, created_at)
-  SELECT $1, e.transaction_id, e.leg, e.account_id, e.direction, e.pending, e.amount_minor,
-         e.currency, e.account_version, e.posted_balance_after, e.effective_at, e.created_at
-    FROM unnest($19::uuid[], $20::int2[], $21::uuid[], $22::text[], $23::bool[], $24::int8[],
-                $25::text[], $26::int8[], $27::int8[], $28::timestamptz[], $29::timestamptz[])
-         AS e(transaction_id, leg, account_id, direction, pending, amount_minor, currency,
-              account_version, posted_balance_after, effective_at, created_at)
+  SELECT $1, ($2::uuid[])[e.transaction_index], e.leg, ($13::uuid[])[e.account_index], e.direction, e.pending,
+         e.amount_minor, e.currency, e.account_version, e.posted_balance_after,
+         ($8::timestamptz[])[e.transaction_index], ($9::timestamptz[])[e.transaction_index]
+    FROM unnest($19::int4[], $20::int2[], $21::int4[], $22::text[], $23::bool[], $24::int8[],
+                $25::text[], $26::int8[], $27::int8[])
+         AS e(transaction_index, leg, account_index, direction, pending, amount_minor, currency,
+              account_version, posted_balance_after)
 ), opened_holds AS (
   INSERT INTO open_holds (tenant_id, hold_id, expires_at)
-  SELECT $1, h.hold_id, h.expires_at FROM unnest($30::uuid[], $31::timestamptz[]) AS h(hold_id, expires_at)
-)
-DELETE FROM open_holds WHERE tenant_id = $1 AND hold_id = ANY($32::uuid[])`;
+  SELECT $1, h.hold_id, h.expires_at FROM unnest($28::uuid[], $29::timestamptz[]) AS h(hold_id, expires_at)
+), closed_holds AS (
+  DELETE FROM open_holds WHERE tenant_id = $1 AND hold_id = ANY($30::uuid[])
+)`;
+
+/** The parameters after the tenant id that POSTINGS_CTES takes. */
+const POSTINGS_PARAMS = 29;
 
 /**
- * Links the batch's transactions into the journal stripe, moves the stripe's head, and writes the
- * outbox events, in one statement. At commit, transactions_have_entries checks that every
+ * The CTEs that link the batch's transactions into a journal stripe and move the stripe's head, over
+ * 8 parameters from `$first` on: stripe, encoding version, seqs, transaction ids, previous hashes,
+ * hashes, the head's new seq and hash. At commit, transactions_have_entries checks that every
  * transaction of the batch was linked.
  */
-export const WRITE_JOURNAL = `
-WITH new_links AS (
+function journalCtes(first: number): string {
+  const p = (offset: number) => `$${first + offset}`;
+  return `
+new_links AS (
   INSERT INTO journal_links (tenant_id, stripe, seq, transaction_id, encoding_version, previous_hash, hash)
-  SELECT $1, $2, l.seq, l.transaction_id, $3, l.previous_hash, l.hash
-    FROM unnest($4::int8[], $5::uuid[], $6::bytea[], $7::bytea[]) AS l(seq, transaction_id, previous_hash, hash)
+  SELECT $1, ${p(0)}, l.seq, l.transaction_id, ${p(1)}, l.previous_hash, l.hash
+    FROM unnest(${p(2)}::int8[], ${p(3)}::uuid[], ${p(4)}::bytea[], ${p(5)}::bytea[]) AS l(seq, transaction_id, previous_hash, hash)
 ), new_head AS (
-  UPDATE journal_heads SET seq = $8, hash = $9 WHERE tenant_id = $1 AND stripe = $2
-)
-${outboxInsertSql(10)}`;
+  UPDATE journal_heads SET seq = ${p(6)}, hash = ${p(7)} WHERE tenant_id = $1 AND stripe = ${p(0)}
+)`;
+}
+
+const JOURNAL_PARAMS = 8;
+
+/** A batch's postings alone, when its journal links and events follow in WRITE_JOURNAL. */
+export const WRITE_POSTINGS = `WITH ${POSTINGS_CTES} SELECT`;
+
+/** A batch's journal links, the stripe's new head and the outbox events, after WRITE_POSTINGS. */
+export const WRITE_JOURNAL = `WITH ${journalCtes(2)}
+${outboxInsertSql(2 + JOURNAL_PARAMS)}`;
+
+/** Everything of a batch in one statement: postings, journal links, the stripe's head, outbox events. */
+export const WRITE_BATCH = `WITH ${POSTINGS_CTES}, ${journalCtes(2 + POSTINGS_PARAMS)}
+${outboxInsertSql(2 + POSTINGS_PARAMS + JOURNAL_PARAMS)}`;
