@@ -8,6 +8,7 @@ import type { BenchConfig } from './bench-config';
 import { benchPool, dropDatabase, recreateDatabase } from './bench-database';
 import type { BenchLog } from './bench-log';
 import { type Comparison, compare } from './comparison';
+import { cpuSpentBetween, takeCpuSnapshot } from './cpu-usage';
 import { type InProcessLedger, createBenchAccount, createBenchSource, createBenchTenant, openInProcessLedger } from './in-process-ledger';
 import { type Measured, measure } from './measure';
 import { loadLinesBySql } from './sql-import';
@@ -26,6 +27,8 @@ export interface ImportRun {
   seconds: number;
   linesPerSecond: number;
   cpuSeconds: number;
+  /** CPU of the PostgreSQL backends serving the bench database (from /proc; NaN elsewhere). */
+  postgresCpuSeconds: number;
   rssGrowthMiB: number;
   peakRssMiB: number;
 }
@@ -41,18 +44,27 @@ interface ImportContext {
   ledger: InProcessLedger;
   baselinePool: pg.Pool;
   tenantId: string;
+  databaseName: string;
 }
 
-function runOf(format: StatementFormat, mode: ImportRun['mode'], run: number, measured: Measured<number>): ImportRun {
-  const { seconds, cpuSeconds, rssGrowthMiB, peakRssMiB } = measured;
-  return { format: format.name, mode, run, lines: measured.result, seconds, linesPerSecond: measured.result / seconds, cpuSeconds, rssGrowthMiB, peakRssMiB };
+/** The work measured, with the CPU the database's backends spent on it beside this process's own. */
+async function measureWithPostgres(context: ImportContext, work: () => Promise<number>): Promise<Measured<number> & { postgresCpuSeconds: number }> {
+  const before = takeCpuSnapshot(process.pid, context.databaseName);
+  const measured = await measure(work);
+  const spent = cpuSpentBetween(before, takeCpuSnapshot(process.pid, context.databaseName));
+  return { ...measured, postgresCpuSeconds: spent.postgresMs / 1000 };
+}
+
+function runOf(format: StatementFormat, mode: ImportRun['mode'], run: number, measured: Measured<number> & { postgresCpuSeconds: number }): ImportRun {
+  const { seconds, cpuSeconds, postgresCpuSeconds, rssGrowthMiB, peakRssMiB } = measured;
+  return { format: format.name, mode, run, lines: measured.result, seconds, linesPerSecond: measured.result / seconds, cpuSeconds, postgresCpuSeconds, rssGrowthMiB, peakRssMiB };
 }
 
 async function importThroughLedger(context: ImportContext, format: StatementFormat, file: string, run: number): Promise<ImportRun> {
   const source = `${format.name}-ledger-${run}`;
   await createBenchSource(context.ledger, context.tenantId, { name: source, account: format.account, format: format.sourceFormat });
   const importing = context.ledger.app.get(ImportStatementUseCase);
-  const measured = await measure(async () => {
+  const measured = await measureWithPostgres(context, async () => {
     const result = await importing.execute({ tenantId: context.tenantId, source, input: createReadStream(file, { highWaterMark: 256 * 1024 }) });
     return result.import.lines;
   });
@@ -61,7 +73,7 @@ async function importThroughLedger(context: ImportContext, format: StatementForm
 
 async function importThroughSql(context: ImportContext, format: StatementFormat, lines: number, fileBytes: number, run: number): Promise<ImportRun> {
   const sourceId = await createBenchSource(context.ledger, context.tenantId, { name: `${format.name}-sql-${run}`, account: format.account, format: format.sourceFormat });
-  const measured = await measure(() => loadLinesBySql(context.baselinePool, context.tenantId, sourceId, format, lines, fileBytes));
+  const measured = await measureWithPostgres(context, () => loadLinesBySql(context.baselinePool, context.tenantId, sourceId, format, lines, fileBytes));
   return runOf(format, 'sql', run, measured);
 }
 
@@ -95,7 +107,7 @@ export async function runImportSuite(config: BenchConfig, log: BenchLog): Promis
   try {
     const tenantId = await createBenchTenant(ledger, 'import bench');
     for (const format of STATEMENT_FORMATS) await createBenchAccount(ledger, tenantId, { code: format.account, currency: format.currency, normalBalance: 'debit' });
-    const context: ImportContext = { ledger, baselinePool, tenantId };
+    const context: ImportContext = { ledger, baselinePool, tenantId, databaseName };
     const results: ImportResults = { lines: config.importLines, fileBytes: {}, runs: [], comparisons: [] };
     for (const format of STATEMENT_FORMATS) {
       const { runs, fileBytes } = await measureFormat(context, config, log, format, directory);
