@@ -151,6 +151,43 @@ describe('hostile input', () => {
     expect(refused).toBeGreaterThan(0);
   });
 
+  it('SQL in every text that reaches a query is data: no error, nothing found, the books unchanged', async () => {
+    const before = await books();
+    const payloads = [`'; DROP TABLE entries; --`, `x' OR '1'='1`, `%' OR 1=1 --`, `$1`, `\\'); SELECT pg_sleep(5); --`, `"}'::jsonb @> '{}`];
+    const read = (path: string, key = tenant.posterKey) => api.request('GET', path, { key });
+    for (const payload of payloads) {
+      const text = encodeURIComponent(payload);
+      const metadata = encodeURIComponent(JSON.stringify({ [payload]: payload }));
+      for (const path of [
+        `/v1/transactions?account=${text}`,
+        `/v1/transactions?externalRef=${text}`,
+        `/v1/transactions?metadata=${metadata}`,
+        `/v1/accounts?codePrefix=${text}`,
+        `/v1/accounts?metadata=${metadata}`,
+      ]) {
+        // Found nothing, or (a filter naming an account) no such account.
+        const answer = await read(path);
+        expect([200, 404], `${path}: ${JSON.stringify(answer.body)}`).toContain(answer.status);
+        if (answer.status === 200) expect(answer.body.data, path).toEqual([]);
+      }
+      const account = await read(`/v1/accounts/${text}`);
+      expect(account.status, JSON.stringify(account.body)).toBe(404);
+      const lookup = await read(`/v1/statement-lines?externalId=${text}`, financeKey);
+      expect(lookup.status, JSON.stringify(lookup.body)).toBeLessThan(500);
+    }
+    const rules = await api.request('PUT', '/v1/matching-rules', {
+      key: financeKey,
+      idempotencyKey: randomUUID(),
+      body: { rules: [{ type: 'reference', source: payloads[0] }, { type: 'amount_date', windowDays: 1, source: payloads[1] }] },
+    });
+    expect(rules.status, JSON.stringify(rules.body)).toBe(200);
+    const run = await api.request('POST', '/v1/reconciliation/runs', { key: financeKey, idempotencyKey: randomUUID(), body: {} });
+    expect(run.status, JSON.stringify(run.body)).toBe(201);
+    await api.request('PUT', '/v1/matching-rules', { key: financeKey, idempotencyKey: randomUUID(), body: { rules: [] } });
+    // The run's own completion event is the one new row.
+    expect(await books()).toEqual({ ...before, events: String(Number(before.events) + 1) });
+  });
+
   it('the same malformed body with the same key is refused the same way (the refusal is what is kept)', async () => {
     const key = randomUUID();
     const post = () => api.request('POST', '/v1/transactions', { key: tenant.posterKey, idempotencyKey: key, body: { entries: [] } });
