@@ -4,7 +4,7 @@ import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { BUILT, BuiltProcess, READY_LINE } from './support/built-process';
 import { freePort } from './support/free-port';
 import { WebhookReceiver } from './support/webhook-receiver';
-import { type Answer, requestJson } from './faults/support/http-json';
+import { type Answer, requestJson } from './support/http-json';
 
 // Secrets never reach the logs. The built API runs (with its worker jobs in-process, at the most
 // verbose log level) with a password in DATABASE_URL and in NATS_URL (a broker that is not there, so

@@ -1,4 +1,5 @@
 import { BUILT, BuiltProcess, READY_LINE } from '../support/built-process';
+import { apiIsHealthy } from '../support/http-json';
 
 export type AppName = 'api' | 'worker';
 
@@ -20,15 +21,6 @@ export interface AppProcess {
   baseUrl: string;
 }
 
-async function healthy(baseUrl: string): Promise<boolean> {
-  try {
-    const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2_000) });
-    return response.status === 200;
-  } catch {
-    return false;
-  }
-}
-
 /** Starts `node dist/apps/<app>/src/main.js` and waits until it serves (the API) or has scheduled its jobs (the worker). */
 export async function startApp(options: AppProcessOptions): Promise<AppProcess> {
   const baseUrl = `http://127.0.0.1:${options.port}`;
@@ -46,7 +38,7 @@ export async function startApp(options: AppProcessOptions): Promise<AppProcess> 
   };
   const child = BuiltProcess.spawn(options.app, BUILT[options.app], { env, nodeArgs: options.nodeArgs });
   try {
-    await child.waitUntilReady(READY_LINE[options.app], async () => options.app === 'worker' || (await healthy(baseUrl)));
+    await child.waitUntilReady(READY_LINE[options.app], async () => options.app === 'worker' || (await apiIsHealthy(baseUrl)));
   } catch (error) {
     await child.stop();
     throw error;

@@ -7,6 +7,7 @@ import type { RateLimit } from '@ledger/auth';
 import { loadConfig } from '@ledger/config';
 import { type TestDatabase, createTestDatabase, openMigratedDatabase } from '@ledger/db';
 import { createApiApp } from '../../apps/api/src/create-api-app';
+import { type Answer, type RequestOptions, requestJson } from './http-json';
 
 export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789';
 /** A proof signing key made for this test run only. */
@@ -37,14 +38,11 @@ export interface ApiHarness {
   close(): Promise<void>;
   /** A new tenant with an admin key, through the operator endpoint. */
   createTenant(name?: string): Promise<{ tenantId: string; adminKey: string }>;
-  request(method: string, path: string, options?: { key?: string; body?: unknown; idempotencyKey?: string; headers?: Record<string, string> }): Promise<ApiResponse>;
+  request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
 }
 
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  body: any;
-}
+/** What `request` answers (the shared JSON request helper's answer). */
+export type ApiResponse = Answer;
 
 /**
  * `rateLimit` per API key: off unless a test is about it. `settings` are environment variables as the
@@ -66,24 +64,8 @@ export async function startApi(options: { poolSize?: number; rateLimit?: RateLim
       await app.close();
       await db.drop();
     },
-    async request(method, path, options = {}) {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.key) headers['authorization'] = `Bearer ${options.key}`;
-      if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
-      if (options.body !== undefined) headers['content-type'] ??= 'application/json';
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
-      });
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = text.length ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: response.status, headers: response.headers, body };
+    request(method, path, options = {}) {
+      return requestJson(baseUrl, method, path, options);
     },
     async createTenant(name = 'test tenant') {
       const created = await harness.request('POST', '/v1/tenants', { key: TEST_OPERATOR_TOKEN, body: { name } });

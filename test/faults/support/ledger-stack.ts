@@ -3,7 +3,10 @@ import pg from 'pg';
 import { databaseUrlFor, recreateDatabase } from '../../bench/bench-database';
 import { BUILT, BuiltProcess, READY_LINE } from '../../support/built-process';
 import { freePort } from '../../support/free-port';
-import { type Answer, requestJson } from './http-json';
+import { type Answer, apiIsHealthy, requestJson } from '../../support/http-json';
+
+/** Longer than any request the API should take; a hung request is a failure the tests report. */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export const FAULT_OPERATOR_TOKEN = 'fault-operator-token-0123456789';
 
@@ -65,7 +68,7 @@ export class LedgerStack {
   async startApi(): Promise<void> {
     if (this.api?.running) throw new Error('the API is already running');
     this.api = BuiltProcess.spawn('api', BUILT.api, { env: this.environment() });
-    await this.api.waitUntilReady(READY_LINE.api, async () => (await this.health()) === 200);
+    await this.api.waitUntilReady(READY_LINE.api, () => apiIsHealthy(this.baseUrl));
   }
 
   /** `settings`: more environment for this start only (e.g. a reconciliation schedule). */
@@ -97,15 +100,7 @@ export class LedgerStack {
   }
 
   request(method: string, path: string, options: { key?: string; body?: unknown; idempotencyKey?: string } = {}): Promise<Answer> {
-    return requestJson(this.baseUrl, method, path, options);
-  }
-
-  private async health(): Promise<number> {
-    try {
-      return (await this.request('GET', '/health')).status;
-    } catch {
-      return 0;
-    }
+    return requestJson(this.baseUrl, method, path, { ...options, timeoutMs: REQUEST_TIMEOUT_MS });
   }
 
   /** One query on the stack's database, on a connection of its own. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Answer } from './http-json';
+import type { Answer } from '../../support/http-json';
 import type { SeededRandom } from './seeded-random';
 
 export type OperationKind = 'transfer' | 'batch' | 'hold' | 'capture' | 'void' | 'reverse';
