@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PrivateNatsServer, startPrivateNatsServer } from '../support/nats-server';
-import { auditBooks } from './support/books-audit';
-import { auditEvents } from './support/event-audit';
+import { auditBooks, expectBooksWhole } from './support/books-audit';
+import { auditEvents, expectEventsDelivered } from './support/event-audit';
 import { recordFigures } from './support/fault-report';
 import { FAULT_SETTINGS } from './support/fault-settings';
 import { setupFaultTenant } from './support/fault-tenant';
 import { LedgerStack } from './support/ledger-stack';
-import { PostingLoad } from './support/posting-load';
+import { loadDuringFault } from './support/load-during-fault';
 import { type PrivatePostgres, startPrivatePostgres } from './support/private-postgres';
 import { FAULT_SEED, SeededRandom } from './support/seeded-random';
 
@@ -54,18 +54,8 @@ describe('PostgreSQL restarted under load', () => {
     const tenant = await setupFaultTenant(stack, 8);
     const apiPid = stack.api!.pid;
     const workerPid = stack.worker!.pid;
-    const load = new PostingLoad(tenant.wallets, (operation) =>
-      stack.request('POST', operation.path, { key: tenant.posterKey, body: operation.body, idempotencyKey: operation.idempotencyKey }),
-    );
     const loadMs = FAULT_SETTINGS.loadSeconds * 1000;
-    const startedAt = Date.now();
-    let restarting = true;
-    const clients = Array.from({ length: FAULT_SETTINGS.clients }, (_, index) =>
-      load.runClient(new SeededRandom(FAULT_SEED, `postgres-restart client ${index}`), () => restarting || Date.now() - startedAt < loadMs),
-    );
-    const restarts = await restartPostgres(random, loadMs, startedAt).finally(() => (restarting = false));
-    await Promise.all(clients);
-    const retry = await load.retryUnacknowledged();
+    const { load, faults: restarts, retry } = await loadDuringFault(stack, tenant, 'postgres-restart', loadMs, (startedAt) => restartPostgres(random, loadMs, startedAt));
 
     const books = await auditBooks(stack, tenant.tenantId, [...load.acknowledged.keys()], tenant.setupTransactionIds);
     const events = await auditEvents(stack, tenant.tenantId, nats.url, STREAM);
@@ -91,17 +81,7 @@ describe('PostgreSQL restarted under load', () => {
     expect(load.seen.get('503 UNAVAILABLE') ?? 0, 'the outage was seen by clients').toBeGreaterThan(0);
     expect(retry.stillUnacknowledged, 'every request is answered in the end').toEqual([]);
     expect(load.refused, 'no request was refused').toEqual([]);
-    expect(books.found, 'every acknowledged transaction is in the database').toBe(books.acknowledged);
-    expect(books.unacknowledgedInDatabase, 'nothing was written that no client was told of').toEqual([]);
-    expect(books.unbalancedTransactions).toEqual([]);
-    expect(books.halfTransactions).toEqual([]);
-    expect(books.orphans).toEqual([]);
-    expect(books.accountsDisagreeingWithEntries).toEqual([]);
-    expect(books.trialBalance).toEqual({ USD: '0' });
-    expect(books.journalVerify.exitCode, books.journalVerify.output).toBe(0);
-    expect(events.unpublishedAfterWait, 'the relay caught up').toBe(0);
-    expect(events.missing, 'every committed event reached JetStream').toEqual([]);
-    expect(events.unknown).toEqual([]);
-    expect(events.deliveredDistinct).toBe(events.committed);
+    expectBooksWhole(books);
+    expectEventsDelivered(events);
   });
 });

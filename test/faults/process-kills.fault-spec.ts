@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_ADMIN_DATABASE_URL } from './support/shared-postgres';
 import { type PrivateNatsServer, startPrivateNatsServer } from '../support/nats-server';
-import { auditBooks } from './support/books-audit';
-import { auditEvents } from './support/event-audit';
+import { auditBooks, expectBooksWhole } from './support/books-audit';
+import { auditEvents, expectEventsDelivered } from './support/event-audit';
 import { recordFigures } from './support/fault-report';
 import { FAULT_SETTINGS } from './support/fault-settings';
 import { setupFaultTenant } from './support/fault-tenant';
 import { carryOutKills, planKills } from './support/kill-schedule';
 import { LedgerStack } from './support/ledger-stack';
-import { PostingLoad } from './support/posting-load';
+import { loadDuringFault } from './support/load-during-fault';
 import { FAULT_SEED, SeededRandom } from './support/seeded-random';
 
 const STREAM = 'FAULTS_KILLS';
@@ -32,19 +32,9 @@ describe('kill -9 of the API and the worker during sustained posting', () => {
     const random = new SeededRandom(FAULT_SEED, 'process-kills');
     console.log(`process kills: seed ${FAULT_SEED}`);
     const tenant = await setupFaultTenant(stack, 8);
-    const load = new PostingLoad(tenant.wallets, (operation) =>
-      stack.request('POST', operation.path, { key: tenant.posterKey, body: operation.body, idempotencyKey: operation.idempotencyKey }),
-    );
     const loadMs = FAULT_SETTINGS.loadSeconds * 1000;
     const plan = planKills(random, FAULT_SETTINGS.kills, loadMs);
-    const startedAt = Date.now();
-    let killing = true;
-    const clients = Array.from({ length: FAULT_SETTINGS.clients }, (_, index) =>
-      load.runClient(new SeededRandom(FAULT_SEED, `process-kills client ${index}`), () => killing || Date.now() - startedAt < loadMs),
-    );
-    const kills = await carryOutKills(stack, plan, startedAt).finally(() => (killing = false));
-    await Promise.all(clients);
-    const retry = await load.retryUnacknowledged();
+    const { load, faults: kills, retry } = await loadDuringFault(stack, tenant, 'process-kills', loadMs, (startedAt) => carryOutKills(stack, plan, startedAt));
 
     const books = await auditBooks(stack, tenant.tenantId, [...load.acknowledged.keys()], tenant.setupTransactionIds);
     const events = await auditEvents(stack, tenant.tenantId, nats.url, STREAM);
@@ -63,18 +53,8 @@ describe('kill -9 of the API and the worker during sustained posting', () => {
     expect(retry.stillUnacknowledged, 'every request is answered in the end').toEqual([]);
     expect(load.refused, 'no request was refused').toEqual([]);
     expect(load.internalErrors, 'no 500 answer').toEqual([]);
-    expect(books.found, 'every acknowledged transaction is in the database').toBe(books.acknowledged);
-    expect(books.unacknowledgedInDatabase, 'nothing was written that no client was told of').toEqual([]);
-    expect(books.unbalancedTransactions).toEqual([]);
-    expect(books.halfTransactions).toEqual([]);
-    expect(books.orphans).toEqual([]);
-    expect(books.accountsDisagreeingWithEntries).toEqual([]);
-    expect(books.trialBalance).toEqual({ USD: '0' });
-    expect(books.journalVerify.exitCode, books.journalVerify.output).toBe(0);
-    expect(events.unpublishedAfterWait, 'the relay caught up').toBe(0);
-    expect(events.missing, 'every committed event reached JetStream').toEqual([]);
-    expect(events.unknown).toEqual([]);
-    expect(events.deliveredDistinct).toBe(events.committed);
+    expectBooksWhole(books);
+    expectEventsDelivered(events);
     expect(events.wrongMessageIds, 'a redelivery carries its event id as Nats-Msg-Id').toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { ACCOUNTS_DISAGREEING_WITH_ENTRIES, ACKNOWLEDGED_FOUND, HALF_TRANSACTIONS, ORPHANS, TRIAL_BALANCE, UNACKNOWLEDGED_TRANSACTIONS, UNBALANCED_TRANSACTIONS } from './books-audit.sql';
 import type { LedgerStack } from './ledger-stack';
 
@@ -35,4 +36,16 @@ export async function auditBooks(stack: LedgerStack, tenantId: string, acknowled
     accountsDisagreeingWithEntries: await stack.sql(ACCOUNTS_DISAGREEING_WITH_ENTRIES, [tenantId]),
     journalVerify: { exitCode: verify.code, output: verify.output.trim() },
   };
+}
+
+/** The books after a fault test: every acknowledged transaction once, nothing else, nothing by half, the journal whole. */
+export function expectBooksWhole(books: BooksAudit): void {
+  expect(books.found, 'every acknowledged transaction is in the database').toBe(books.acknowledged);
+  expect(books.unacknowledgedInDatabase, 'nothing was written that no client was told of').toEqual([]);
+  expect(books.unbalancedTransactions).toEqual([]);
+  expect(books.halfTransactions).toEqual([]);
+  expect(books.orphans).toEqual([]);
+  expect(books.accountsDisagreeingWithEntries).toEqual([]);
+  expect(books.trialBalance).toEqual({ USD: '0' });
+  expect(books.journalVerify.exitCode, books.journalVerify.output).toBe(0);
 }

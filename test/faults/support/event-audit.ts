@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readStream } from '../../support/jetstream-reader';
 import type { LedgerStack } from './ledger-stack';
@@ -45,4 +46,12 @@ export async function auditEvents(stack: LedgerStack, tenantId: string, natsUrl:
     wrongMessageIds: messages.filter((message) => message.msgId !== message.event.id).length,
     unpublishedAfterWait,
   };
+}
+
+/** The events after a fault test: the relay caught up and every committed event reached JetStream, nothing else. */
+export function expectEventsDelivered(events: EventAudit): void {
+  expect(events.unpublishedAfterWait, 'the relay caught up').toBe(0);
+  expect(events.missing, 'every committed event reached JetStream').toEqual([]);
+  expect(events.unknown).toEqual([]);
+  expect(events.deliveredDistinct).toBe(events.committed);
 }
