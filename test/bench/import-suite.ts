@@ -1,15 +1,14 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ImportStatementUseCase } from '@ledger/imports';
 import type pg from 'pg';
 import type { BenchConfig } from './bench-config';
-import { benchPool, dropDatabase, recreateDatabase } from './bench-database';
 import type { BenchLog } from './bench-log';
 import { type Comparison, compare } from './comparison';
 import { cpuSpentBetween, takeCpuSnapshot } from './cpu-usage';
-import { type InProcessLedger, createBenchAccount, createBenchSource, createBenchTenant, openInProcessLedger } from './in-process-ledger';
+import { type InProcessLedger, createBenchAccount, createBenchSource, createBenchTenant } from './in-process-ledger';
+import { withInProcessSuite } from './in-process-suite';
 import { type Measured, measure } from './measure';
 import { loadLinesBySql } from './sql-import';
 import { STATEMENT_FORMATS, type StatementFormat, writeStatementFile } from './statement-files';
@@ -99,12 +98,7 @@ async function measureFormat(context: ImportContext, config: BenchConfig, log: B
 }
 
 export async function runImportSuite(config: BenchConfig, log: BenchLog): Promise<ImportResults> {
-  const databaseName = `${config.databaseName}_import`;
-  const databaseUrl = await recreateDatabase(config.adminDatabaseUrl, databaseName);
-  const ledger = await openInProcessLedger(databaseUrl);
-  const baselinePool = benchPool(databaseUrl, 1, 'ledger-bench-sql');
-  const directory = await mkdtemp(join(tmpdir(), 'import-bench-'));
-  try {
+  return withInProcessSuite(config, 'import', async ({ databaseName, ledger, baselinePool, directory }) => {
     const tenantId = await createBenchTenant(ledger, 'import bench');
     for (const format of STATEMENT_FORMATS) await createBenchAccount(ledger, tenantId, { code: format.account, currency: format.currency, normalBalance: 'debit' });
     const context: ImportContext = { ledger, baselinePool, tenantId, databaseName };
@@ -118,10 +112,5 @@ export async function runImportSuite(config: BenchConfig, log: BenchLog): Promis
       results.comparisons.push(compare({ suite: 'import', workload: `${label}, ${config.importLines[format.name]} lines`, unit: 'lines/s', ledgerPath: 'ImportStatementUseCase', ledgerRuns: rates('ledger'), baselineRuns: rates('sql') }));
     }
     return results;
-  } finally {
-    await rm(directory, { recursive: true, force: true });
-    await baselinePool.end();
-    await ledger.close();
-    if (!config.keepDatabases) await dropDatabase(config.adminDatabaseUrl, databaseName);
-  }
+  });
 }

@@ -1,16 +1,14 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ImportStatementUseCase } from '@ledger/imports';
 import { PostBatchUseCase } from '@ledger/ledger';
 import { RunReconciliationUseCase } from '@ledger/reconciliation';
 import type pg from 'pg';
 import type { BenchConfig } from './bench-config';
-import { benchPool, dropDatabase, recreateDatabase } from './bench-database';
 import type { BenchLog } from './bench-log';
 import { type Comparison, compare } from './comparison';
-import { type InProcessLedger, createBenchAccount, createBenchSource, createBenchTenant, openInProcessLedger } from './in-process-ledger';
+import { type InProcessLedger, createBenchAccount, createBenchSource, createBenchTenant } from './in-process-ledger';
+import { withInProcessSuite } from './in-process-suite';
 import { measure } from './measure';
 import { SEED_BATCH, SEED_BATCHES_IN_FLIGHT, amountMinor, postCharges } from './reconcile-seed';
 import { matchBySql } from './sql-match';
@@ -90,12 +88,7 @@ async function measureRun(ledger: InProcessLedger, baselinePool: pg.Pool, file: 
 
 export async function runReconcileSuite(config: BenchConfig, log: BenchLog): Promise<ReconcileResults> {
   const lines = config.reconcileLines;
-  const databaseName = `${config.databaseName}_reconcile`;
-  const databaseUrl = await recreateDatabase(config.adminDatabaseUrl, databaseName);
-  const ledger = await openInProcessLedger(databaseUrl);
-  const baselinePool = benchPool(databaseUrl, 1, 'ledger-bench-sql');
-  const directory = await mkdtemp(join(tmpdir(), 'reconcile-bench-'));
-  try {
+  return withInProcessSuite(config, 'reconcile', async ({ ledger, baselinePool, directory }) => {
     const file = join(directory, 'gateway.csv');
     await writeStatementFile(file, CHARGES_CSV, lines);
     const runs: ReconcileRun[] = [];
@@ -116,10 +109,5 @@ export async function runReconcileSuite(config: BenchConfig, log: BenchLog): Pro
       baselineRuns: runs.map((run) => lines / run.baselineSeconds),
     });
     return { lines, runs, comparisons: [comparison] };
-  } finally {
-    await rm(directory, { recursive: true, force: true });
-    await baselinePool.end();
-    await ledger.close();
-    if (!config.keepDatabases) await dropDatabase(config.adminDatabaseUrl, databaseName);
-  }
+  });
 }
