@@ -38,27 +38,22 @@ export class ExportReconciliationUseCase {
   ) {}
 
   execute(command: { tenantId: string; records: ReconciliationRecords }): { contentType: string; fileName: string; chunks: AsyncIterable<string> } {
-    const chunks = command.records === 'discrepancies' ? this.ticketRows(command.tenantId) : this.runRows(command.tenantId);
-    return { contentType: 'text/csv; charset=utf-8', fileName: `${command.records}-${command.tenantId}.csv`, chunks };
+    const { tenantId } = command;
+    const chunks =
+      command.records === 'discrepancies'
+        ? csvPages(TICKET_HEADER, ticketRow, (cursor) => this.tickets.execute({ tenantId, cursor, limit: PAGE_SIZE_MAX }))
+        : csvPages(RUN_HEADER, runRow, (cursor) => this.runs.execute({ tenantId, cursor, limit: PAGE_SIZE_MAX }));
+    return { contentType: 'text/csv; charset=utf-8', fileName: `${command.records}-${tenantId}.csv`, chunks };
   }
+}
 
-  private async *ticketRows(tenantId: string): AsyncGenerator<string> {
-    yield TICKET_HEADER;
-    for (let cursor: string | undefined, more = true; more; ) {
-      const page = await this.tickets.execute({ tenantId, cursor, limit: PAGE_SIZE_MAX });
-      yield page.data.map(ticketRow).join('');
-      cursor = page.nextCursor ?? undefined;
-      more = page.nextCursor !== null;
-    }
-  }
-
-  private async *runRows(tenantId: string): AsyncGenerator<string> {
-    yield RUN_HEADER;
-    for (let cursor: string | undefined, more = true; more; ) {
-      const page = await this.runs.execute({ tenantId, cursor, limit: PAGE_SIZE_MAX });
-      yield page.data.map(runRow).join('');
-      cursor = page.nextCursor ?? undefined;
-      more = page.nextCursor !== null;
-    }
+/** The header, then one chunk of rows per page of `readPage`, following its cursor to the end. */
+async function* csvPages<T>(header: string, row: (item: T) => string, readPage: (cursor: string | undefined) => Promise<{ data: T[]; nextCursor: string | null }>): AsyncGenerator<string> {
+  yield header;
+  for (let cursor: string | undefined, more = true; more; ) {
+    const page = await readPage(cursor);
+    yield page.data.map(row).join('');
+    cursor = page.nextCursor ?? undefined;
+    more = page.nextCursor !== null;
   }
 }
