@@ -21,6 +21,25 @@ export function fileInput(file: string, chunkBytes = 97): StatementInput {
   return createReadStream(file, { highWaterMark: chunkBytes });
 }
 
+export const GATEWAY_HEADER = 'id,created,available_on,currency,gross,fee,net,reporting_category,source_id,payout_id,description';
+
+/**
+ * A csv:gateway export of `rows` lines, made as it is read (never whole in memory). Line i nets
+ * (i % 100).20: every full hundred lines nets 4970.00.
+ */
+export async function* generatedGatewayExport(rows: number): AsyncGenerator<string> {
+  yield `${GATEWAY_HEADER}\n`;
+  let batch = '';
+  for (let index = 1; index <= rows; index += 1) {
+    batch += `txn_${index},2024-03-01 09:15:02,2024-03-03,usd,${index % 100}.25,0.05,${index % 100}.20,charge,ch_${index},,Order ${index}\n`;
+    if (index % 500 === 0) {
+      yield batch;
+      batch = '';
+    }
+  }
+  yield batch;
+}
+
 export async function* textInput(text: string, chunkChars = 7): AsyncGenerator<string> {
   for (let start = 0; start < text.length; start += chunkChars) yield text.slice(start, start + chunkChars);
 }

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collectStatement, type CsvProfile, csvProfileSchema, parse } from '@ledger/imports';
-import { retainedHeap, textInput } from '../../test/statement-files';
-
-const GATEWAY_HEADER = 'id,created,available_on,currency,gross,fee,net,reporting_category,source_id,payout_id,description';
+import { GATEWAY_HEADER, generatedGatewayExport, retainedHeap, textInput } from '../../test/statement-files';
 
 const SEMICOLON_PROFILE: CsvProfile = {
   delimiter: ';',
@@ -84,19 +82,6 @@ describe('gateway export', () => {
     expect((await collectCsv('csv:gateway', '')).errors.map((error) => error.reason)).toEqual(['the file is empty: no header row']);
   });
 });
-
-async function* generatedGatewayExport(rows: number): AsyncGenerator<string> {
-  yield `${GATEWAY_HEADER}\n`;
-  let batch = '';
-  for (let index = 1; index <= rows; index += 1) {
-    batch += `txn_${index},2024-03-01 09:15:02,2024-03-03,usd,${index % 100}.25,0.05,${index % 100}.20,charge,ch_${index},,Order ${index}\n`;
-    if (index % 500 === 0) {
-      yield batch;
-      batch = '';
-    }
-  }
-  yield batch;
-}
 
 describe('streaming', () => {
   it('parses 200,000 generated rows with flat memory and exact totals', async () => {
