@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { type TestTenant, mustPost, seededTenant, sqlRows, transfer, walletAndShop } from './support/ledger-fixtures';
 import { financeKey, runReconciliation } from './support/reconciliation-fixtures';
-import { relayLoop, relayOf, waitUntil } from './support/relay-fixtures';
+import { relayLoop, relayOf, waitUntil, webhookQueueOf } from './support/relay-fixtures';
 
 let api: ApiHarness;
 let tenant: TestTenant;
@@ -97,13 +97,18 @@ describe('event delivery operations', () => {
     expect(await unpublished()).toBe(before - published);
   });
 
-  it('the cleanup deletes published events older than the retention and keeps the rest', async () => {
+  it('the cleanup deletes published events older than the retention whose webhooks are queued, and keeps the rest', async () => {
     const total = (await sqlRows<{ n: number }>(api, `SELECT count(*)::int AS n FROM outbox_events`))[0]!.n;
     const waiting = await unpublished();
     expect(waiting).toBeGreaterThan(0);
     const purge = new PurgePublishedEventsUseCase(new RelayRepository(api.db.database), new WebhookRepository(api.db.database), 168);
+    const afterRetention = new Date(Date.now() + 169 * 3_600_000);
     expect(await purge.execute()).toEqual({ events: 0, deliveries: 0 });
-    expect(await purge.execute(new Date(Date.now() + 169 * 3_600_000))).toEqual({ events: total - waiting, deliveries: 0 });
+    // No webhook queue has run here: published events whose webhooks are not queued yet are kept.
+    expect(await purge.execute(afterRetention)).toEqual({ events: 0, deliveries: 0 });
+    const webhookQueue = webhookQueueOf(api);
+    while ((await webhookQueue.execute()).claimed > 0);
+    expect(await purge.execute(afterRetention)).toEqual({ events: total - waiting, deliveries: 0 });
     expect((await sqlRows<{ n: number }>(api, `SELECT count(*)::int AS n FROM outbox_events`))[0]!.n).toBe(waiting);
   });
 });

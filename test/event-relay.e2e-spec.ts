@@ -4,7 +4,7 @@ import { type ApiHarness, startApi } from './support/api-harness';
 import { deleteStream, readStream } from './support/jetstream-reader';
 import { type TestTenant, createAccount, mustPost, postWithKey, seededTenant, transfer, walletAndShop } from './support/ledger-fixtures';
 import { type PrivateNatsServer, SHARED_NATS_URL, startPrivateNatsServer } from './support/nats-server';
-import { RecordingPublisher, natsPublisher, outboxIds, relayLoop, relayOf, testStream, waitUntil } from './support/relay-fixtures';
+import { RecordingPublisher, natsPublisher, outboxIds, relayLoop, relayOf, testStream, waitUntil, webhookQueueLoop } from './support/relay-fixtures';
 
 let api: ApiHarness;
 const streams: { url: string; stream: string }[] = [];
@@ -107,15 +107,22 @@ describe('outbox relay to NATS JetStream', () => {
     }
   });
 
-  it('NATS stopped during posting: posting goes on, and once NATS is back every event arrives once', async () => {
+  it('NATS stopped during posting: posting goes on, webhooks are still queued, and once NATS is back every event arrives once', async () => {
     privateNats = await startPrivateNatsServer();
     const tenant = await seededTenant(api, 'nats outage');
+    // A subscription to every event type; nothing is sent to it here (no delivery loop runs), its queue is what is watched.
+    const hook = await postWithKey(api, tenant.adminKey, '/v1/webhooks', { url: 'https://1.1.1.1/ledger-hook', events: [] });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const queuedDeliveries = async () =>
+      (await api.db.database.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND subscription_id = $2', [tenant.tenantId, hook.body.id]))[0]!.n;
     const { wallet, shop } = await walletAndShop(api, tenant);
     await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, '100000'));
     const names = newStream(privateNats.url);
     const publisher = natsPublisher(privateNats.url, names);
     const loop = relayLoop(relayOf(api, publisher, { batchSizeMax: 5 }));
+    const webhookQueue = webhookQueueLoop(api);
     loop.start();
+    webhookQueue.start();
     try {
       const statuses: number[] = [];
       const posting = (async () => {
@@ -130,13 +137,19 @@ describe('outbox relay to NATS JetStream', () => {
       expect(statuses, 'posting never waits for the broker').toEqual(Array(30).fill(201));
       await sleep(300);
       expect((await outboxIds(api, tenant.tenantId)).some((row) => !row.published), 'events wait while NATS is down').toBe(true);
+      // The webhook queue does not wait for the broker: every event of the tenant gets its delivery.
+      const events = (await outboxIds(api, tenant.tenantId)).length;
+      await waitUntil(async () => (await queuedDeliveries()) === events, 10_000, 'every event has its webhook delivery while NATS is down');
+      expect((await outboxIds(api, tenant.tenantId)).some((row) => !row.published), 'NATS is still down').toBe(true);
 
       await privateNats.start();
       await waitUntil(async () => (await outboxIds(api, tenant.tenantId)).every((row) => row.published), 20_000, 'every event is published after NATS is back');
     } finally {
       await loop.stop();
+      await webhookQueue.stop();
       await publisher.close();
     }
     await expectStreamHoldsEachOnce(privateNats.url, names.stream, tenant);
+    expect(await queuedDeliveries(), 'one delivery per event, none twice').toBe((await outboxIds(api, tenant.tenantId)).length);
   });
 });

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type EventPublisher, type LedgerEvent, NatsEventPublisher, PollingLoop, type RelayFaults, RelayOutboxUseCase, RelayRepository } from '@ledger/outbox';
+import {
+  type EventPublisher, type LedgerEvent, NatsEventPublisher, PollingLoop, QueueWebhookDeliveriesUseCase, type RelayFaults, RelayOutboxUseCase, RelayRepository, WebhookRepository,
+} from '@ledger/outbox';
 import type { ApiHarness } from './api-harness';
 
 /** A stream and subject prefix of this test's own, so tests sharing one NATS server never meet. */
@@ -35,8 +37,20 @@ export function relayOf(api: ApiHarness, publisher: EventPublisher, options: { b
   return new RelayOutboxUseCase(api.db.database, new RelayRepository(api.db.database), publisher, options.batchSizeMax, options.faults);
 }
 
+const TEST_LOOP_DELAYS = { idleDelayMs: 20, errorDelayBaseMs: 50, errorDelayCapMs: 500 };
+
 export function relayLoop(relay: RelayOutboxUseCase): PollingLoop {
-  return new PollingLoop({ name: 'test-relay', idleDelayMs: 20, errorDelayBaseMs: 50, errorDelayCapMs: 500 }, async () => (await relay.execute()).claimed);
+  return new PollingLoop({ name: 'test-relay', ...TEST_LOOP_DELAYS }, async () => (await relay.execute()).claimed);
+}
+
+/** The webhook queue as the worker builds it, on the test's database. */
+export function webhookQueueOf(api: ApiHarness): QueueWebhookDeliveriesUseCase {
+  return new QueueWebhookDeliveriesUseCase(api.db.database, new WebhookRepository(api.db.database));
+}
+
+export function webhookQueueLoop(api: ApiHarness): PollingLoop {
+  const queue = webhookQueueOf(api);
+  return new PollingLoop({ name: 'test-webhook-queue', ...TEST_LOOP_DELAYS }, async () => (await queue.execute()).claimed);
 }
 
 export async function outboxIds(api: ApiHarness, tenantId: string): Promise<{ id: string; published: boolean }[]> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { DeliverWebhooksUseCase, EVENT_PUBLISHER, type EventPublisher, PollingLoop, RelayOutboxUseCase } from '@ledger/outbox';
+import { DeliverWebhooksUseCase, EVENT_PUBLISHER, type EventPublisher, PollingLoop, QueueWebhookDeliveriesUseCase, RelayOutboxUseCase } from '@ledger/outbox';
 
 /** Pause when there was nothing to do, and the backoff range while a step fails (broker or endpoint down). */
 const IDLE_DELAY_MS = 250;
@@ -7,8 +7,10 @@ const ERROR_DELAY_BASE_MS = 200;
 const ERROR_DELAY_CAP_MS = 30_000;
 
 /**
- * The outbox relay and webhook delivery run continuously (not on a cron tick): each is a loop of
- * bounded batches. On shutdown each loop finishes the batch it is in, then the broker connection closes.
+ * The outbox relay, the webhook queue and webhook delivery run continuously (not on a cron tick):
+ * each is a loop of bounded batches. The relay and the webhook queue read the outbox apart, so a
+ * broker outage backs off the relay alone. On shutdown each loop finishes the batch it is in, then
+ * the broker connection closes.
  */
 @Injectable()
 export class EventDeliveryJobs implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -16,12 +18,14 @@ export class EventDeliveryJobs implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     relay: RelayOutboxUseCase,
+    webhookQueue: QueueWebhookDeliveriesUseCase,
     webhooks: DeliverWebhooksUseCase,
     @Inject(EVENT_PUBLISHER) private readonly publisher: EventPublisher,
   ) {
     const options = { idleDelayMs: IDLE_DELAY_MS, errorDelayBaseMs: ERROR_DELAY_BASE_MS, errorDelayCapMs: ERROR_DELAY_CAP_MS };
     this.loops = [
       new PollingLoop({ name: `outbox-relay (${publisher.name})`, ...options }, async () => (await relay.execute()).claimed),
+      new PollingLoop({ name: 'webhook-queue', ...options }, async () => (await webhookQueue.execute()).claimed),
       new PollingLoop({ name: 'webhook-delivery', ...options }, async () => (await webhooks.execute()).claimed),
     ];
   }

@@ -14,6 +14,7 @@ export { EventDeliveryModule, EVENT_PUBLISHER } from './event-delivery.module';
 export { WebhooksModule } from './webhooks/webhooks.module';
 export { CreateWebhookUseCase, ListWebhooksUseCase, DeleteWebhookUseCase, RotateWebhookSecretUseCase } from './webhooks/manage-webhooks.use-cases';
 export { ListWebhookDeliveriesUseCase, RedeliverWebhookUseCase } from './webhooks/webhook-deliveries.use-cases';
+export { QueueWebhookDeliveriesUseCase, WEBHOOK_QUEUE_BATCH_SIZE_MAX } from './webhooks/queue-webhook-deliveries.use-case';
 export { DeliverWebhooksUseCase, type DeliveryBatchResult } from './webhooks/deliver-webhooks.use-case';
 export { SIGNATURE_HEADER, EVENT_ID_HEADER, signatureHeader, verifySignature, newSigningSecret } from './webhooks/webhook-signature';
 export { type WebhookView, type DeliveryView, type DeliveryStatus } from './webhooks/webhook.views';

@@ -16,7 +16,8 @@ async function deleteInChunks(deleteChunk: (limit: number) => Promise<number>): 
 }
 
 /**
- * Deletes events published, and webhook deliveries delivered, longer ago than the retention period.
+ * Deletes events published (and their webhooks queued), and webhook deliveries delivered, longer ago
+ * than the retention period.
  * Until then events stay readable in the pull feed (`GET /v1/events`), so a consumer that was away
  * for less than the retention catches up. Dead letters stay until they are redelivered.
  */

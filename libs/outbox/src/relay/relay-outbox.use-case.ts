@@ -18,7 +18,8 @@ export interface RelayResult {
 
 /**
  * One relay batch, in one transaction: claim unpublished events (row locks, SKIP LOCKED), publish
- * them one by one in order, queue their webhook deliveries, mark them published, commit. A publish
+ * them one by one in order, mark them published, commit. (Webhook deliveries are queued apart, by
+ * QueueWebhookDeliveriesUseCase, so that a broker outage does not hold them back.) A publish
  * that fails ends the batch there: what was published before it is marked, the rest waits for the
  * next batch, and the error is rethrown so the caller backs off. A crash before the commit leaves
  * the events unpublished: they are published again, and the broker drops the copy by event id.
@@ -47,7 +48,6 @@ export class RelayOutboxUseCase {
         published.push(event);
       }
       this.faults.afterPublish?.(published);
-      await this.outbox.enqueueWebhookDeliveries(published);
       await this.outbox.markPublished(published);
       return { claimed: claimed.length, published: published.length };
     });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { type LedgerEvent, type OutboxRow, toLedgerEvent } from '../outbox-event';
-import { CLAIM_BATCH, DELETE_PUBLISHED_BEFORE, ENQUEUE_WEBHOOK_DELIVERIES, MARK_PUBLISHED, OLDEST_UNPUBLISHED } from './relay.sql';
+import { CLAIM_BATCH, DELETE_PUBLISHED_BEFORE, MARK_PUBLISHED, OLDEST_UNPUBLISHED } from './relay.sql';
 
 export interface OutboxBacklog {
   unpublished: bigint;
@@ -9,7 +9,7 @@ export interface OutboxBacklog {
   oldest: Date | undefined;
 }
 
-/** The outbox as the relay sees it; claim, enqueue and mark run in the caller's transaction. */
+/** The outbox as the broker relay sees it; claim and mark run in the caller's transaction. */
 @Injectable()
 export class RelayRepository {
   constructor(private readonly db: Database) {}
@@ -19,22 +19,12 @@ export class RelayRepository {
     return rows.map(toLedgerEvent);
   }
 
-  async enqueueWebhookDeliveries(events: readonly LedgerEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    await this.db.executor.query(ENQUEUE_WEBHOOK_DELIVERIES, [
-      events.map((event) => event.tenantId),
-      events.map((event) => event.id),
-      events.map((event) => event.type),
-      events.map((event) => JSON.stringify(event)),
-    ]);
-  }
-
   async markPublished(events: readonly LedgerEvent[]): Promise<void> {
     if (events.length === 0) return;
     await this.db.executor.query(MARK_PUBLISHED, [events.map((event) => event.tenantId), events.map((event) => event.id)]);
   }
 
-  /** Deletes at most `limit` rows published before `before`; returns how many. */
+  /** Deletes at most `limit` rows published before `before` whose webhooks are queued; returns how many. */
   async deletePublishedBefore(before: Date, limit: number): Promise<number> {
     const rows = await this.db.executor.query<{ id: string }>(`${DELETE_PUBLISHED_BEFORE} RETURNING id`, [before, limit]);
     return rows.length;

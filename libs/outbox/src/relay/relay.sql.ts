@@ -32,19 +32,10 @@ UPDATE outbox_events o
   FROM unnest($1::uuid[], $2::uuid[]) AS p(tenant_id, id)
  WHERE o.tenant_id = p.tenant_id AND o.id = p.id`;
 
-/** One delivery per matching subscription; a second relay run for the same event adds nothing. */
-export const ENQUEUE_WEBHOOK_DELIVERIES = `
-INSERT INTO webhook_deliveries (tenant_id, id, subscription_id, event_id, event_type, body)
-SELECT s.tenant_id, gen_random_uuid(), s.id, e.id, e.type, e.body
-  FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) AS e(tenant_id, id, type, body)
-  JOIN webhook_subscriptions s
-    ON s.tenant_id = e.tenant_id AND (cardinality(s.event_types) = 0 OR e.type = ANY (s.event_types))
-ON CONFLICT (tenant_id, subscription_id, event_id) DO NOTHING`;
-
 export const DELETE_PUBLISHED_BEFORE = `
 DELETE FROM outbox_events
  WHERE (tenant_id, id) IN (SELECT tenant_id, id FROM outbox_events
-                            WHERE published_at IS NOT NULL AND published_at < $1
+                            WHERE published_at IS NOT NULL AND published_at < $1 AND webhooks_queued_at IS NOT NULL
                             LIMIT $2)`;
 
 export const OLDEST_UNPUBLISHED = `

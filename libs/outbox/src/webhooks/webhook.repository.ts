@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
+import { type LedgerEvent, type OutboxRow, toLedgerEvent } from '../outbox-event';
 import type { DeliveryRow, DeliveryStatus, WebhookRow } from './webhook.views';
 import {
-  DELETE_DELIVERED_BEFORE, DELETE_SUBSCRIPTION, DELIVERY_STATISTICS, GET_SUBSCRIPTION, INSERT_SUBSCRIPTION, LIST_DELIVERIES, LEASE_DUE, LIST_SUBSCRIPTIONS, RECORD_DELIVERED, RECORD_FAILED,
+  CLAIM_UNQUEUED_EVENTS, DELETE_DELIVERED_BEFORE, ENQUEUE_DELIVERIES, MARK_QUEUED, DELETE_SUBSCRIPTION, DELIVERY_STATISTICS, GET_SUBSCRIPTION, INSERT_SUBSCRIPTION, LIST_DELIVERIES, LEASE_DUE, LIST_SUBSCRIPTIONS, RECORD_DELIVERED, RECORD_FAILED,
   REDELIVER, ROTATE_SECRET,
 } from './webhooks.sql';
 
@@ -27,6 +28,21 @@ export interface DeliveryFailure {
 @Injectable()
 export class WebhookRepository {
   constructor(private readonly db: Database) {}
+
+  /** Outbox events whose deliveries are not yet queued, oldest first; locked until the caller's transaction ends. */
+  async claimUnqueuedEvents(limit: number): Promise<LedgerEvent[]> {
+    const rows = await this.db.executor.query<OutboxRow>(CLAIM_UNQUEUED_EVENTS, [limit]);
+    return rows.map(toLedgerEvent);
+  }
+
+  /** Writes each event's deliveries, one per subscription of its tenant that takes its type, and marks it queued. */
+  async queueDeliveries(events: readonly LedgerEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const tenantIds = events.map((event) => event.tenantId);
+    const ids = events.map((event) => event.id);
+    await this.db.executor.query(ENQUEUE_DELIVERIES, [tenantIds, ids, events.map((event) => event.type), events.map((event) => JSON.stringify(event))]);
+    await this.db.executor.query(MARK_QUEUED, [tenantIds, ids]);
+  }
 
   async create(tenantId: string, id: string, url: string, eventTypes: readonly string[], secret: string): Promise<WebhookRow> {
     const [row] = await this.db.executor.query<WebhookRow>(INSERT_SUBSCRIPTION, [tenantId, id, url, eventTypes, secret]);

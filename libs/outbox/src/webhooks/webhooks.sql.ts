@@ -86,3 +86,28 @@ DELETE FROM webhook_deliveries
                             WHERE status = 'delivered' AND delivered_at < $1
                             LIMIT $2)
 RETURNING id`;
+
+// The webhook queue: the outbox's second consumer beside the broker relay (see migration webhook_queue).
+// Claimed events stay locked until the queue's transaction ends, so several workers share the work.
+export const CLAIM_UNQUEUED_EVENTS = `
+SELECT id, type, tenant_id, aggregate_id, aggregate_version, occurred_at, data, xid::text AS xid, position
+  FROM outbox_events
+ WHERE webhooks_queued_at IS NULL
+ ORDER BY xid, position
+ LIMIT $1
+   FOR UPDATE SKIP LOCKED`;
+
+/** One delivery per matching subscription; queuing an event again adds nothing. */
+export const ENQUEUE_DELIVERIES = `
+INSERT INTO webhook_deliveries (tenant_id, id, subscription_id, event_id, event_type, body)
+SELECT s.tenant_id, gen_random_uuid(), s.id, e.id, e.type, e.body
+  FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) AS e(tenant_id, id, type, body)
+  JOIN webhook_subscriptions s
+    ON s.tenant_id = e.tenant_id AND (cardinality(s.event_types) = 0 OR e.type = ANY (s.event_types))
+ON CONFLICT (tenant_id, subscription_id, event_id) DO NOTHING`;
+
+export const MARK_QUEUED = `
+UPDATE outbox_events o
+   SET webhooks_queued_at = now()
+  FROM unnest($1::uuid[], $2::uuid[]) AS q(tenant_id, id)
+ WHERE o.tenant_id = q.tenant_id AND o.id = q.id`;
