@@ -170,6 +170,29 @@ describe('idempotency keys on POST /v1/transactions', () => {
     expect(settled.body.id).toBe(created[0]!.body.id);
   });
 
+  it('a finished request retried while another retry of it holds the key is replayed, not told it is in progress', async () => {
+    const key = randomUUID();
+    const body = transfer('assets:cash', 'income:sales', '5', 'USD', { description: 'replayed under lock' });
+    const first = await postTransaction(api, tenant.posterKey, body, key);
+    expect(first.status).toBe(201);
+    // Another retry of the same finished request, caught while it holds the key's lock (it claims the key
+    // as every request does, and its transaction stays open here).
+    await api.db.database.transaction('read committed', async (tx) => {
+      const [claim] = await tx.query<{ state: string }>('SELECT * FROM ledger_claim_idempotency_key($1, $2)', [tenant.tenantId, key]);
+      expect(claim!.state).toBe('completed');
+      const retry = await postTransaction(api, tenant.posterKey, body, key);
+      expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.body).toEqual(first.body);
+    });
+    // A key with no outcome yet is still in progress while its lock is held.
+    const running = randomUUID();
+    await api.db.database.transaction('read committed', async (tx) => {
+      await tx.query('SELECT * FROM ledger_claim_idempotency_key($1, $2)', [tenant.tenantId, running]);
+      expectError(await postTransaction(api, tenant.posterKey, body, running), 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+    });
+  });
+
   it('an expired key executes again', async () => {
     const key = randomUUID();
     const body = transfer('assets:cash', 'income:sales', '5', 'USD', { description: 'expiring' });
