@@ -64,23 +64,34 @@ describe('event delivery operations', () => {
     expect(samples.get('ledger_outbox_unpublished_events')).toBe(await unpublished());
     expect(samples.get('ledger_outbox_unpublished_events')).toBeGreaterThan(3);
     expect(samples.get('ledger_outbox_lag_seconds')).toBeGreaterThanOrEqual(0);
+    expect(samples.get('ledger_webhook_queue_lag_seconds')).toBeGreaterThanOrEqual(0);
     expect(samples.get('ledger_webhook_deliveries{status="dead"}')).toBe(0);
     expect(samples.get('ledger_webhook_deliveries{status="retrying"}')).toBe(0);
     expect(samples.get('ledger_reconciliation_runs{status="completed"}')).toBe(1);
     expect(samples.has('process_cpu_user_seconds_total')).toBe(true);
   });
 
-  it('/health warns while the oldest unpublished event is older than the threshold, and recovers once relayed', async () => {
+  it('/health warns while the oldest event waiting for the relay or the webhook queue is older than the threshold, and recovers once both ran', async () => {
     await sleep(1_100);
     const lagging = await api.request('GET', '/health');
     expect(lagging.status, 'a lagging relay is a warning, not an outage').toBe(200);
-    expect(lagging.body).toMatchObject({ status: 'warn', database: 'up', outbox: { status: 'lagging' }, warnings: [expect.stringMatching(/relay/)] });
+    expect(lagging.body).toMatchObject({ status: 'warn', database: 'up', outbox: { status: 'lagging', lagging: ['relay', 'webhookQueue'] }, warnings: [expect.stringMatching(/relay/), expect.stringMatching(/webhook queue/)] });
     expect(lagging.body.outbox.oldestUnpublishedAgeSeconds).toBeGreaterThanOrEqual(1);
+    expect(lagging.body.outbox.oldestUnqueuedAgeSeconds).toBeGreaterThanOrEqual(1);
 
     const relay = relayOf(api, new NoEventPublisher());
     while ((await relay.execute()).claimed > 0);
+    const webhooksOnly = await api.request('GET', '/health');
+    expect(webhooksOnly.body).toMatchObject({ status: 'warn', outbox: { status: 'lagging', lagging: ['webhookQueue'], unpublished: '0', oldestUnpublishedAgeSeconds: 0 }, warnings: [expect.stringMatching(/webhook queue/)] });
+
+    const webhookQueue = webhookQueueOf(api);
+    while ((await webhookQueue.execute()).claimed > 0);
     const healthy = await api.request('GET', '/health');
-    expect(healthy.body).toMatchObject({ status: 'ok', outbox: { status: 'ok', unpublished: '0', oldestUnpublishedAgeSeconds: 0 }, warnings: [] });
+    expect(healthy.body).toMatchObject({
+      status: 'ok',
+      outbox: { status: 'ok', lagging: [], unpublished: '0', oldestUnpublishedAgeSeconds: 0, webhooksUnqueued: '0', oldestUnqueuedAgeSeconds: 0 },
+      warnings: [],
+    });
   });
 
   it('a relay told to stop finishes its current batch: every event it published is marked, none is left half done', async () => {
@@ -98,17 +109,21 @@ describe('event delivery operations', () => {
   });
 
   it('the cleanup deletes published events older than the retention whose webhooks are queued, and keeps the rest', async () => {
-    const total = (await sqlRows<{ n: number }>(api, `SELECT count(*)::int AS n FROM outbox_events`))[0]!.n;
+    const count = async (where: string) => (await sqlRows<{ n: number }>(api, `SELECT count(*)::int AS n FROM outbox_events WHERE ${where}`))[0]!.n;
+    const total = await count('true');
     const waiting = await unpublished();
     expect(waiting).toBeGreaterThan(0);
+    // The previous test's relay published events that no webhook queue has seen since.
+    const publishedAndQueued = await count('published_at IS NOT NULL AND webhooks_queued_at IS NOT NULL');
+    expect(publishedAndQueued).toBeLessThan(total - waiting);
     const purge = new PurgePublishedEventsUseCase(new RelayRepository(api.db.database), new WebhookRepository(api.db.database), 168);
     const afterRetention = new Date(Date.now() + 169 * 3_600_000);
     expect(await purge.execute()).toEqual({ events: 0, deliveries: 0 });
-    // No webhook queue has run here: published events whose webhooks are not queued yet are kept.
-    expect(await purge.execute(afterRetention)).toEqual({ events: 0, deliveries: 0 });
+    // Published events whose webhooks are not queued yet are kept; once the queue ran, they go too.
+    expect(await purge.execute(afterRetention)).toEqual({ events: publishedAndQueued, deliveries: 0 });
     const webhookQueue = webhookQueueOf(api);
     while ((await webhookQueue.execute()).claimed > 0);
-    expect(await purge.execute(afterRetention)).toEqual({ events: total - waiting, deliveries: 0 });
+    expect(await purge.execute(afterRetention)).toEqual({ events: total - waiting - publishedAndQueued, deliveries: 0 });
     expect((await sqlRows<{ n: number }>(api, `SELECT count(*)::int AS n FROM outbox_events`))[0]!.n).toBe(waiting);
   });
 });

@@ -16,8 +16,9 @@ export class HealthController {
 
   /**
    * Liveness and readiness: 200 when the database answers, 503 UNAVAILABLE when it does not. An
-   * outbox whose oldest unpublished event is older than the threshold (a stuck or absent relay) is a
-   * warning, not a failure: the API keeps posting, and events wait in the outbox.
+   * outbox whose oldest event waiting for the relay or for the webhook queue is older than the
+   * threshold (a stuck or absent worker, an unreachable broker) is a warning, not a failure: the API
+   * keeps posting, and events wait in the outbox.
    */
   @Get()
   @Public()
@@ -28,10 +29,13 @@ export class HealthController {
     } catch {
       throw new DomainError('UNAVAILABLE', 'the database does not answer');
     }
-    const warnings =
-      outbox.status === 'lagging'
-        ? [`the oldest unpublished event is ${outbox.oldestUnpublishedAgeSeconds} s old (threshold ${this.events.outboxLagWarnSeconds} s): is the relay running?`]
-        : [];
+    const threshold = this.events.outboxLagWarnSeconds;
+    const warnings = [
+      ...(outbox.lagging.includes('relay') ? [`the oldest unpublished event is ${outbox.oldestUnpublishedAgeSeconds} s old (threshold ${threshold} s): is the relay running?`] : []),
+      ...(outbox.lagging.includes('webhookQueue')
+        ? [`the oldest event without its webhook deliveries is ${outbox.oldestUnqueuedAgeSeconds} s old (threshold ${threshold} s): is the worker's webhook queue running?`]
+        : []),
+    ];
     return { status: warnings.length ? 'warn' : 'ok', database: 'up', outbox, warnings };
   }
 }

@@ -47,6 +47,14 @@ export class LedgerMetrics {
       },
     });
     new Gauge({
+      name: 'ledger_webhook_queue_lag_seconds',
+      help: 'Age of the oldest outbox event whose webhook deliveries are not written yet (0 when none waits)',
+      registers,
+      async collect() {
+        this.set((await outboxBacklog.execute({ lagWarnSeconds: 0 })).oldestUnqueuedAgeSeconds);
+      },
+    });
+    new Gauge({
       name: 'ledger_webhook_deliveries',
       help: 'Webhook deliveries by status (dead: dead-lettered after the last attempt)',
       labelNames: ['status'] as const,

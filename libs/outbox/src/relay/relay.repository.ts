@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { type LedgerEvent, type OutboxRow, toLedgerEvent } from '../outbox-event';
-import { CLAIM_BATCH, DELETE_PUBLISHED_BEFORE, MARK_PUBLISHED, OLDEST_UNPUBLISHED } from './relay.sql';
+import { CLAIM_BATCH, DELETE_PUBLISHED_BEFORE, MARK_PUBLISHED, OUTBOX_BACKLOG } from './relay.sql';
 
 export interface OutboxBacklog {
   unpublished: bigint;
   /** When the oldest unpublished event occurred; undefined when none is waiting. */
-  oldest: Date | undefined;
+  oldestUnpublished: Date | undefined;
+  /** Events whose webhook deliveries are not written yet, and when the oldest of them occurred. */
+  webhooksUnqueued: bigint;
+  oldestUnqueued: Date | undefined;
 }
 
 /** The outbox as the broker relay sees it; claim and mark run in the caller's transaction. */
@@ -31,7 +34,12 @@ export class RelayRepository {
   }
 
   async backlog(): Promise<OutboxBacklog> {
-    const [row] = await this.db.executor.query<{ oldest: Date | null; unpublished: bigint }>(OLDEST_UNPUBLISHED);
-    return { unpublished: row!.unpublished, oldest: row!.oldest ?? undefined };
+    const [row] = await this.db.executor.query<{ oldest_unpublished: Date | null; unpublished: bigint; oldest_unqueued: Date | null; unqueued: bigint }>(OUTBOX_BACKLOG);
+    return {
+      unpublished: row!.unpublished,
+      oldestUnpublished: row!.oldest_unpublished ?? undefined,
+      webhooksUnqueued: row!.unqueued,
+      oldestUnqueued: row!.oldest_unqueued ?? undefined,
+    };
   }
 }

@@ -38,5 +38,9 @@ DELETE FROM outbox_events
                             WHERE published_at IS NOT NULL AND published_at < $1 AND webhooks_queued_at IS NOT NULL
                             LIMIT $2)`;
 
-export const OLDEST_UNPUBLISHED = `
-SELECT min(occurred_at) AS oldest, count(*)::int8 AS unpublished FROM outbox_events WHERE published_at IS NULL`;
+/** What waits for each of the outbox's consumers: the broker relay and the webhook queue. */
+export const OUTBOX_BACKLOG = `
+SELECT (SELECT min(occurred_at) FROM outbox_events WHERE published_at IS NULL) AS oldest_unpublished,
+       (SELECT count(*)::int8 FROM outbox_events WHERE published_at IS NULL) AS unpublished,
+       (SELECT min(occurred_at) FROM outbox_events WHERE webhooks_queued_at IS NULL) AS oldest_unqueued,
+       (SELECT count(*)::int8 FROM outbox_events WHERE webhooks_queued_at IS NULL) AS unqueued`;
