@@ -31,6 +31,11 @@ interface OpenStatement {
   headProblemsReported: number;
 }
 
+function isEmpty(object: object): boolean {
+  for (const _key in object) return false;
+  return true;
+}
+
 /** Why a root element is refused: camt.054 notifications are refused on purpose (see README of the lib). */
 function rootProblem(tag: SaxesTagNS): string | null {
   if (tag.local === 'Document' && CAMT053_NAMESPACE.test(tag.uri)) return null;
@@ -125,7 +130,8 @@ class Camt053Reader {
       this.containerLine = line;
       return;
     }
-    const attributes = Object.fromEntries(Object.values(tag.attributes).map((attribute) => [attribute.local, attribute.value]));
+    // Most elements have no attribute: they skip building an object from entries.
+    const attributes = isEmpty(tag.attributes) ? {} : Object.fromEntries(Object.values(tag.attributes).map((attribute) => [attribute.local, attribute.value]));
     if (depth === 2 && tag.local === 'Stmt') return this.startStatement(line);
     const statement = this.statement;
     if (statement === null) return;

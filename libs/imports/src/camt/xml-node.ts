@@ -35,7 +35,10 @@ export function textAt(node: XmlNode | undefined, ...path: string[]): string | u
   return text === undefined || text === '' ? undefined : text;
 }
 
+const XML_SPECIAL = /[<>&"]/;
+
 function escapeXml(text: string): string {
+  if (!XML_SPECIAL.test(text)) return text;
   return text.replace(/[<>&"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[char] ?? char);
 }
 
