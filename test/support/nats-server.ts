@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './free-port';
 
 /** The shared NATS server (JetStream) the machine runs; .ci/run starts it when it is down. */
 export const SHARED_NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
@@ -15,14 +16,6 @@ export function natsServerBinary(): string {
   const found = candidates.find((path) => existsSync(path));
   if (!found) throw new Error('nats-server not found on PATH nor in /usr/sbin (apt-get install nats-server)');
   return found;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function accepts(port: number): Promise<boolean> {

@@ -1,18 +1,9 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './database';
 import { createDatabase } from './database.factory';
 import { isDatabaseUnavailable } from './database-unavailable';
+import { freePort } from '../../../test/support/free-port';
 import { type TestDatabase, createTestDatabase } from './test-database';
-
-/** A loopback port with nothing listening: what a stopped server looks like to its clients. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function rejection(work: () => Promise<unknown>): Promise<unknown> {
   try {
@@ -27,7 +18,8 @@ let down: Database;
 let up: TestDatabase;
 
 beforeAll(async () => {
-  down = await createDatabase({ databaseUrl: `postgresql://postgres@127.0.0.1:${await closedPort()}/ledger`, dataDir: '', poolSize: 2 });
+  // A loopback port with nothing listening: what a stopped server looks like to its clients.
+  down = await createDatabase({ databaseUrl: `postgresql://postgres@127.0.0.1:${await freePort()}/ledger`, dataDir: '', poolSize: 2 });
   up = await createTestDatabase(2);
 });
 
