@@ -3,6 +3,12 @@ import { GetOutboxBacklogUseCase, WebhookStatisticsUseCase } from '@ledger/outbo
 import { ReconciliationStatisticsUseCase } from '@ledger/reconciliation';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/** One read shared by the gauges that ask for it during one scrape (prom-client collects them all at once). */
+function sharedWhileInFlight<T>(read: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<T> | undefined;
+  return () => (inFlight ??= read().finally(() => (inFlight = undefined)));
+}
+
 /**
  * Prometheus metrics of this API process. Postings are measured here as they are answered; the
  * outbox, webhook and reconciliation figures are read from the database at each scrape, so they are
@@ -30,12 +36,13 @@ export class LedgerMetrics {
   constructor(outboxBacklog: GetOutboxBacklogUseCase, webhooks: WebhookStatisticsUseCase, reconciliation: ReconciliationStatisticsUseCase) {
     collectDefaultMetrics({ register: this.registry });
     const registers = [this.registry];
+    const backlog = sharedWhileInFlight(() => outboxBacklog.execute({ lagWarnSeconds: 0 }));
     new Gauge({
       name: 'ledger_outbox_unpublished_events',
       help: 'Outbox events not yet published by the relay',
       registers,
       async collect() {
-        this.set(Number((await outboxBacklog.execute({ lagWarnSeconds: 0 })).unpublished));
+        this.set(Number((await backlog()).unpublished));
       },
     });
     new Gauge({
@@ -43,7 +50,7 @@ export class LedgerMetrics {
       help: 'Age of the oldest unpublished outbox event (0 when none waits); grows when the relay is stuck',
       registers,
       async collect() {
-        this.set((await outboxBacklog.execute({ lagWarnSeconds: 0 })).oldestUnpublishedAgeSeconds);
+        this.set((await backlog()).oldestUnpublishedAgeSeconds);
       },
     });
     new Gauge({
@@ -51,7 +58,7 @@ export class LedgerMetrics {
       help: 'Age of the oldest outbox event whose webhook deliveries are not written yet (0 when none waits)',
       registers,
       async collect() {
-        this.set((await outboxBacklog.execute({ lagWarnSeconds: 0 })).oldestUnqueuedAgeSeconds);
+        this.set((await backlog()).oldestUnqueuedAgeSeconds);
       },
     });
     new Gauge({

@@ -40,7 +40,8 @@ DELETE FROM outbox_events
 
 /** What waits for each of the outbox's consumers: the broker relay and the webhook queue. */
 export const OUTBOX_BACKLOG = `
-SELECT (SELECT min(occurred_at) FROM outbox_events WHERE published_at IS NULL) AS oldest_unpublished,
-       (SELECT count(*)::int8 FROM outbox_events WHERE published_at IS NULL) AS unpublished,
-       (SELECT min(occurred_at) FROM outbox_events WHERE webhooks_queued_at IS NULL) AS oldest_unqueued,
-       (SELECT count(*)::int8 FROM outbox_events WHERE webhooks_queued_at IS NULL) AS unqueued`;
+SELECT relay.oldest_unpublished, relay.unpublished, queue.oldest_unqueued, queue.unqueued
+  FROM (SELECT min(occurred_at) AS oldest_unpublished, count(*)::int8 AS unpublished
+          FROM outbox_events WHERE published_at IS NULL) AS relay,
+       (SELECT min(occurred_at) AS oldest_unqueued, count(*)::int8 AS unqueued
+          FROM outbox_events WHERE webhooks_queued_at IS NULL) AS queue`;
