@@ -35,11 +35,11 @@ export function textAt(node: XmlNode | undefined, ...path: string[]): string | u
   return text === undefined || text === '' ? undefined : text;
 }
 
-const XML_SPECIAL = /[<>&"]/;
+const XML_SPECIALS = /[<>&"]/g;
 
 function escapeXml(text: string): string {
-  if (!XML_SPECIAL.test(text)) return text;
-  return text.replace(/[<>&"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[char] ?? char);
+  if (text.search(XML_SPECIALS) === -1) return text;
+  return text.replace(XML_SPECIALS, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[char] ?? char);
 }
 
 /** Compact XML text of a subtree (indentation dropped), stopping once charsMax is reached. */
