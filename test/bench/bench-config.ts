@@ -65,20 +65,13 @@ function concurrenciesFromEnv(name: string, fallback: string): number[] {
   return values;
 }
 
-function suitesFromEnv(): SuiteName[] {
-  const raw = process.env.BENCH_SUITES ?? SUITES.join(',');
+/** A comma-separated subset of `allowed` from the environment, in `allowed`'s order; all of it when unset. */
+function subsetFromEnv<Name extends string>(name: string, allowed: readonly Name[]): Name[] {
+  const raw = process.env[name] ?? allowed.join(',');
   const names = raw.split(',').map((part) => part.trim());
-  const known = (name: string): name is SuiteName => (SUITES as readonly string[]).includes(name);
-  if (names.length === 0 || !names.every(known)) throw new Error(`BENCH_SUITES=${raw}: expected a subset of ${SUITES.join(',')}`);
-  return SUITES.filter((name) => names.includes(name));
-}
-
-function workloadsFromEnv(): WorkloadName[] {
-  const raw = process.env.BENCH_WORKLOADS ?? WORKLOADS.join(',');
-  const names = raw.split(',').map((part) => part.trim());
-  const known = (name: string): name is WorkloadName => (WORKLOADS as readonly string[]).includes(name);
-  if (names.length === 0 || !names.every(known)) throw new Error(`BENCH_WORKLOADS=${raw}: expected a subset of ${WORKLOADS.join(',')}`);
-  return WORKLOADS.filter((name) => names.includes(name));
+  const known = (value: string): value is Name => (allowed as readonly string[]).includes(value);
+  if (names.length === 0 || !names.every(known)) throw new Error(`${name}=${raw}: expected a subset of ${allowed.join(',')}`);
+  return allowed.filter((value) => names.includes(value));
 }
 
 export function loadBenchConfig(): BenchConfig {
@@ -88,7 +81,7 @@ export function loadBenchConfig(): BenchConfig {
   // With the longest suffix, `_reconcile`, it must still be an identifier of at most 63 characters.
   assertDatabaseName(`${databaseName}_reconcile`, 'BENCH_DATABASE');
   return {
-    suites: suitesFromEnv(),
+    suites: subsetFromEnv('BENCH_SUITES', SUITES),
     adminDatabaseUrl: process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
     databaseName,
     keepDatabases: process.env.BENCH_KEEP_DATABASES === '1',
@@ -105,7 +98,7 @@ export function loadBenchConfig(): BenchConfig {
     batchTransfersPerRun: integerFromEnv('BENCH_BATCH_TRANSFERS', 20_000, 1_000, 1_000_000),
     batchWarmupTransfers: integerFromEnv('BENCH_BATCH_WARMUP_TRANSFERS', 4_000, 0, 100_000),
     batchConcurrencies,
-    workloads: workloadsFromEnv(),
+    workloads: subsetFromEnv('BENCH_WORKLOADS', WORKLOADS),
     apiPoolSize: integerFromEnv('BENCH_API_POOL_SIZE', Math.max(...concurrencies, ...batchConcurrencies), 1, 90),
     runTimeoutMs: integerFromEnv('BENCH_RUN_TIMEOUT_S', 60, 1, 3_600) * 1000,
     benchTimeoutMs: integerFromEnv('BENCH_TIMEOUT_S', 2_400, 10, 14_400) * 1000,
