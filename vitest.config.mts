@@ -2,8 +2,23 @@ import { resolve } from 'node:path';
 import swc from 'unplugin-swc';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-const libs = ['money', 'db', 'auth', 'ledger', 'idempotency', 'outbox', 'config', 'errors', 'imports', 'reconciliation', 'inbox', 'proofs'];
-const alias = Object.fromEntries(libs.map((lib) => [`@ledger/${lib}`, resolve(import.meta.dirname, `libs/${lib}/src/index.ts`)]));
+const libs = [
+  'money',
+  'db',
+  'auth',
+  'ledger',
+  'idempotency',
+  'outbox',
+  'config',
+  'errors',
+  'imports',
+  'reconciliation',
+  'inbox',
+  'proofs',
+];
+const alias = Object.fromEntries(
+  libs.map((lib) => [`@ledger/${lib}`, resolve(import.meta.dirname, `libs/${lib}/src/index.ts`)]),
+);
 // SWC, not esbuild: Nest's dependency injection needs emitted decorator metadata.
 const plugins = [swc.vite({ module: { type: 'es6' } })];
 

@@ -21,7 +21,11 @@ describe('API smoke', () => {
       });
       expect(created.status).toBe(201);
     }
-    const poster = await api.request('POST', '/v1/api-keys', { key: adminKey, idempotencyKey: randomUUID(), body: { name: 'poster', roles: ['poster'] } });
+    const poster = await api.request('POST', '/v1/api-keys', {
+      key: adminKey,
+      idempotencyKey: randomUUID(),
+      body: { name: 'poster', roles: ['poster'] },
+    });
     expect(poster.status).toBe(201);
     const posted = await api.request('POST', '/v1/transactions', {
       key: poster.body.key,

@@ -66,7 +66,9 @@ describe('authentication', () => {
 
   it('invalid, garbled, tampered or revoked keys are 401 UNAUTHENTICATED and write nothing', async () => {
     const unusedKey = await createApiKey(api, tenant.adminKey, ['poster'], 'to be revoked');
-    await sqlRows(api, `UPDATE api_keys SET revoked_at = now() WHERE tenant_id = $1 AND name = 'to be revoked'`, [tenant.tenantId]);
+    await sqlRows(api, `UPDATE api_keys SET revoked_at = now() WHERE tenant_id = $1 AND name = 'to be revoked'`, [
+      tenant.tenantId,
+    ]);
     const bad = [
       'not-a-key',
       'ldg_',
@@ -83,7 +85,13 @@ describe('authentication', () => {
         const response = await postTransaction(api, key, transfer('assets:cash', 'income:sales', '5'));
         expectError(response, 401, 'UNAUTHENTICATED');
       }
-      for (const header of [`Basic ${tenant.posterKey}`, `Bearer ${tenant.posterKey} extra`, 'Bearer', `Bearer ${'x'.repeat(300)}`, tenant.posterKey]) {
+      for (const header of [
+        `Basic ${tenant.posterKey}`,
+        `Bearer ${tenant.posterKey} extra`,
+        'Bearer',
+        `Bearer ${'x'.repeat(300)}`,
+        tenant.posterKey,
+      ]) {
         const response = await api.request('GET', '/v1/accounts/assets:cash', { headers: { authorization: header } });
         expectError(response, 401, 'UNAUTHENTICATED');
       }
@@ -113,8 +121,17 @@ describe('roles', () => {
 
   const postAs = (key: string) => postTransaction(api, key, transfer('assets:cash', 'income:sales', '5'));
   const createAccountAs = (key: string) =>
-    api.request('POST', '/v1/accounts', { key, idempotencyKey: randomUUID(), body: { code: `new:${randomUUID()}`, currency: 'USD', normalBalance: 'debit' } });
-  const createKeyAs = (key: string) => api.request('POST', '/v1/api-keys', { key, idempotencyKey: randomUUID(), body: { name: 'escalate', roles: ['admin'] } });
+    api.request('POST', '/v1/accounts', {
+      key,
+      idempotencyKey: randomUUID(),
+      body: { code: `new:${randomUUID()}`, currency: 'USD', normalBalance: 'debit' },
+    });
+  const createKeyAs = (key: string) =>
+    api.request('POST', '/v1/api-keys', {
+      key,
+      idempotencyKey: randomUUID(),
+      body: { name: 'escalate', roles: ['admin'] },
+    });
 
   it('auditor and finance keys cannot post transactions, create accounts or create keys (403 FORBIDDEN)', async () => {
     await expectNothingWritten(api, tenant, CODES, async () => {
@@ -138,14 +155,33 @@ describe('roles', () => {
 
   it('key creation validates the roles and writes nothing when refused', async () => {
     await expectNothingWritten(api, tenant, CODES, async () => {
-      for (const body of [{ name: 'k', roles: [] }, { name: 'k', roles: ['root'] }, { name: '', roles: ['poster'] }, { name: 'k' }, { name: 'k', roles: 'admin' }]) {
-        const response = await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body });
+      for (const body of [
+        { name: 'k', roles: [] },
+        { name: 'k', roles: ['root'] },
+        { name: '', roles: ['poster'] },
+        { name: 'k' },
+        { name: 'k', roles: 'admin' },
+      ]) {
+        const response = await api.request('POST', '/v1/api-keys', {
+          key: tenant.adminKey,
+          idempotencyKey: randomUUID(),
+          body,
+        });
         expectError(response, 400, 'VALIDATION_FAILED');
       }
     });
-    const created = await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'dup roles', roles: ['poster', 'poster'] } });
+    const created = await api.request('POST', '/v1/api-keys', {
+      key: tenant.adminKey,
+      idempotencyKey: randomUUID(),
+      body: { name: 'dup roles', roles: ['poster', 'poster'] },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.any(String), name: 'dup roles', roles: ['poster'], key: expect.stringMatching(/^ldg_/) });
+    expect(created.body).toMatchObject({
+      id: expect.any(String),
+      name: 'dup roles',
+      roles: ['poster'],
+      key: expect.stringMatching(/^ldg_/),
+    });
   });
 
   it('every role may read; a key with several roles gets the union', async () => {
@@ -168,7 +204,10 @@ describe('roles', () => {
         await createKeyAs(TEST_OPERATOR_TOKEN),
         await api.request('POST', '/v1/tenants', { key: tenant.adminKey, body: { name: 'by an api key' } }),
         await api.request('POST', '/v1/tenants', { key: tenant.posterKey, body: { name: 'by an api key' } }),
-        await api.request('POST', '/v1/tenants', { key: `${TEST_OPERATOR_TOKEN}x`, body: { name: 'wrong operator token' } }),
+        await api.request('POST', '/v1/tenants', {
+          key: `${TEST_OPERATOR_TOKEN}x`,
+          body: { name: 'wrong operator token' },
+        }),
       ]) {
         expect([401, 403]).toContain(response.status);
         expectError(response, response.status, response.status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN');
@@ -192,7 +231,11 @@ describe('tenant isolation', () => {
     // B has an account with the same code as one of A's, and one of its own.
     await createAccount(api, b.adminKey, { code: 'assets:cash', currency: 'USD', normalBalance: 'debit' });
     await createAccount(api, b.adminKey, { code: 'income:other', currency: 'USD', normalBalance: 'credit' });
-    aTransaction = await mustPost(api, a.posterKey, transfer('assets:cash', 'income:sales', '700', 'USD', { externalRef: 'shared-ref' }));
+    aTransaction = await mustPost(
+      api,
+      a.posterKey,
+      transfer('assets:cash', 'income:sales', '700', 'USD', { externalRef: 'shared-ref' }),
+    );
   });
 
   it("tenant B gets 404 NOT_FOUND for A's account (by id and code), entries and transaction", async () => {
@@ -219,18 +262,31 @@ describe('tenant isolation', () => {
         const byIds = await postTransaction(api, b.posterKey, transfer(aCash.id, 'income:other', '5'));
         expectError(byIds, 404, 'ACCOUNT_NOT_FOUND');
         expect(byIds.body.error.details.accounts).toEqual([aCash.id]);
-        expectError(await postTransaction(api, b.posterKey, transfer('assets:cash', 'income:sales', '5')), 404, 'ACCOUNT_NOT_FOUND');
+        expectError(
+          await postTransaction(api, b.posterKey, transfer('assets:cash', 'income:sales', '5')),
+          404,
+          'ACCOUNT_NOT_FOUND',
+        );
       }),
     );
   });
 
   it("a key whose embedded tenant is swapped for A's is 401", async () => {
-    expectError(await api.request('GET', '/v1/accounts/assets:cash', { key: withTenant(b.posterKey, a.tenantId) }), 401, 'UNAUTHENTICATED');
+    expectError(
+      await api.request('GET', '/v1/accounts/assets:cash', { key: withTenant(b.posterKey, a.tenantId) }),
+      401,
+      'UNAUTHENTICATED',
+    );
   });
 
   it('external references and idempotency keys are per tenant', async () => {
     const idempotencyKey = randomUUID();
-    const inB = await postTransaction(api, b.posterKey, transfer('assets:cash', 'income:other', '700', 'USD', { externalRef: 'shared-ref' }), idempotencyKey);
+    const inB = await postTransaction(
+      api,
+      b.posterKey,
+      transfer('assets:cash', 'income:other', '700', 'USD', { externalRef: 'shared-ref' }),
+      idempotencyKey,
+    );
     expect(inB.status).toBe(201);
     expect(inB.headers.get('ledger-existing')).toBeNull();
     expect(inB.body.id).not.toBe(aTransaction.id);
@@ -241,18 +297,25 @@ describe('tenant isolation', () => {
 
   it("B's event feed never shows A's events, and A's never shows B's", async () => {
     const aIds = new Set([aCash.id, aTransaction.id]);
-    const feedB = await readEventFeed(api, b.posterKey, { limit: 2, ready: (events) => events.some((event) => event.type === 'transaction.posted') });
+    const feedB = await readEventFeed(api, b.posterKey, {
+      limit: 2,
+      ready: (events) => events.some((event) => event.type === 'transaction.posted'),
+    });
     expect(feedB.events.length).toBeGreaterThanOrEqual(2);
     for (const event of feedB.events) {
       expect(event.tenantId).toBe(b.tenantId);
       expect(aIds.has(event.aggregateId)).toBe(false);
       expect(JSON.stringify(event.data)).not.toContain(aCash.id);
     }
-    const feedA = await readEventFeed(api, a.posterKey, { ready: (events) => events.some((event) => event.aggregateId === aTransaction.id) });
+    const feedA = await readEventFeed(api, a.posterKey, {
+      ready: (events) => events.some((event) => event.aggregateId === aTransaction.id),
+    });
     expect(feedA.events.map((event) => event.aggregateId)).toContain(aTransaction.id);
     for (const event of feedA.events) expect(event.tenantId).toBe(a.tenantId);
     // A's cursor handed to B still yields only B's events.
-    const crossed = await api.request('GET', `/v1/events?after=${encodeURIComponent(feedA.cursor)}`, { key: b.posterKey });
+    const crossed = await api.request('GET', `/v1/events?after=${encodeURIComponent(feedA.cursor)}`, {
+      key: b.posterKey,
+    });
     expect(crossed.status).toBe(200);
     for (const event of crossed.body.data) expect(event.tenantId).toBe(b.tenantId);
   });

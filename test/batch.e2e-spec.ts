@@ -35,7 +35,11 @@ const batch = (tenant: TestTenant, transactions: unknown, idempotencyKey?: strin
   postWithKey(api, tenant.posterKey, '/v1/transactions/batch', { transactions }, idempotencyKey);
 
 async function transactionCount(tenant: TestTenant): Promise<number> {
-  return (await sqlRows<{ n: number }>(api, 'SELECT count(*)::int AS n FROM transactions WHERE tenant_id = $1', [tenant.tenantId]))[0]!.n;
+  return (
+    await sqlRows<{ n: number }>(api, 'SELECT count(*)::int AS n FROM transactions WHERE tenant_id = $1', [
+      tenant.tenantId,
+    ])
+  )[0]!.n;
 }
 
 function outcomes(response: ApiResponse) {
@@ -62,7 +66,12 @@ describe('a batch of mixed items', () => {
       transfer(wallet, shop, '41'), // 40 left
       transfer(wallet, shop, '40'), // exactly what is left
       transfer(wallet, 'liabilities:nowhere', '1'),
-      { entries: [{ account: wallet, direction: 'debit', amount: '5', currency: 'USD' }, { account: shop, direction: 'credit', amount: '4', currency: 'USD' }] },
+      {
+        entries: [
+          { account: wallet, direction: 'debit', amount: '5', currency: 'USD' },
+          { account: shop, direction: 'credit', amount: '4', currency: 'USD' },
+        ],
+      },
       'not an object',
     ]);
     expect(outcomes(response)).toEqual([
@@ -85,20 +94,44 @@ describe('a batch of mixed items', () => {
     const malformedPaths = results[2].error.details.fields.map((field: any) => field.path);
     expect(malformedPaths).toEqual(expect.arrayContaining(['entries.0.direction', 'entries.0.amount']));
     for (const result of results) {
-      expect(Object.keys(result).sort()).toEqual(result.status === 'error' ? ['error', 'index', 'status'] : ['index', 'status', 'transaction']);
-      if (result.status === 'error') expect(result.error).toEqual({ code: expect.any(String), message: expect.any(String), details: expect.any(Object) });
+      expect(Object.keys(result).sort()).toEqual(
+        result.status === 'error' ? ['error', 'index', 'status'] : ['index', 'status', 'transaction'],
+      );
+      if (result.status === 'error')
+        expect(result.error).toEqual({
+          code: expect.any(String),
+          message: expect.any(String),
+          details: expect.any(Object),
+        });
     }
-    for (const index of [0, 3, 7]) expect(await getTransaction(api, tenant.posterKey, results[index].transaction.id)).toEqual(results[index].transaction);
-    expect(results[3].transaction.entries.map((entry: any) => [entry.accountCode, entry.amount])).toEqual([[wallet, '60'], [shop, '60']]);
+    for (const index of [0, 3, 7])
+      expect(await getTransaction(api, tenant.posterKey, results[index].transaction.id)).toEqual(
+        results[index].transaction,
+      );
+    expect(results[3].transaction.entries.map((entry: any) => [entry.accountCode, entry.amount])).toEqual([
+      [wallet, '60'],
+      [shop, '60'],
+    ]);
     expect(await transactionCount(tenant)).toBe(before + 3);
-    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({ posted: '0', pending: '0', available: '0' });
+    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({
+      posted: '0',
+      pending: '0',
+      available: '0',
+    });
     expect((await getAccount(api, tenant.posterKey, shop)).balances.posted).toBe('100');
   });
 
   it('an externalRef posted by an earlier request is "exists" with that transaction', async () => {
     const { wallet } = await accounts(tenant);
-    const earlier = await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, '7', 'USD', { externalRef: `ref-${wallet}` }));
-    const response = await batch(tenant, [transfer('equity:seed', wallet, '7', 'USD', { externalRef: `ref-${wallet}` }), transfer('equity:seed', wallet, '8', 'USD', { externalRef: `ref-${wallet}` })]);
+    const earlier = await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('equity:seed', wallet, '7', 'USD', { externalRef: `ref-${wallet}` }),
+    );
+    const response = await batch(tenant, [
+      transfer('equity:seed', wallet, '7', 'USD', { externalRef: `ref-${wallet}` }),
+      transfer('equity:seed', wallet, '8', 'USD', { externalRef: `ref-${wallet}` }),
+    ]);
     expect(outcomes(response)).toEqual([
       [0, 'exists', undefined],
       [1, 'error', 'EXTERNAL_REF_CONFLICT'],
@@ -125,19 +158,35 @@ describe('a batch of mixed items', () => {
     const hold = response.body.results[0].transaction;
     expect(hold).toMatchObject({ status: 'pending' });
     expect(hold.entries.every((entry: any) => entry.pending)).toBe(true);
-    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({ posted: '70', pending: '70', available: '0' });
+    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({
+      posted: '70',
+      pending: '70',
+      available: '0',
+    });
     expect((await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`)).status).toBe(201);
     expect((await getAccount(api, tenant.posterKey, shop)).balances.posted).toBe('100');
   });
 
   it('emits one event per created item and none for refused ones', async () => {
     const { wallet, shop } = await accounts(tenant);
-    const response = await batch(tenant, [transfer('equity:seed', wallet, '10'), transfer(wallet, shop, '11'), transfer(wallet, shop, '10')]);
-    const created = response.body.results.filter((result: any) => result.status === 'created').map((result: any) => result.transaction.id);
+    const response = await batch(tenant, [
+      transfer('equity:seed', wallet, '10'),
+      transfer(wallet, shop, '11'),
+      transfer(wallet, shop, '10'),
+    ]);
+    const created = response.body.results
+      .filter((result: any) => result.status === 'created')
+      .map((result: any) => result.transaction.id);
     expect(created).toHaveLength(2);
-    const { events } = await readEventFeed(api, tenant.posterKey, { ready: (all) => all.some((event) => event.aggregateId === created[1]) });
-    const mine = events.filter((event) => event.data?.transaction?.entries?.some((entry: any) => entry.accountCode === wallet));
-    expect(mine.map((event) => [event.type, event.aggregateId])).toEqual(created.map((id: string) => ['transaction.posted', id]));
+    const { events } = await readEventFeed(api, tenant.posterKey, {
+      ready: (all) => all.some((event) => event.aggregateId === created[1]),
+    });
+    const mine = events.filter((event) =>
+      event.data?.transaction?.entries?.some((entry: any) => entry.accountCode === wallet),
+    );
+    expect(mine.map((event) => [event.type, event.aggregateId])).toEqual(
+      created.map((id: string) => ['transaction.posted', id]),
+    );
   });
 });
 
@@ -171,28 +220,46 @@ describe('the batch as a whole', () => {
     const { wallet, codes } = await accounts(tenant);
     const item = transfer('equity:seed', wallet, '1');
     await expectNothingWritten(api, tenant, codes, async () => {
-      expectValidationError(await batch(tenant, Array.from({ length: 1001 }, () => item)), 'transactions');
+      expectValidationError(
+        await batch(
+          tenant,
+          Array.from({ length: 1001 }, () => item),
+        ),
+        'transactions',
+      );
       expectValidationError(await batch(tenant, []), 'transactions');
       expectValidationError(await batch(tenant, item), 'transactions');
       expectValidationError(await postWithKey(api, tenant.posterKey, '/v1/transactions/batch', {}), 'transactions');
-      const extra = await postWithKey(api, tenant.posterKey, '/v1/transactions/batch', { transactions: [item], atomic: true });
+      const extra = await postWithKey(api, tenant.posterKey, '/v1/transactions/batch', {
+        transactions: [item],
+        atomic: true,
+      });
       expectError(extra, 400, 'VALIDATION_FAILED');
       expect(JSON.stringify(extra.body.error.details)).toContain('atomic');
-      expectError(await api.request('POST', '/v1/transactions/batch', { key: tenant.posterKey, body: { transactions: [item] } }), 400, 'IDEMPOTENCY_KEY_MISSING');
+      expectError(
+        await api.request('POST', '/v1/transactions/batch', { key: tenant.posterKey, body: { transactions: [item] } }),
+        400,
+        'IDEMPOTENCY_KEY_MISSING',
+      );
     });
   });
 
   it('a batch needs the poster role', async () => {
     const { wallet, codes } = await accounts(tenant);
     await expectNothingWritten(api, tenant, codes, async () => {
-      const response = await postWithKey(api, tenant.adminKey, '/v1/transactions/batch', { transactions: [transfer('equity:seed', wallet, '1')] });
+      const response = await postWithKey(api, tenant.adminKey, '/v1/transactions/batch', {
+        transactions: [transfer('equity:seed', wallet, '1')],
+      });
       expectError(response, 403, 'FORBIDDEN');
     });
   });
 
   it('1000 items are all created, chained in order in the journal', async () => {
     const { wallet } = await accounts(tenant);
-    const response = await batch(tenant, Array.from({ length: 1000 }, (_, index) => transfer('equity:seed', wallet, String(index + 1))));
+    const response = await batch(
+      tenant,
+      Array.from({ length: 1000 }, (_, index) => transfer('equity:seed', wallet, String(index + 1))),
+    );
     const results = response.body.results;
     expect(response.status).toBe(201);
     expect(results).toHaveLength(1000);
@@ -203,8 +270,13 @@ describe('the batch as a whole', () => {
       expect(result.transaction.journal.hash).toMatch(/^[0-9a-f]{64}$/);
     });
     const byStripe = new Map<number, bigint[]>();
-    for (const result of results) byStripe.set(result.transaction.journal.stripe, [...(byStripe.get(result.transaction.journal.stripe) ?? []), BigInt(result.transaction.journal.seq)]);
-    for (const seqs of byStripe.values()) seqs.forEach((seq, index) => index > 0 && expect(seq).toBeGreaterThan(seqs[index - 1]!));
+    for (const result of results)
+      byStripe.set(result.transaction.journal.stripe, [
+        ...(byStripe.get(result.transaction.journal.stripe) ?? []),
+        BigInt(result.transaction.journal.seq),
+      ]);
+    for (const seqs of byStripe.values())
+      for (let index = 1; index < seqs.length; index++) expect(seqs[index]).toBeGreaterThan(seqs[index - 1]!);
     expect(new Set(results.map((result: any) => result.transaction.journal.hash)).size).toBe(1000);
     expect((await getAccount(api, tenant.posterKey, wallet)).balances.posted).toBe(String((1000 * 1001) / 2));
     expect((await getAccount(api, tenant.posterKey, wallet)).version).toBe('1000');
@@ -216,10 +288,16 @@ describe('the batch as a whole', () => {
     await mustPost(api, tenant.posterKey, transfer('equity:seed', shop, '1000'));
     const responses = await Promise.all(
       Array.from({ length: 6 }, (_, index) =>
-        batch(tenant, Array.from({ length: 50 }, (_, item) => ((index + item) % 2 === 0 ? transfer(wallet, shop, '3') : transfer(shop, wallet, '3')))),
+        batch(
+          tenant,
+          Array.from({ length: 50 }, (_, item) =>
+            (index + item) % 2 === 0 ? transfer(wallet, shop, '3') : transfer(shop, wallet, '3'),
+          ),
+        ),
       ),
     );
-    for (const response of responses) expect(outcomes(response).every(([, status]: [number, string]) => status === 'created')).toBe(true);
+    for (const response of responses)
+      expect(outcomes(response).every(([, status]: [number, string]) => status === 'created')).toBe(true);
     expect((await getAccount(api, tenant.posterKey, wallet)).balances.posted).toBe('1000');
     expect((await getAccount(api, tenant.posterKey, shop)).balances.posted).toBe('1000');
     expect((await getAccount(api, tenant.posterKey, wallet)).version).toBe('301');

@@ -25,8 +25,18 @@ const STATEMENT = bankCsv([
 beforeAll(async () => {
   api = await startApi();
   const tenant = await seededTenant(api, 'console');
-  await createAccount(api, tenant.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true });
-  await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+  await createAccount(api, tenant.adminKey, {
+    code: 'assets:bank',
+    currency: 'USD',
+    normalBalance: 'debit',
+    allowNegative: true,
+  });
+  await createAccount(api, tenant.adminKey, {
+    code: 'income:sales',
+    currency: 'USD',
+    normalBalance: 'credit',
+    allowNegative: true,
+  });
   finance = await financeKey(api, tenant);
   auditor = await createApiKey(api, tenant.adminKey, ['auditor'], 'auditor');
   await createSource(api, finance, { name: 'bank', account: 'assets:bank', format: 'csv:bank' });
@@ -95,7 +105,9 @@ describe('the finance console', () => {
     const { page } = browser;
     await page.getByRole('link', { name: 'Imports', exact: true }).click();
     await page.getByLabel('Source', { exact: true }).selectOption('bank');
-    await page.getByLabel('Statement file').setInputFiles({ name: 'november.csv', mimeType: 'text/csv', buffer: Buffer.from(STATEMENT) });
+    await page
+      .getByLabel('Statement file')
+      .setInputFiles({ name: 'november.csv', mimeType: 'text/csv', buffer: Buffer.from(STATEMENT) });
     await page.getByRole('button', { name: 'Upload statement' }).click();
     await page.getByText('Imported 3 line(s) from november.csv into bank').waitFor();
     await browser.screenshot('03-import-uploaded');
@@ -112,7 +124,9 @@ describe('the finance console', () => {
     await page.getByRole('link', { name: 'Imports', exact: true }).click();
     await page.getByLabel('Source', { exact: true }).selectOption('bank');
     const bad = bankCsv([`${day(-1)},${day(-1)},Half a cent,1.005,USD,,X`, `not-a-date,${day(-1)},Y,1.00,USD,,Y`]);
-    await page.getByLabel('Statement file').setInputFiles({ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
+    await page
+      .getByLabel('Statement file')
+      .setInputFiles({ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
     await page.getByRole('button', { name: 'Upload statement' }).click();
     await page.getByRole('alert').getByText('cannot be read exactly').waitFor();
     await expect.poll(() => page.getByRole('alert').locator('tbody tr').count()).toBe(2);
@@ -141,7 +155,9 @@ describe('the finance console', () => {
     const rows = page.locator('table.tickets tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
     await page.getByRole('link', { name: /bank booked 99900 USD/ }).waitFor();
-    await expect.poll(() => page.getByRole('list', { name: 'Tickets by status' }).innerText()).toMatch(/open\s*2\s*acknowledged\s*0\s*resolved\s*0\s*ignored\s*0\s*overdue\s*0\s*total\s*2/i);
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Tickets by status' }).textContent())
+      .toMatch(/open\s*2\s*acknowledged\s*0\s*resolved\s*0\s*ignored\s*0\s*overdue\s*0\s*total\s*2/i);
     await browser.screenshot('07-queue-tickets');
 
     await page.getByLabel('Kind', { exact: true }).selectOption('missing_in_ledger');
@@ -173,17 +189,22 @@ describe('the finance console', () => {
     await expect.poll(() => browser.focusedId()).toBe('outcome');
 
     const history = page.locator('section[aria-labelledby="history-heading"] tbody tr');
-    await expect.poll(() => history.allInnerTexts()).toEqual([
-      expect.stringMatching(/reconciler\s+opened/),
-      expect.stringMatching(/assigned\s+owner: .+ → alice/),
-      expect.stringMatching(/resolved\s+status: open → resolved\s+Refund of order 77, booked by hand as journal 42/),
-    ]);
+    await expect
+      .poll(() => history.allInnerTexts())
+      .toEqual([
+        expect.stringMatching(/reconciler\s+opened/),
+        expect.stringMatching(/assigned\s+owner: .+ → alice/),
+        expect.stringMatching(/resolved\s+status: open → resolved\s+Refund of order 77, booked by hand as journal 42/),
+      ]);
     await browser.screenshot('09-ticket-resolved');
 
     const id = (await browser.hash()).split('/').at(-1)!;
     const stored = await api.request('GET', `/v1/discrepancies/${id}`, { key: finance });
     expect(stored.body).toMatchObject({ status: 'resolved', owner: 'alice' });
-    expect(stored.body.history.at(-1)).toMatchObject({ action: 'resolved', note: 'Refund of order 77, booked by hand as journal 42' });
+    expect(stored.body.history.at(-1)).toMatchObject({
+      action: 'resolved',
+      note: 'Refund of order 77, booked by hand as journal 42',
+    });
   });
 
   it('matches a statement line to a ledger transaction by hand and explains the match', async () => {
@@ -193,7 +214,9 @@ describe('the finance console', () => {
     await page.getByRole('cell', { name: 'Unknown deposit', exact: true }).waitFor();
     await browser.screenshot('10-ticket-open');
     await page.getByLabel('Transactions').fill(unreported);
-    await page.getByLabel('Note', { exact: true }).fill('the customer paid 999.00 against the 25.00 invoice; the rest is a prepayment');
+    await page
+      .getByLabel('Note', { exact: true })
+      .fill('the customer paid 999.00 against the 25.00 invoice; the rest is a prepayment');
     await page.getByRole('button', { name: 'Match', exact: true }).click();
     await page.getByText('Matched. The next reconciliation run').waitFor();
     await page.getByText(/Matched by rule manual/).waitFor();
@@ -220,7 +243,11 @@ describe('the finance console', () => {
     const { page } = browser;
     await page.getByRole('link', { name: 'Proofs', exact: true }).click();
     const available = (await api.request('GET', '/v1/proofs/balances', { key: auditor })).status !== 404;
-    if (available) await page.getByText(/roles do not allow this|Download proof/).first().waitFor();
+    if (available)
+      await page
+        .getByText(/roles do not allow this|Download proof/)
+        .first()
+        .waitFor();
     else await page.getByText('Proofs are not available on this server.').waitFor();
     await browser.screenshot('12-proofs-finance');
   });
@@ -240,7 +267,14 @@ describe('the finance console', () => {
     // Nor by going around the page: the server refuses the auditor's change.
     const id = (await browser.hash()).split('/').at(-1)!;
     const status = await page.evaluate(
-      async ({ id, key }) => (await fetch(`/v1/discrepancies/${id}`, { method: 'PATCH', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'resolved', note: 'not mine to close' }) })).status,
+      async ({ id, key }) =>
+        (
+          await fetch(`/v1/discrepancies/${id}`, {
+            method: 'PATCH',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ status: 'resolved', note: 'not mine to close' }),
+          })
+        ).status,
       { id, key: auditor },
     );
     expect(status).toBe(403);

@@ -32,12 +32,24 @@ describe('bad requests: documented error and nothing written', () => {
 
   beforeAll(async () => {
     tenant = await setupTenant(api, 'errors');
-    cashId = (await createAccount(api, tenant.adminKey, { code: 'assets:cash', currency: 'USD', normalBalance: 'debit' })).id;
+    cashId = (
+      await createAccount(api, tenant.adminKey, { code: 'assets:cash', currency: 'USD', normalBalance: 'debit' })
+    ).id;
     await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit' });
     await createAccount(api, tenant.adminKey, { code: 'assets:eur', currency: 'EUR', normalBalance: 'debit' });
     await createAccount(api, tenant.adminKey, { code: 'income:eur', currency: 'EUR', normalBalance: 'credit' });
-    await createAccount(api, tenant.adminKey, { code: 'ovf:a', currency: 'USD', normalBalance: 'debit', allowNegative: true });
-    await createAccount(api, tenant.adminKey, { code: 'ovf:b', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    await createAccount(api, tenant.adminKey, {
+      code: 'ovf:a',
+      currency: 'USD',
+      normalBalance: 'debit',
+      allowNegative: true,
+    });
+    await createAccount(api, tenant.adminKey, {
+      code: 'ovf:b',
+      currency: 'USD',
+      normalBalance: 'credit',
+      allowNegative: true,
+    });
     await mustPost(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '10000'));
   });
 
@@ -112,7 +124,12 @@ describe('bad requests: documented error and nothing written', () => {
     await refused(async () => {
       const response = await post(transfer('assets:cash', 'income:eur', '100', 'EUR'));
       expectError(response, 422, 'CURRENCY_MISMATCH');
-      expect(response.body.error.details).toMatchObject({ leg: 0, account: 'assets:cash', accountCurrency: 'USD', entryCurrency: 'EUR' });
+      expect(response.body.error.details).toMatchObject({
+        leg: 0,
+        account: 'assets:cash',
+        accountCurrency: 'USD',
+        entryCurrency: 'EUR',
+      });
     });
   });
 
@@ -128,7 +145,10 @@ describe('bad requests: documented error and nothing written', () => {
 
   it('a single leg, or none, is 400 naming entries', async () => {
     await refused(async () => {
-      expectValidationError(await post({ entries: [{ account: 'assets:cash', direction: 'debit', amount: '1', currency: 'USD' }] }), 'entries');
+      expectValidationError(
+        await post({ entries: [{ account: 'assets:cash', direction: 'debit', amount: '1', currency: 'USD' }] }),
+        'entries',
+      );
       expectValidationError(await post({ entries: [] }), 'entries');
       expectValidationError(await post({}), 'entries');
     });
@@ -145,15 +165,26 @@ describe('bad requests: documented error and nothing written', () => {
       expectError(await post(twice), 400, 'VALIDATION_FAILED');
       const mixed = { entries: [twice.entries[0], { ...twice.entries[1], account: cashId }] };
       expectError(await post(mixed), 400, 'VALIDATION_FAILED');
-      const upper = { entries: [{ ...twice.entries[0], account: cashId }, { ...twice.entries[1], account: cashId.toUpperCase() }] };
+      const upper = {
+        entries: [
+          { ...twice.entries[0], account: cashId },
+          { ...twice.entries[1], account: cashId.toUpperCase() },
+        ],
+      };
       expectError(await post(upper), 400, 'VALIDATION_FAILED');
     });
   });
 
   it('a body over 2 MiB is 413 PAYLOAD_TOO_LARGE', async () => {
-    const body = JSON.stringify(transfer('assets:cash', 'income:sales', '1', 'USD', { description: 'x'.repeat(2 * 1024 * 1024 + 10) }));
+    const body = JSON.stringify(
+      transfer('assets:cash', 'income:sales', '1', 'USD', { description: 'x'.repeat(2 * 1024 * 1024 + 10) }),
+    );
     await refused(async () => {
-      expectError(await api.request('POST', '/v1/transactions', { key: tenant.posterKey, idempotencyKey: randomUUID(), body }), 413, 'PAYLOAD_TOO_LARGE');
+      expectError(
+        await api.request('POST', '/v1/transactions', { key: tenant.posterKey, idempotencyKey: randomUUID(), body }),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      );
     });
   });
 
@@ -175,7 +206,12 @@ describe('bad requests: documented error and nothing written', () => {
   ])('an unsupported %s is 415 UNSUPPORTED_MEDIA_TYPE', async (_label, headers) => {
     const body = JSON.stringify(transfer('assets:cash', 'income:sales', '1'));
     await refused(async () => {
-      const response = await api.request('POST', '/v1/transactions', { key: tenant.posterKey, idempotencyKey: randomUUID(), headers, body });
+      const response = await api.request('POST', '/v1/transactions', {
+        key: tenant.posterKey,
+        idempotencyKey: randomUUID(),
+        headers,
+        body,
+      });
       expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
     });
   });
@@ -185,7 +221,12 @@ describe('bad requests: documented error and nothing written', () => {
       const top = await post(transfer('assets:cash', 'income:sales', '1', 'USD', { sneaky: true }));
       expectError(top, 400, 'VALIDATION_FAILED');
       expect(JSON.stringify(top.body.error.details)).toContain('sneaky');
-      const leg = await post({ entries: [{ account: 'assets:cash', direction: 'debit', amount: '1', currency: 'USD', memo: 'x' }, { account: 'income:sales', direction: 'credit', amount: '1', currency: 'USD' }] });
+      const leg = await post({
+        entries: [
+          { account: 'assets:cash', direction: 'debit', amount: '1', currency: 'USD', memo: 'x' },
+          { account: 'income:sales', direction: 'credit', amount: '1', currency: 'USD' },
+        ],
+      });
       expectError(leg, 400, 'VALIDATION_FAILED');
       expect(JSON.stringify(leg.body.error.details)).toContain('memo');
     });
@@ -193,13 +234,31 @@ describe('bad requests: documented error and nothing written', () => {
 
   it('other bad header fields are 400 naming them (externalRef, description, effectiveAt, direction)', async () => {
     await refused(async () => {
-      expectValidationError(await post(transfer('assets:cash', 'income:sales', '1', 'USD', { externalRef: 'r'.repeat(256) })), 'externalRef');
-      expectValidationError(await post(transfer('assets:cash', 'income:sales', '1', 'USD', { externalRef: '' })), 'externalRef');
-      expectValidationError(await post(transfer('assets:cash', 'income:sales', '1', 'USD', { description: 'd'.repeat(1001) })), 'description');
-      expectValidationError(await post(transfer('assets:cash', 'income:sales', '1', 'USD', { effectiveAt: 'yesterday' })), 'effectiveAt');
-      expectValidationError(await post(transfer('assets:cash', 'income:sales', '1', 'USD', { effectiveAt: '2026-01-01T00:00:00' })), 'effectiveAt');
+      expectValidationError(
+        await post(transfer('assets:cash', 'income:sales', '1', 'USD', { externalRef: 'r'.repeat(256) })),
+        'externalRef',
+      );
+      expectValidationError(
+        await post(transfer('assets:cash', 'income:sales', '1', 'USD', { externalRef: '' })),
+        'externalRef',
+      );
+      expectValidationError(
+        await post(transfer('assets:cash', 'income:sales', '1', 'USD', { description: 'd'.repeat(1001) })),
+        'description',
+      );
+      expectValidationError(
+        await post(transfer('assets:cash', 'income:sales', '1', 'USD', { effectiveAt: 'yesterday' })),
+        'effectiveAt',
+      );
+      expectValidationError(
+        await post(transfer('assets:cash', 'income:sales', '1', 'USD', { effectiveAt: '2026-01-01T00:00:00' })),
+        'effectiveAt',
+      );
       const sideways = transfer('assets:cash', 'income:sales', '1');
-      expectValidationError(await post({ entries: [{ ...sideways.entries[0], direction: 'up' }, sideways.entries[1]] }), 'entries.0.direction');
+      expectValidationError(
+        await post({ entries: [{ ...sideways.entries[0], direction: 'up' }, sideways.entries[1]] }),
+        'entries.0.direction',
+      );
     });
   });
 
@@ -207,12 +266,23 @@ describe('bad requests: documented error and nothing written', () => {
     let deep: Record<string, unknown> = { leaf: 1 };
     for (let level = 0; level < 10; level++) deep = { next: deep };
     await refused(async () => {
-      expectValidationError(await post(transfer('assets:cash', 'income:sales', '1', 'USD', { metadata: { blob: 'x'.repeat(9000) } })), 'metadata');
-      expectValidationError(await post(transfer('assets:cash', 'income:sales', '1', 'USD', { metadata: deep })), 'metadata');
-      const response = await post(transfer('assets:cash', 'income:sales', '1', 'USD', { metadata: { ['k'.repeat(65)]: 1 } }));
+      expectValidationError(
+        await post(transfer('assets:cash', 'income:sales', '1', 'USD', { metadata: { blob: 'x'.repeat(9000) } })),
+        'metadata',
+      );
+      expectValidationError(
+        await post(transfer('assets:cash', 'income:sales', '1', 'USD', { metadata: deep })),
+        'metadata',
+      );
+      const response = await post(
+        transfer('assets:cash', 'income:sales', '1', 'USD', { metadata: { ['k'.repeat(65)]: 1 } }),
+      );
       expectError(response, 400, 'VALIDATION_FAILED');
       expect(response.body.error.details.fields[0].path).toMatch(/^metadata/);
-      expectValidationError(await post(transfer('assets:cash', 'income:sales', '1', 'USD', { metadata: ['not', 'an', 'object'] })), 'metadata');
+      expectValidationError(
+        await post(transfer('assets:cash', 'income:sales', '1', 'USD', { metadata: ['not', 'an', 'object'] })),
+        'metadata',
+      );
     });
   });
 
@@ -221,7 +291,11 @@ describe('bad requests: documented error and nothing written', () => {
     const metadata = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
     const body = `{"entries":${JSON.stringify(transfer('assets:cash', 'income:sales', '1').entries)},"metadata":${metadata}}`;
     await refused(async () => {
-      const response = await api.request('POST', '/v1/transactions', { key: tenant.posterKey, idempotencyKey: randomUUID(), body });
+      const response = await api.request('POST', '/v1/transactions', {
+        key: tenant.posterKey,
+        idempotencyKey: randomUUID(),
+        body,
+      });
       expectError(response, 400, 'VALIDATION_FAILED');
     });
   });
@@ -229,11 +303,34 @@ describe('bad requests: documented error and nothing written', () => {
   it('a missing Idempotency-Key is 400 IDEMPOTENCY_KEY_MISSING; an empty or 256-character one is 400', async () => {
     await refused(async () => {
       const body = transfer('assets:cash', 'income:sales', '1');
-      expectError(await api.request('POST', '/v1/transactions', { key: tenant.posterKey, body }), 400, 'IDEMPOTENCY_KEY_MISSING');
-      expectError(await api.request('POST', '/v1/accounts', { key: tenant.adminKey, body: { code: 'x:y', currency: 'USD', normalBalance: 'debit' } }), 400, 'IDEMPOTENCY_KEY_MISSING');
-      expectError(await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, body: { name: 'k', roles: ['poster'] } }), 400, 'IDEMPOTENCY_KEY_MISSING');
+      expectError(
+        await api.request('POST', '/v1/transactions', { key: tenant.posterKey, body }),
+        400,
+        'IDEMPOTENCY_KEY_MISSING',
+      );
+      expectError(
+        await api.request('POST', '/v1/accounts', {
+          key: tenant.adminKey,
+          body: { code: 'x:y', currency: 'USD', normalBalance: 'debit' },
+        }),
+        400,
+        'IDEMPOTENCY_KEY_MISSING',
+      );
+      expectError(
+        await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, body: { name: 'k', roles: ['poster'] } }),
+        400,
+        'IDEMPOTENCY_KEY_MISSING',
+      );
       expectValidationError(await post(body, 'k'.repeat(256)), 'Idempotency-Key');
-      expectError(await api.request('POST', '/v1/transactions', { key: tenant.posterKey, body, headers: { 'idempotency-key': '' } }), 400, 'VALIDATION_FAILED');
+      expectError(
+        await api.request('POST', '/v1/transactions', {
+          key: tenant.posterKey,
+          body,
+          headers: { 'idempotency-key': '' },
+        }),
+        400,
+        'VALIDATION_FAILED',
+      );
     });
     // The bound itself is allowed.
     expect((await post(transfer('assets:eur', 'income:eur', '1', 'EUR'), 'k'.repeat(255))).status).toBe(201);
@@ -253,7 +350,9 @@ describe('bad requests: documented error and nothing written', () => {
 
   it('taking a constrained account below zero is 422 INSUFFICIENT_FUNDS with details', async () => {
     await createAccount(api, tenant.adminKey, { code: 'expenses:any', currency: 'USD', normalBalance: 'debit' });
-    const available = BigInt((await api.request('GET', '/v1/accounts/assets:cash', { key: tenant.posterKey })).body.balances.available);
+    const available = BigInt(
+      (await api.request('GET', '/v1/accounts/assets:cash', { key: tenant.posterKey })).body.balances.available,
+    );
     expect(available > 0n).toBe(true);
     await refused(async () => {
       // The debited expense account only grows; the credited cash account is the one that runs short.
@@ -280,13 +379,17 @@ describe('bad requests: documented error and nothing written', () => {
   });
 
   it('bad account bodies are 400 naming the field', async () => {
-    const create = (body: unknown) => api.request('POST', '/v1/accounts', { key: tenant.adminKey, idempotencyKey: randomUUID(), body });
+    const create = (body: unknown) =>
+      api.request('POST', '/v1/accounts', { key: tenant.adminKey, idempotencyKey: randomUUID(), body });
     await refused(async () => {
       expectValidationError(await create({ code: 'has space', currency: 'USD', normalBalance: 'debit' }), 'code');
       expectValidationError(await create({ code: randomUUID(), currency: 'USD', normalBalance: 'debit' }), 'code');
       expectValidationError(await create({ code: 'ok:code', currency: 'XYZ', normalBalance: 'debit' }), 'currency');
       expectValidationError(await create({ code: 'ok:code', currency: 'USD', normalBalance: 'both' }), 'normalBalance');
-      expectValidationError(await create({ code: 'ok:code', currency: 'USD', normalBalance: 'debit', allowNegative: 'yes' }), 'allowNegative');
+      expectValidationError(
+        await create({ code: 'ok:code', currency: 'USD', normalBalance: 'debit', allowNegative: 'yes' }),
+        'allowNegative',
+      );
       expectValidationError(await create({ code: 'ok:code', currency: 'USD' }), 'normalBalance');
     });
   });
@@ -303,6 +406,10 @@ describe('bad requests: documented error and nothing written', () => {
     expectError(await get('/v1/accounts/assets:nope'), 404, 'NOT_FOUND');
     expectError(await get('/v1/no-such-route'), 404, 'NOT_FOUND');
     expectError(await api.request('GET', '/no-such-route'), 404, 'NOT_FOUND');
-    expectError(await api.request('POST', '/v1/no-such-route', { key: tenant.posterKey, idempotencyKey: randomUUID(), body: {} }), 404, 'NOT_FOUND');
+    expectError(
+      await api.request('POST', '/v1/no-such-route', { key: tenant.posterKey, idempotencyKey: randomUUID(), body: {} }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

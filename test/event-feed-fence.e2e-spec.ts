@@ -3,7 +3,14 @@ import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
-import { type TestTenant, mustPost, readEventFeed, seededTenant, transfer, walletAndShop } from './support/ledger-fixtures';
+import {
+  type TestTenant,
+  mustPost,
+  readEventFeed,
+  seededTenant,
+  transfer,
+  walletAndShop,
+} from './support/ledger-fixtures';
 
 let api: ApiHarness;
 let neighbour: TestDatabase;
@@ -40,7 +47,10 @@ describe('the event feed fence', () => {
     const held = await openWritingTransaction(neighbour.url);
     try {
       const posted = await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, '5'));
-      const { events } = await readEventFeed(api, tenant.posterKey, { ready: (all) => all.some((event) => event.aggregateId === posted.id), timeoutMs: 3_000 });
+      const { events } = await readEventFeed(api, tenant.posterKey, {
+        ready: (all) => all.some((event) => event.aggregateId === posted.id),
+        timeoutMs: 3_000,
+      });
       expect(events.map((event) => event.aggregateId)).toContain(posted.id);
     } finally {
       await held.release();
@@ -59,7 +69,9 @@ describe('the event feed fence', () => {
     } finally {
       await held.release();
     }
-    const { events } = await readEventFeed(api, tenant.posterKey, { ready: (all) => all.some((event) => event.aggregateId === posted.id) });
+    const { events } = await readEventFeed(api, tenant.posterKey, {
+      ready: (all) => all.some((event) => event.aggregateId === posted.id),
+    });
     expect(events.map((event) => event.aggregateId)).toContain(posted.id);
   });
 });

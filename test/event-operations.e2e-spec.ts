@@ -1,5 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type EventPublisher, type LedgerEvent, NoEventPublisher, PurgePublishedEventsUseCase, RelayRepository, WebhookRepository } from '@ledger/outbox';
+import {
+  type EventPublisher,
+  type LedgerEvent,
+  NoEventPublisher,
+  PurgePublishedEventsUseCase,
+  RelayRepository,
+  WebhookRepository,
+} from '@ledger/outbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { type TestTenant, mustPost, seededTenant, sqlRows, transfer, walletAndShop } from './support/ledger-fixtures';
@@ -37,7 +44,9 @@ async function metrics(): Promise<Map<string, number>> {
 }
 
 async function unpublished(): Promise<number> {
-  return (await sqlRows<{ n: number }>(api, `SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL`))[0]!.n;
+  return (
+    await sqlRows<{ n: number }>(api, `SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL`)
+  )[0]!.n;
 }
 
 /** Slow enough that a shutdown arrives in the middle of a batch. */
@@ -75,21 +84,37 @@ describe('event delivery operations', () => {
     await sleep(1_100);
     const lagging = await api.request('GET', '/health');
     expect(lagging.status, 'a lagging relay is a warning, not an outage').toBe(200);
-    expect(lagging.body).toMatchObject({ status: 'warn', database: 'up', outbox: { status: 'lagging', lagging: ['relay', 'webhookQueue'] }, warnings: [expect.stringMatching(/relay/), expect.stringMatching(/webhook queue/)] });
+    expect(lagging.body).toMatchObject({
+      status: 'warn',
+      database: 'up',
+      outbox: { status: 'lagging', lagging: ['relay', 'webhookQueue'] },
+      warnings: [expect.stringMatching(/relay/), expect.stringMatching(/webhook queue/)],
+    });
     expect(lagging.body.outbox.oldestUnpublishedAgeSeconds).toBeGreaterThanOrEqual(1);
     expect(lagging.body.outbox.oldestUnqueuedAgeSeconds).toBeGreaterThanOrEqual(1);
 
     const relay = relayOf(api, new NoEventPublisher());
     while ((await relay.execute()).claimed > 0);
     const webhooksOnly = await api.request('GET', '/health');
-    expect(webhooksOnly.body).toMatchObject({ status: 'warn', outbox: { status: 'lagging', lagging: ['webhookQueue'], unpublished: '0', oldestUnpublishedAgeSeconds: 0 }, warnings: [expect.stringMatching(/webhook queue/)] });
+    expect(webhooksOnly.body).toMatchObject({
+      status: 'warn',
+      outbox: { status: 'lagging', lagging: ['webhookQueue'], unpublished: '0', oldestUnpublishedAgeSeconds: 0 },
+      warnings: [expect.stringMatching(/webhook queue/)],
+    });
 
     const webhookQueue = webhookQueueOf(api);
     while ((await webhookQueue.execute()).claimed > 0);
     const healthy = await api.request('GET', '/health');
     expect(healthy.body).toMatchObject({
       status: 'ok',
-      outbox: { status: 'ok', lagging: [], unpublished: '0', oldestUnpublishedAgeSeconds: 0, webhooksUnqueued: '0', oldestUnqueuedAgeSeconds: 0 },
+      outbox: {
+        status: 'ok',
+        lagging: [],
+        unpublished: '0',
+        oldestUnpublishedAgeSeconds: 0,
+        webhooksUnqueued: '0',
+        oldestUnqueuedAgeSeconds: 0,
+      },
       warnings: [],
     });
   });
@@ -109,21 +134,29 @@ describe('event delivery operations', () => {
   });
 
   it('the cleanup deletes published events older than the retention whose webhooks are queued, and keeps the rest', async () => {
-    const count = async (where: string) => (await sqlRows<{ n: number }>(api, `SELECT count(*)::int AS n FROM outbox_events WHERE ${where}`))[0]!.n;
+    const count = async (where: string) =>
+      (await sqlRows<{ n: number }>(api, `SELECT count(*)::int AS n FROM outbox_events WHERE ${where}`))[0]!.n;
     const total = await count('true');
     const waiting = await unpublished();
     expect(waiting).toBeGreaterThan(0);
     // The previous test's relay published events that no webhook queue has seen since.
     const publishedAndQueued = await count('published_at IS NOT NULL AND webhooks_queued_at IS NOT NULL');
     expect(publishedAndQueued).toBeLessThan(total - waiting);
-    const purge = new PurgePublishedEventsUseCase(new RelayRepository(api.db.database), new WebhookRepository(api.db.database), 168);
+    const purge = new PurgePublishedEventsUseCase(
+      new RelayRepository(api.db.database),
+      new WebhookRepository(api.db.database),
+      168,
+    );
     const afterRetention = new Date(Date.now() + 169 * 3_600_000);
     expect(await purge.execute()).toEqual({ events: 0, deliveries: 0 });
     // Published events whose webhooks are not queued yet are kept; once the queue ran, they go too.
     expect(await purge.execute(afterRetention)).toEqual({ events: publishedAndQueued, deliveries: 0 });
     const webhookQueue = webhookQueueOf(api);
     while ((await webhookQueue.execute()).claimed > 0);
-    expect(await purge.execute(afterRetention)).toEqual({ events: total - waiting - publishedAndQueued, deliveries: 0 });
+    expect(await purge.execute(afterRetention)).toEqual({
+      events: total - waiting - publishedAndQueued,
+      deliveries: 0,
+    });
     expect((await sqlRows<{ n: number }>(api, `SELECT count(*)::int AS n FROM outbox_events`))[0]!.n).toBe(waiting);
   });
 });

@@ -2,9 +2,26 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { deleteStream, readStream } from './support/jetstream-reader';
-import { type TestTenant, createAccount, mustPost, postWithKey, seededTenant, transfer, walletAndShop } from './support/ledger-fixtures';
+import {
+  type TestTenant,
+  createAccount,
+  mustPost,
+  postWithKey,
+  seededTenant,
+  transfer,
+  walletAndShop,
+} from './support/ledger-fixtures';
 import { type PrivateNatsServer, SHARED_NATS_URL, startPrivateNatsServer } from './support/nats-server';
-import { RecordingPublisher, natsPublisher, outboxIds, relayLoop, relayOf, testStream, waitUntil, webhookQueueLoop } from './support/relay-fixtures';
+import {
+  RecordingPublisher,
+  natsPublisher,
+  outboxIds,
+  relayLoop,
+  relayOf,
+  testStream,
+  waitUntil,
+  webhookQueueLoop,
+} from './support/relay-fixtures';
 
 let api: ApiHarness;
 const streams: { url: string; stream: string }[] = [];
@@ -64,7 +81,9 @@ describe('outbox relay to NATS JetStream', () => {
     const afterCrash = await outboxIds(api, tenant.tenantId);
     expect(afterCrash.length).toBeGreaterThan(8);
     expect(afterCrash.filter((row) => row.published)).toEqual([]);
-    expect((await readStream(SHARED_NATS_URL, names.stream)).length, 'the crashed batch did reach the broker').toBe(afterCrash.length);
+    expect((await readStream(SHARED_NATS_URL, names.stream)).length, 'the crashed batch did reach the broker').toBe(
+      afterCrash.length,
+    );
 
     const restarted = relayOf(api, natsPublisher(SHARED_NATS_URL, names));
     while ((await restarted.execute()).claimed > 0);
@@ -76,7 +95,10 @@ describe('outbox relay to NATS JetStream', () => {
     await createAccount(api, tenant.adminKey, { code: 'liabilities:held', currency: 'USD', normalBalance: 'credit' });
     const holds = [];
     for (let i = 0; i < 12; i++) {
-      const hold = await mustPost(api, tenant.posterKey, { ...transfer('equity:seed', 'liabilities:held', '50'), pending: { expiresAt: new Date(Date.now() + 3_600_000).toISOString() } });
+      const hold = await mustPost(api, tenant.posterKey, {
+        ...transfer('equity:seed', 'liabilities:held', '50'),
+        pending: { expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
+      });
       holds.push(hold.id);
     }
     for (const [i, id] of holds.entries()) {
@@ -85,14 +107,22 @@ describe('outbox relay to NATS JetStream', () => {
     }
     await postTransfers(tenant, 10);
     const names = newStream(SHARED_NATS_URL);
-    const publishers = [new RecordingPublisher(natsPublisher(SHARED_NATS_URL, names)), new RecordingPublisher(natsPublisher(SHARED_NATS_URL, names))];
+    const publishers = [
+      new RecordingPublisher(natsPublisher(SHARED_NATS_URL, names)),
+      new RecordingPublisher(natsPublisher(SHARED_NATS_URL, names)),
+    ];
     const loops = publishers.map((publisher) => relayLoop(relayOf(api, publisher, { batchSizeMax: 3 })));
-    loops.forEach((loop) => loop.start());
-    await waitUntil(async () => (await outboxIds(api, tenant.tenantId)).every((row) => row.published), 20_000, 'every event is published');
+    for (const loop of loops) loop.start();
+    await waitUntil(
+      async () => (await outboxIds(api, tenant.tenantId)).every((row) => row.published),
+      20_000,
+      'every event is published',
+    );
     await Promise.all(loops.map((loop) => loop.stop()));
     await Promise.all(publishers.map((publisher) => publisher.close()));
 
-    const mine = (publisher: RecordingPublisher) => publisher.published.filter((event) => event.tenantId === tenant.tenantId);
+    const mine = (publisher: RecordingPublisher) =>
+      publisher.published.filter((event) => event.tenantId === tenant.tenantId);
     const all = [...mine(publishers[0]!), ...mine(publishers[1]!)];
     expect(mine(publishers[0]!).length, 'both relays took a share').toBeGreaterThan(0);
     expect(mine(publishers[1]!).length, 'both relays took a share').toBeGreaterThan(0);
@@ -111,10 +141,18 @@ describe('outbox relay to NATS JetStream', () => {
     privateNats = await startPrivateNatsServer();
     const tenant = await seededTenant(api, 'nats outage');
     // A subscription to every event type; nothing is sent to it here (no delivery loop runs), its queue is what is watched.
-    const hook = await postWithKey(api, tenant.adminKey, '/v1/webhooks', { url: 'https://1.1.1.1/ledger-hook', events: [] });
+    const hook = await postWithKey(api, tenant.adminKey, '/v1/webhooks', {
+      url: 'https://1.1.1.1/ledger-hook',
+      events: [],
+    });
     expect(hook.status, JSON.stringify(hook.body)).toBe(201);
     const queuedDeliveries = async () =>
-      (await api.db.database.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND subscription_id = $2', [tenant.tenantId, hook.body.id]))[0]!.n;
+      (
+        await api.db.database.sql.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND subscription_id = $2',
+          [tenant.tenantId, hook.body.id],
+        )
+      )[0]!.n;
     const { wallet, shop } = await walletAndShop(api, tenant);
     await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, '100000'));
     const names = newStream(privateNats.url);
@@ -127,7 +165,9 @@ describe('outbox relay to NATS JetStream', () => {
       const statuses: number[] = [];
       const posting = (async () => {
         for (let i = 0; i < 30; i++) {
-          statuses.push((await postWithKey(api, tenant.posterKey, '/v1/transactions', transfer(wallet, shop, '10'))).status);
+          statuses.push(
+            (await postWithKey(api, tenant.posterKey, '/v1/transactions', transfer(wallet, shop, '10'))).status,
+          );
           await sleep(20);
         }
       })();
@@ -136,20 +176,36 @@ describe('outbox relay to NATS JetStream', () => {
       await posting;
       expect(statuses, 'posting never waits for the broker').toEqual(Array(30).fill(201));
       await sleep(300);
-      expect((await outboxIds(api, tenant.tenantId)).some((row) => !row.published), 'events wait while NATS is down').toBe(true);
+      expect(
+        (await outboxIds(api, tenant.tenantId)).some((row) => !row.published),
+        'events wait while NATS is down',
+      ).toBe(true);
       // The webhook queue does not wait for the broker: every event of the tenant gets its delivery.
       const events = (await outboxIds(api, tenant.tenantId)).length;
-      await waitUntil(async () => (await queuedDeliveries()) === events, 10_000, 'every event has its webhook delivery while NATS is down');
-      expect((await outboxIds(api, tenant.tenantId)).some((row) => !row.published), 'NATS is still down').toBe(true);
+      await waitUntil(
+        async () => (await queuedDeliveries()) === events,
+        10_000,
+        'every event has its webhook delivery while NATS is down',
+      );
+      expect(
+        (await outboxIds(api, tenant.tenantId)).some((row) => !row.published),
+        'NATS is still down',
+      ).toBe(true);
 
       await privateNats.start();
-      await waitUntil(async () => (await outboxIds(api, tenant.tenantId)).every((row) => row.published), 20_000, 'every event is published after NATS is back');
+      await waitUntil(
+        async () => (await outboxIds(api, tenant.tenantId)).every((row) => row.published),
+        20_000,
+        'every event is published after NATS is back',
+      );
     } finally {
       await loop.stop();
       await webhookQueue.stop();
       await publisher.close();
     }
     await expectStreamHoldsEachOnce(privateNats.url, names.stream, tenant);
-    expect(await queuedDeliveries(), 'one delivery per event, none twice').toBe((await outboxIds(api, tenant.tenantId)).length);
+    expect(await queuedDeliveries(), 'one delivery per event, none twice').toBe(
+      (await outboxIds(api, tenant.tenantId)).length,
+    );
   });
 });

@@ -24,7 +24,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-const hold = (from: string, to: string, amount: string) => transfer(from, to, amount, 'USD', { pending: { expiresAt: isoFromNow(DAY_MS) } });
+const hold = (from: string, to: string, amount: string) =>
+  transfer(from, to, amount, 'USD', { pending: { expiresAt: isoFromNow(DAY_MS) } });
 
 describe('balance as of a time', () => {
   let tenant: TestTenant;
@@ -33,16 +34,31 @@ describe('balance as of a time', () => {
   const oneDayAgo = isoFromNow(-DAY_MS);
   const at = (iso: string, shiftMs: number) => new Date(new Date(iso).getTime() + shiftMs).toISOString();
   const balance = (ref: string, asOf?: string) =>
-    api.request('GET', `/v1/accounts/${ref}/balance${asOf === undefined ? '' : `?asOf=${encodeURIComponent(asOf)}`}`, { key: tenant.posterKey });
+    api.request('GET', `/v1/accounts/${ref}/balance${asOf === undefined ? '' : `?asOf=${encodeURIComponent(asOf)}`}`, {
+      key: tenant.posterKey,
+    });
 
   beforeAll(async () => {
     tenant = await setupTenant(api, 'balance as of');
     cash = await createAccount(api, tenant.adminKey, { code: 'assets:cash', currency: 'USD', normalBalance: 'debit' });
-    await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    await createAccount(api, tenant.adminKey, {
+      code: 'income:sales',
+      currency: 'USD',
+      normalBalance: 'credit',
+      allowNegative: true,
+    });
     // Posted out of effective order: two days ago, then now, then one day ago.
-    await mustPost(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '100', 'USD', { effectiveAt: twoDaysAgo }));
+    await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('assets:cash', 'income:sales', '100', 'USD', { effectiveAt: twoDaysAgo }),
+    );
     await mustPost(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '5'));
-    await mustPost(api, tenant.posterKey, transfer('income:sales', 'assets:cash', '30', 'USD', { effectiveAt: oneDayAgo }));
+    await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('income:sales', 'assets:cash', '30', 'USD', { effectiveAt: oneDayAgo }),
+    );
     await mustPost(api, tenant.posterKey, hold('income:sales', 'assets:cash', '7')); // holds are not history
   });
 
@@ -59,13 +75,29 @@ describe('balance as of a time', () => {
     for (const [asOf, posted, postedDebits, postedCredits] of expected) {
       const response = await balance('assets:cash', asOf);
       expect(response.status, JSON.stringify(response.body)).toBe(200);
-      expect(response.body, `as of ${asOf}`).toEqual({ account: 'assets:cash', currency: 'USD', asOf, posted, postedDebits, postedCredits });
+      expect(response.body, `as of ${asOf}`).toEqual({
+        account: 'assets:cash',
+        currency: 'USD',
+        asOf,
+        posted,
+        postedDebits,
+        postedCredits,
+      });
     }
   });
 
   it('a credit-normal account counts credits minus debits; an id names the account too', async () => {
-    const response = await api.request('GET', `/v1/accounts/income:sales/balance?asOf=${encodeURIComponent(isoFromNow(-DAY_MS / 2))}`, { key: tenant.posterKey });
-    expect(response.body).toMatchObject({ account: 'income:sales', posted: '70', postedDebits: '30', postedCredits: '100' });
+    const response = await api.request(
+      'GET',
+      `/v1/accounts/income:sales/balance?asOf=${encodeURIComponent(isoFromNow(-DAY_MS / 2))}`,
+      { key: tenant.posterKey },
+    );
+    expect(response.body).toMatchObject({
+      account: 'income:sales',
+      posted: '70',
+      postedDebits: '30',
+      postedCredits: '100',
+    });
     const byId = await balance(cash.id, oneDayAgo);
     expect(byId.body).toMatchObject({ account: 'assets:cash', posted: '70' });
   });
@@ -75,15 +107,34 @@ describe('balance as of a time', () => {
     expect(response.status).toBe(200);
     expect(Math.abs(new Date(response.body.asOf).getTime() - Date.now())).toBeLessThan(60_000);
     expect(response.body).toMatchObject({ posted: '75', postedDebits: '105', postedCredits: '30' });
-    expect((await getAccount(api, tenant.posterKey, 'assets:cash')).balances).toEqual({ posted: '75', pending: '7', available: '68' });
+    expect((await getAccount(api, tenant.posterKey, 'assets:cash')).balances).toEqual({
+      posted: '75',
+      pending: '7',
+      available: '68',
+    });
   });
 
   it('an invalid asOf or an unknown parameter is 400; an unknown account is 404', async () => {
     for (const asOf of ['yesterday', '2026-01-01T00:00:00', '2026-01-01', '2026-13-01T00:00:00Z', '']) {
-      expectValidationError(await api.request('GET', `/v1/accounts/assets:cash/balance?asOf=${encodeURIComponent(asOf)}`, { key: tenant.posterKey }), 'asOf');
+      expectValidationError(
+        await api.request('GET', `/v1/accounts/assets:cash/balance?asOf=${encodeURIComponent(asOf)}`, {
+          key: tenant.posterKey,
+        }),
+        'asOf',
+      );
     }
-    expectError(await api.request('GET', '/v1/accounts/assets:cash/balance?asOf=2026-01-01T00:00:00Z&asOf=2026-01-02T00:00:00Z', { key: tenant.posterKey }), 400, 'VALIDATION_FAILED');
-    expectError(await api.request('GET', '/v1/accounts/assets:cash/balance?at=2026-01-01T00:00:00Z', { key: tenant.posterKey }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await api.request('GET', '/v1/accounts/assets:cash/balance?asOf=2026-01-01T00:00:00Z&asOf=2026-01-02T00:00:00Z', {
+        key: tenant.posterKey,
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await api.request('GET', '/v1/accounts/assets:cash/balance?at=2026-01-01T00:00:00Z', { key: tenant.posterKey }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectError(await balance('assets:nope', oneDayAgo), 404, 'NOT_FOUND');
   });
 });
@@ -94,9 +145,18 @@ describe('account entries and the running posted balance', () => {
   beforeAll(async () => {
     tenant = await setupTenant(api, 'running balance');
     await createAccount(api, tenant.adminKey, { code: 'liabilities:wallet', currency: 'USD', normalBalance: 'credit' });
-    await createAccount(api, tenant.adminKey, { code: 'equity:seed', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    await createAccount(api, tenant.adminKey, {
+      code: 'equity:seed',
+      currency: 'USD',
+      normalBalance: 'credit',
+      allowNegative: true,
+    });
     await mustPost(api, tenant.posterKey, transfer('equity:seed', 'liabilities:wallet', '100'));
-    await mustPost(api, tenant.posterKey, transfer('equity:seed', 'liabilities:wallet', '50', 'USD', { effectiveAt: isoFromNow(-3 * DAY_MS) }));
+    await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('equity:seed', 'liabilities:wallet', '50', 'USD', { effectiveAt: isoFromNow(-3 * DAY_MS) }),
+    );
     await mustPost(api, tenant.posterKey, transfer('liabilities:wallet', 'equity:seed', '30'));
     held = await mustPost(api, tenant.posterKey, hold('liabilities:wallet', 'equity:seed', '20'));
     await mustPost(api, tenant.posterKey, transfer('liabilities:wallet', 'equity:seed', '10'));
@@ -117,12 +177,18 @@ describe('account entries and the running posted balance', () => {
     ]);
     expect(oldestFirst.map((entry) => entry.accountVersion)).toEqual(['1', '2', '3', '4', '5', '6']);
     expect(new Date(oldestFirst[1].effectiveAt).getTime()).toBeLessThan(new Date(oldestFirst[0].effectiveAt).getTime());
-    expect((await getAccount(api, tenant.posterKey, 'liabilities:wallet')).balances).toEqual({ posted: '95', pending: '0', available: '95' });
+    expect((await getAccount(api, tenant.posterKey, 'liabilities:wallet')).balances).toEqual({
+      posted: '95',
+      pending: '0',
+      available: '95',
+    });
   });
 
   it("a hold's entry says it is pending, the others say they are not", async () => {
     const { items } = await readAllPages(api, tenant.posterKey, '/v1/accounts/liabilities:wallet/entries', 50);
-    expect(items.map((entry) => [entry.transactionId === held.id, entry.pending])).toEqual(items.map((entry) => [entry.transactionId === held.id, entry.transactionId === held.id]));
+    expect(items.map((entry) => [entry.transactionId === held.id, entry.pending])).toEqual(
+      items.map((entry) => [entry.transactionId === held.id, entry.transactionId === held.id]),
+    );
   });
 });
 
@@ -132,7 +198,15 @@ describe('list filters and metadata', () => {
   beforeAll(async () => {
     tenant = await setupTenant(api, 'list filters');
     const make = async (code: string, currency: string, metadata: Record<string, unknown>) =>
-      (ids[code] = (await createAccount(api, tenant.adminKey, { code, currency, normalBalance: 'credit', allowNegative: true, metadata })).id);
+      (ids[code] = (
+        await createAccount(api, tenant.adminKey, {
+          code,
+          currency,
+          normalBalance: 'credit',
+          allowNegative: true,
+          metadata,
+        })
+      ).id);
     await make('liabilities:gold:1', 'USD', { tier: 'gold' });
     await make('liabilities:gold:2', 'USD', { tier: 'gold', region: 'eu' });
     await make('liabilities:gold:eur', 'EUR', { tier: 'gold' });
@@ -147,12 +221,29 @@ describe('list filters and metadata', () => {
 
   it('accounts filter by currency, code prefix and metadata, paged', async () => {
     const metadata = encodeURIComponent(JSON.stringify({ tier: 'gold' }));
-    const { items, pages } = await readAllPages(api, tenant.posterKey, `/v1/accounts?currency=USD&codePrefix=liabilities:&metadata=${metadata}`, 2);
-    expect(items.map((account) => account.code)).toEqual(['liabilities:gold:1', 'liabilities:gold:2', 'liabilities:gold:3']);
+    const { items, pages } = await readAllPages(
+      api,
+      tenant.posterKey,
+      `/v1/accounts?currency=USD&codePrefix=liabilities:&metadata=${metadata}`,
+      2,
+    );
+    expect(items.map((account) => account.code)).toEqual([
+      'liabilities:gold:1',
+      'liabilities:gold:2',
+      'liabilities:gold:3',
+    ]);
     expect(pages).toBe(2);
-    expect(items[1]).toMatchObject({ id: ids['liabilities:gold:2'], metadata: { tier: 'gold', region: 'eu' }, balances: { posted: '0' } });
-    expect(await accountCodes(`metadata=${encodeURIComponent('{"tier":"gold","region":"eu"}')}`)).toEqual(['liabilities:gold:2']);
-    expect(await accountCodes(`metadata=${encodeURIComponent('{"nested":{"level":2}}')}`)).toEqual(['liabilities:gold:3']);
+    expect(items[1]).toMatchObject({
+      id: ids['liabilities:gold:2'],
+      metadata: { tier: 'gold', region: 'eu' },
+      balances: { posted: '0' },
+    });
+    expect(await accountCodes(`metadata=${encodeURIComponent('{"tier":"gold","region":"eu"}')}`)).toEqual([
+      'liabilities:gold:2',
+    ]);
+    expect(await accountCodes(`metadata=${encodeURIComponent('{"nested":{"level":2}}')}`)).toEqual([
+      'liabilities:gold:3',
+    ]);
     expect(await accountCodes(`metadata=${encodeURIComponent('{"tier":"GOLD"}')}`)).toEqual([]);
     expect(await accountCodes('currency=EUR')).toEqual(['liabilities:gold:eur']);
     expect(await accountCodes(`codePrefix=${encodeURIComponent('liab_lities:')}`)).toEqual([]);
@@ -161,11 +252,32 @@ describe('list filters and metadata', () => {
   });
 
   it('transactions filter by metadata and status', async () => {
-    const posted = await mustPost(api, tenant.posterKey, transfer('liabilities:gold:1', 'liabilities:gold:2', '5', 'USD', { metadata: { orderId: 'A1' } }));
-    const heldA1 = await mustPost(api, tenant.posterKey, transfer('liabilities:gold:1', 'liabilities:gold:2', '6', 'USD', { metadata: { orderId: 'A1', channel: 'web' }, pending: { expiresAt: isoFromNow(DAY_MS) } }));
-    const heldA2 = await mustPost(api, tenant.posterKey, transfer('liabilities:gold:1', 'liabilities:gold:2', '7', 'USD', { metadata: { orderId: 'A2' }, pending: { expiresAt: isoFromNow(DAY_MS) } }));
+    const posted = await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('liabilities:gold:1', 'liabilities:gold:2', '5', 'USD', { metadata: { orderId: 'A1' } }),
+    );
+    const heldA1 = await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('liabilities:gold:1', 'liabilities:gold:2', '6', 'USD', {
+        metadata: { orderId: 'A1', channel: 'web' },
+        pending: { expiresAt: isoFromNow(DAY_MS) },
+      }),
+    );
+    const heldA2 = await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('liabilities:gold:1', 'liabilities:gold:2', '7', 'USD', {
+        metadata: { orderId: 'A2' },
+        pending: { expiresAt: isoFromNow(DAY_MS) },
+      }),
+    );
     const voided = (await postWithKey(api, tenant.posterKey, `/v1/transactions/${heldA2.id}/void`)).body;
-    const list = async (query: string) => (await readAllPages(api, tenant.posterKey, `/v1/transactions?${query}`, 1)).items.map((transaction) => transaction.id);
+    const list = async (query: string) =>
+      (await readAllPages(api, tenant.posterKey, `/v1/transactions?${query}`, 1)).items.map(
+        (transaction) => transaction.id,
+      );
     const a1 = encodeURIComponent(JSON.stringify({ orderId: 'A1' }));
     expect(await list(`metadata=${a1}`)).toEqual([heldA1.id, posted.id]);
     expect(await list(`metadata=${a1}&status=pending`)).toEqual([heldA1.id]);
@@ -192,8 +304,18 @@ describe('journal positions', () => {
   let tenant: TestTenant;
   beforeAll(async () => {
     tenant = await setupTenant(api, 'journal');
-    await createAccount(api, tenant.adminKey, { code: 'assets:cash', currency: 'USD', normalBalance: 'debit', allowNegative: true });
-    await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    await createAccount(api, tenant.adminKey, {
+      code: 'assets:cash',
+      currency: 'USD',
+      normalBalance: 'debit',
+      allowNegative: true,
+    });
+    await createAccount(api, tenant.adminKey, {
+      code: 'income:sales',
+      currency: 'USD',
+      normalBalance: 'credit',
+      allowNegative: true,
+    });
   });
 
   function expectIncreasingPerStripe(transactions: any[]) {
@@ -210,23 +332,29 @@ describe('journal positions', () => {
 
   it('every created transaction, hold, capture and reversal has {stripe, seq, hash}; seq increases within a stripe', async () => {
     const made: any[] = [];
-    for (let index = 0; index < 8; index++) made.push(await mustPost(api, tenant.posterKey, transfer('assets:cash', 'income:sales', String(index + 1))));
+    for (let index = 0; index < 8; index++)
+      made.push(await mustPost(api, tenant.posterKey, transfer('assets:cash', 'income:sales', String(index + 1))));
     made.push(await mustPost(api, tenant.posterKey, hold('assets:cash', 'income:sales', '9')));
     made.push((await postWithKey(api, tenant.posterKey, `/v1/transactions/${made.at(-1).id}/post`)).body);
     made.push((await postWithKey(api, tenant.posterKey, `/v1/transactions/${made[0].id}/reverse`)).body);
     expectIncreasingPerStripe(made);
     expect(new Set(made.map((transaction) => transaction.journal.hash)).size).toBe(made.length);
-    for (const transaction of made) expect((await getTransaction(api, tenant.posterKey, transaction.id)).journal).toEqual(transaction.journal);
+    for (const transaction of made)
+      expect((await getTransaction(api, tenant.posterKey, transaction.id)).journal).toEqual(transaction.journal);
   });
 
   it('concurrent postings never share a journal position', async () => {
-    const made = await Promise.all(Array.from({ length: 30 }, () => mustPost(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '1'))));
+    const made = await Promise.all(
+      Array.from({ length: 30 }, () => mustPost(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '1'))),
+    );
     const positions = made.map((transaction) => `${transaction.journal.stripe}:${transaction.journal.seq}`);
     expect(new Set(positions).size).toBe(30);
     // Ids are taken before the stripe, so only the positions are ordered: per stripe, 1..n without gaps.
     const all = (await readAllPages(api, tenant.posterKey, '/v1/transactions', 200)).items;
     const seqsByStripe = new Map<number, number[]>();
-    for (const { journal } of all) seqsByStripe.set(journal.stripe, [...(seqsByStripe.get(journal.stripe) ?? []), Number(journal.seq)]);
-    for (const seqs of seqsByStripe.values()) expect(seqs.sort((a, b) => a - b)).toEqual(seqs.map((_, index) => index + 1));
+    for (const { journal } of all)
+      seqsByStripe.set(journal.stripe, [...(seqsByStripe.get(journal.stripe) ?? []), Number(journal.seq)]);
+    for (const seqs of seqsByStripe.values())
+      expect(seqs.sort((a, b) => a - b)).toEqual(seqs.map((_, index) => index + 1));
   });
 });

@@ -45,7 +45,13 @@ async function walletPair(tenant: TestTenant, funds: string) {
   return { wallet, merchant, codes: [wallet, merchant] };
 }
 
-function holdBody(from: string, to: string, amount: string, expiresAt = isoFromNow(DAY_MS), extra: Record<string, unknown> = {}) {
+function holdBody(
+  from: string,
+  to: string,
+  amount: string,
+  expiresAt = isoFromNow(DAY_MS),
+  extra: Record<string, unknown> = {},
+) {
   return transfer(from, to, amount, 'USD', { ...extra, pending: { expiresAt } });
 }
 
@@ -64,17 +70,38 @@ describe('placing holds', () => {
   it('reserves the amount at once: pending rises, available falls, posted is unchanged', async () => {
     const { wallet, merchant } = await walletPair(tenant, '1000');
     const expiresAt = new Date(Date.now() + 2 * DAY_MS).toISOString();
-    const response = await postTransaction(api, tenant.posterKey, holdBody(wallet, merchant, '300', expiresAt, { metadata: { order: 'h1' } }));
+    const response = await postTransaction(
+      api,
+      tenant.posterKey,
+      holdBody(wallet, merchant, '300', expiresAt, { metadata: { order: 'h1' } }),
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const hold = response.body;
-    expect(hold).toMatchObject({ status: 'pending', expiresAt, holdId: null, reversesId: null, resolution: null, metadata: { order: 'h1' } });
-    expect(hold.entries.map((entry: any) => [entry.accountCode, entry.direction, entry.amount, entry.pending])).toEqual([
-      [wallet, 'debit', '300', true],
-      [merchant, 'credit', '300', true],
-    ]);
+    expect(hold).toMatchObject({
+      status: 'pending',
+      expiresAt,
+      holdId: null,
+      reversesId: null,
+      resolution: null,
+      metadata: { order: 'h1' },
+    });
+    expect(hold.entries.map((entry: any) => [entry.accountCode, entry.direction, entry.amount, entry.pending])).toEqual(
+      [
+        [wallet, 'debit', '300', true],
+        [merchant, 'credit', '300', true],
+      ],
+    );
     expect(hold.journal.hash).toMatch(HASH);
-    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({ posted: '1000', pending: '300', available: '700' });
-    expect((await getAccount(api, tenant.posterKey, merchant)).balances).toEqual({ posted: '0', pending: '0', available: '0' });
+    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({
+      posted: '1000',
+      pending: '300',
+      available: '700',
+    });
+    expect((await getAccount(api, tenant.posterKey, merchant)).balances).toEqual({
+      posted: '0',
+      pending: '0',
+      available: '0',
+    });
     expect(await getTransaction(api, tenant.posterKey, hold.id)).toEqual(hold);
   });
 
@@ -86,22 +113,50 @@ describe('placing holds', () => {
       expectError(second, 422, 'INSUFFICIENT_FUNDS');
       expect(second.body.error.details).toMatchObject({ account: wallet, availableMinor: '200', requiredMinor: '201' });
       // A plain posting sees the reservation too.
-      expectError(await postTransaction(api, tenant.posterKey, transfer(wallet, merchant, '201')), 422, 'INSUFFICIENT_FUNDS');
+      expectError(
+        await postTransaction(api, tenant.posterKey, transfer(wallet, merchant, '201')),
+        422,
+        'INSUFFICIENT_FUNDS',
+      );
     });
     await placeHold(tenant, wallet, merchant, '200');
-    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({ posted: '500', pending: '500', available: '0' });
+    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({
+      posted: '500',
+      pending: '500',
+      available: '0',
+    });
   });
 
   it('expiresAt in the past, more than 90 days away or without an offset is 400', async () => {
     const { wallet, merchant, codes } = await walletPair(tenant, '100');
     await expectNothingWritten(api, tenant, codes, async () => {
-      for (const expiresAt of [isoFromNow(-60_000), isoFromNow(-DAY_MS), isoFromNow(91 * DAY_MS), isoFromNow(90 * DAY_MS + 60_000)]) {
-        expectValidationError(await postTransaction(api, tenant.posterKey, holdBody(wallet, merchant, '1', expiresAt)), 'pending.expiresAt');
+      for (const expiresAt of [
+        isoFromNow(-60_000),
+        isoFromNow(-DAY_MS),
+        isoFromNow(91 * DAY_MS),
+        isoFromNow(90 * DAY_MS + 60_000),
+      ]) {
+        expectValidationError(
+          await postTransaction(api, tenant.posterKey, holdBody(wallet, merchant, '1', expiresAt)),
+          'pending.expiresAt',
+        );
       }
-      expectError(await postTransaction(api, tenant.posterKey, holdBody(wallet, merchant, '1', '2099-01-01T00:00:00')), 400, 'VALIDATION_FAILED');
-      expectError(await postTransaction(api, tenant.posterKey, transfer(wallet, merchant, '1', 'USD', { pending: {} })), 400, 'VALIDATION_FAILED');
+      expectError(
+        await postTransaction(api, tenant.posterKey, holdBody(wallet, merchant, '1', '2099-01-01T00:00:00')),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expectError(
+        await postTransaction(api, tenant.posterKey, transfer(wallet, merchant, '1', 'USD', { pending: {} })),
+        400,
+        'VALIDATION_FAILED',
+      );
     });
-    const longest = await postTransaction(api, tenant.posterKey, holdBody(wallet, merchant, '1', isoFromNow(90 * DAY_MS - 60_000)));
+    const longest = await postTransaction(
+      api,
+      tenant.posterKey,
+      holdBody(wallet, merchant, '1', isoFromNow(90 * DAY_MS - 60_000)),
+    );
     expect(longest.status, JSON.stringify(longest.body)).toBe(201);
   });
 });
@@ -119,9 +174,16 @@ describe('resolving holds', () => {
     expect(voided.status, JSON.stringify(voided.body)).toBe(201);
     expect(voided.body).toMatchObject({ status: 'voided', holdId: hold.id, entries: [], reversesId: null });
     expect(voided.body.id).not.toBe(hold.id);
-    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({ posted: '1000', pending: '0', available: '1000' });
+    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({
+      posted: '1000',
+      pending: '0',
+      available: '1000',
+    });
     expect((await getAccount(api, tenant.posterKey, merchant)).balances.posted).toBe('0');
-    expect((await getTransaction(api, tenant.posterKey, hold.id)).resolution).toEqual({ id: voided.body.id, status: 'voided' });
+    expect((await getTransaction(api, tenant.posterKey, hold.id)).resolution).toEqual({
+      id: voided.body.id,
+      status: 'voided',
+    });
     expect(await getTransaction(api, tenant.posterKey, voided.body.id)).toEqual(voided.body);
     // A body of {} is the same as none.
     const other = await placeHold(tenant, wallet, merchant, '5');
@@ -134,13 +196,26 @@ describe('resolving holds', () => {
     const captured = await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`);
     expect(captured.status, JSON.stringify(captured.body)).toBe(201);
     expect(captured.body).toMatchObject({ status: 'posted', holdId: hold.id, expiresAt: null });
-    expect(captured.body.entries.map((entry: any) => [entry.accountCode, entry.direction, entry.amount, entry.pending])).toEqual([
+    expect(
+      captured.body.entries.map((entry: any) => [entry.accountCode, entry.direction, entry.amount, entry.pending]),
+    ).toEqual([
       [wallet, 'debit', '300', false],
       [merchant, 'credit', '300', false],
     ]);
-    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({ posted: '700', pending: '0', available: '700' });
-    expect((await getAccount(api, tenant.posterKey, merchant)).balances).toEqual({ posted: '300', pending: '0', available: '300' });
-    expect((await getTransaction(api, tenant.posterKey, hold.id)).resolution).toEqual({ id: captured.body.id, status: 'posted' });
+    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({
+      posted: '700',
+      pending: '0',
+      available: '700',
+    });
+    expect((await getAccount(api, tenant.posterKey, merchant)).balances).toEqual({
+      posted: '300',
+      pending: '0',
+      available: '300',
+    });
+    expect((await getTransaction(api, tenant.posterKey, hold.id)).resolution).toEqual({
+      id: captured.body.id,
+      status: 'posted',
+    });
   });
 
   it('a partial capture posts that amount and releases the rest', async () => {
@@ -149,7 +224,11 @@ describe('resolving holds', () => {
     const captured = await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`, { amount: '120' });
     expect(captured.status, JSON.stringify(captured.body)).toBe(201);
     expect(captured.body.entries.map((entry: any) => entry.amount)).toEqual(['120', '120']);
-    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({ posted: '880', pending: '0', available: '880' });
+    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({
+      posted: '880',
+      pending: '0',
+      available: '880',
+    });
     expect((await getAccount(api, tenant.posterKey, merchant)).balances.posted).toBe('120');
   });
 
@@ -157,13 +236,28 @@ describe('resolving holds', () => {
     const { wallet, merchant, codes } = await walletPair(tenant, '1000');
     const hold = await placeHold(tenant, wallet, merchant, '300');
     await expectNothingWritten(api, tenant, codes, async () => {
-      expectValidationError(await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`, { amount: '301' }), 'amount');
-      expectValidationError(await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`, { amount: '0' }), 'amount');
-      expectValidationError(await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`, { amount: 50 }), 'amount');
-      expectError(await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/void`, { amount: '1' }), 400, 'VALIDATION_FAILED');
+      expectValidationError(
+        await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`, { amount: '301' }),
+        'amount',
+      );
+      expectValidationError(
+        await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`, { amount: '0' }),
+        'amount',
+      );
+      expectValidationError(
+        await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`, { amount: 50 }),
+        'amount',
+      );
+      expectError(
+        await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/void`, { amount: '1' }),
+        400,
+        'VALIDATION_FAILED',
+      );
     });
     expect((await getTransaction(api, tenant.posterKey, hold.id)).resolution).toBeNull();
-    expect((await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`, { amount: '300' })).status).toBe(201);
+    expect(
+      (await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`, { amount: '300' })).status,
+    ).toBe(201);
   });
 
   it('a second resolution is 409 HOLD_ALREADY_RESOLVED and writes nothing', async () => {
@@ -228,16 +322,28 @@ describe('racing resolutions', () => {
       const { wallet, merchant } = await walletPair(tenant, '1000');
       const hold = await placeHold(tenant, wallet, merchant, '100');
       const responses = await Promise.all(
-        Array.from({ length: 10 }, (_, index) => postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/${index % 2 === 0 ? 'post' : 'void'}`)),
+        Array.from({ length: 10 }, (_, index) =>
+          postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/${index % 2 === 0 ? 'post' : 'void'}`),
+        ),
       );
       const winners = responses.filter((response) => response.status === 201);
-      expect(winners, JSON.stringify(responses.map((response) => [response.status, response.body?.error?.code]))).toHaveLength(1);
-      for (const response of responses.filter((response) => response.status !== 201)) expectError(response, 409, 'HOLD_ALREADY_RESOLVED');
-      const resolutions = await sqlRows<{ id: string }>(api, 'SELECT id FROM transactions WHERE tenant_id = $1 AND hold_id = $2', [tenant.tenantId, hold.id]);
+      expect(
+        winners,
+        JSON.stringify(responses.map((response) => [response.status, response.body?.error?.code])),
+      ).toHaveLength(1);
+      for (const response of responses.filter((response) => response.status !== 201))
+        expectError(response, 409, 'HOLD_ALREADY_RESOLVED');
+      const resolutions = await sqlRows<{ id: string }>(
+        api,
+        'SELECT id FROM transactions WHERE tenant_id = $1 AND hold_id = $2',
+        [tenant.tenantId, hold.id],
+      );
       expect(resolutions.map((row) => row.id)).toEqual([winners[0]!.body.id]);
       const captured = winners[0]!.body.status === 'posted';
       expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual(
-        captured ? { posted: '900', pending: '0', available: '900' } : { posted: '1000', pending: '0', available: '1000' },
+        captured
+          ? { posted: '900', pending: '0', available: '900' }
+          : { posted: '1000', pending: '0', available: '1000' },
       );
       expect((await getAccount(api, tenant.posterKey, merchant)).balances.posted).toBe(captured ? '100' : '0');
     }
@@ -252,7 +358,9 @@ describe('hold events', () => {
     const toVoid = await placeHold(tenant, wallet, merchant, '40');
     const capture = (await postWithKey(api, tenant.posterKey, `/v1/transactions/${toCapture.id}/post`)).body;
     const voidRecord = (await postWithKey(api, tenant.posterKey, `/v1/transactions/${toVoid.id}/void`)).body;
-    const { events } = await readEventFeed(api, tenant.posterKey, { ready: (all) => all.some((event) => event.type === 'hold.voided') });
+    const { events } = await readEventFeed(api, tenant.posterKey, {
+      ready: (all) => all.some((event) => event.type === 'hold.voided'),
+    });
     // A hold and its resolution are one aggregate: the hold is version 1, its resolution version 2.
     const byAggregate = (id: string) => events.filter((event) => event.aggregateId === id);
     expect(byAggregate(toCapture.id).map((event) => [event.type, event.aggregateVersion])).toEqual([
@@ -266,7 +374,13 @@ describe('hold events', () => {
     const posted = byAggregate(toCapture.id)[1];
     expect(posted.data.transaction).toMatchObject({ id: capture.id, holdId: toCapture.id, status: 'posted' });
     const voided = byAggregate(toVoid.id)[1];
-    expect(voided).toMatchObject({ tenantId: tenant.tenantId, data: { transaction: { id: voidRecord.id, holdId: toVoid.id, status: 'voided', entries: [] } } });
-    expect(byAggregate(toCapture.id)[0].data.transaction).toMatchObject({ status: 'pending', expiresAt: toCapture.expiresAt });
+    expect(voided).toMatchObject({
+      tenantId: tenant.tenantId,
+      data: { transaction: { id: voidRecord.id, holdId: toVoid.id, status: 'voided', entries: [] } },
+    });
+    expect(byAggregate(toCapture.id)[0].data.transaction).toMatchObject({
+      status: 'pending',
+      expiresAt: toCapture.expiresAt,
+    });
   });
 });

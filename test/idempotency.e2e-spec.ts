@@ -39,7 +39,9 @@ async function postedBalance(tenant: TestTenant, code: string): Promise<string> 
 }
 
 async function transactionCount(tenant: TestTenant): Promise<number> {
-  const rows = await sqlRows<{ n: number }>(api, 'SELECT count(*)::int AS n FROM transactions WHERE tenant_id = $1', [tenant.tenantId]);
+  const rows = await sqlRows<{ n: number }>(api, 'SELECT count(*)::int AS n FROM transactions WHERE tenant_id = $1', [
+    tenant.tenantId,
+  ]);
   return rows[0]!.n;
 }
 
@@ -61,7 +63,10 @@ describe('idempotency keys on POST /v1/transactions', () => {
 
   it('the same key and body replays the stored answer with Idempotent-Replayed: true and posts once', async () => {
     const key = randomUUID();
-    const body = transfer('assets:cash', 'income:sales', '1234', 'USD', { description: 'once', metadata: { a: 1, b: { c: 2 } } });
+    const body = transfer('assets:cash', 'income:sales', '1234', 'USD', {
+      description: 'once',
+      metadata: { a: 1, b: { c: 2 } },
+    });
     const countBefore = await transactionCount(tenant);
     const first = await postTransaction(api, tenant.posterKey, body, key);
     expect(first.status).toBe(201);
@@ -72,7 +77,16 @@ describe('idempotency keys on POST /v1/transactions', () => {
     expect(row!.expires_in_s).toBeLessThanOrEqual(24 * 3600 + 5);
 
     // The same content with keys in another order is the same request.
-    const reordered = { metadata: { b: { c: 2 }, a: 1 }, entries: body.entries.map((leg) => ({ currency: leg.currency, amount: leg.amount, direction: leg.direction, account: leg.account })), description: 'once' };
+    const reordered = {
+      metadata: { b: { c: 2 }, a: 1 },
+      entries: body.entries.map((leg) => ({
+        currency: leg.currency,
+        amount: leg.amount,
+        direction: leg.direction,
+        account: leg.account,
+      })),
+      description: 'once',
+    };
     for (const again of [body, reordered, body]) {
       const replay = await postTransaction(api, tenant.posterKey, again, key);
       expect(replay.status).toBe(201);
@@ -87,12 +101,24 @@ describe('idempotency keys on POST /v1/transactions', () => {
 
   it('the same key with another body or another path is 422 IDEMPOTENCY_KEY_REUSED and writes nothing', async () => {
     const key = randomUUID();
-    expect((await postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '10'), key)).status).toBe(201);
+    expect(
+      (await postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '10'), key)).status,
+    ).toBe(201);
     await expectNothingWritten(api, tenant, CODES, async () => {
-      const otherAmount = await postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '11'), key);
+      const otherAmount = await postTransaction(
+        api,
+        tenant.posterKey,
+        transfer('assets:cash', 'income:sales', '11'),
+        key,
+      );
       expectError(otherAmount, 422, 'IDEMPOTENCY_KEY_REUSED');
       expect(otherAmount.headers.get('idempotent-replayed')).toBeNull();
-      const otherField = await postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '10', 'USD', { description: 'x' }), key);
+      const otherField = await postTransaction(
+        api,
+        tenant.posterKey,
+        transfer('assets:cash', 'income:sales', '10', 'USD', { description: 'x' }),
+        key,
+      );
       expectError(otherField, 422, 'IDEMPOTENCY_KEY_REUSED');
       const otherPath = await api.request('POST', '/v1/accounts', {
         key: tenant.adminKey,
@@ -102,7 +128,11 @@ describe('idempotency keys on POST /v1/transactions', () => {
       expectError(otherPath, 422, 'IDEMPOTENCY_KEY_REUSED');
     });
     // The reuse attempts did not overwrite the stored answer.
-    expect((await postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '10'), key)).headers.get('idempotent-replayed')).toBe('true');
+    expect(
+      (await postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '10'), key)).headers.get(
+        'idempotent-replayed',
+      ),
+    ).toBe('true');
   });
 
   it('a 4xx outcome is stored and replayed, even after the account is funded', async () => {
@@ -153,7 +183,9 @@ describe('idempotency keys on POST /v1/transactions', () => {
     const body = transfer('assets:cash', 'income:sales', '77', 'USD', { description: 'race' });
     const cashBefore = BigInt(await postedBalance(tenant, 'assets:cash'));
     const countBefore = await transactionCount(tenant);
-    const responses = await Promise.all(Array.from({ length: 20 }, () => postTransaction(api, tenant.posterKey, body, key)));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => postTransaction(api, tenant.posterKey, body, key)),
+    );
     const created = responses.filter((response) => response.status === 201);
     for (const response of responses) {
       if (response.status === 201) continue;
@@ -178,7 +210,10 @@ describe('idempotency keys on POST /v1/transactions', () => {
     // Another retry of the same finished request, caught while it holds the key's lock (it claims the key
     // as every request does, and its transaction stays open here).
     await api.db.database.transaction('read committed', async (tx) => {
-      const [claim] = await tx.query<{ state: string }>('SELECT * FROM ledger_claim_idempotency_key($1, $2)', [tenant.tenantId, key]);
+      const [claim] = await tx.query<{ state: string }>('SELECT * FROM ledger_claim_idempotency_key($1, $2)', [
+        tenant.tenantId,
+        key,
+      ]);
       expect(claim!.state).toBe('completed');
       const retry = await postTransaction(api, tenant.posterKey, body, key);
       expect(retry.status, JSON.stringify(retry.body)).toBe(201);
@@ -199,7 +234,11 @@ describe('idempotency keys on POST /v1/transactions', () => {
     const cashBefore = BigInt(await postedBalance(tenant, 'assets:cash'));
     const first = await postTransaction(api, tenant.posterKey, body, key);
     expect(first.status).toBe(201);
-    await sqlRows(api, `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE tenant_id = $1 AND key = $2`, [tenant.tenantId, key]);
+    await sqlRows(
+      api,
+      `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE tenant_id = $1 AND key = $2`,
+      [tenant.tenantId, key],
+    );
     const second = await postTransaction(api, tenant.posterKey, body, key);
     expect(second.status).toBe(201);
     expect(second.headers.get('idempotent-replayed')).toBeNull();
@@ -211,8 +250,14 @@ describe('idempotency keys on POST /v1/transactions', () => {
     expect(third.headers.get('idempotent-replayed')).toBe('true');
     expect(third.body.id).toBe(second.body.id);
     // An expired key may also be reused for a different request.
-    await sqlRows(api, `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE tenant_id = $1 AND key = $2`, [tenant.tenantId, key]);
-    expect((await postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '6'), key)).status).toBe(201);
+    await sqlRows(
+      api,
+      `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE tenant_id = $1 AND key = $2`,
+      [tenant.tenantId, key],
+    );
+    expect(
+      (await postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '6'), key)).status,
+    ).toBe(201);
   });
 });
 
@@ -242,7 +287,11 @@ describe('idempotency keys across tenants and other endpoints', () => {
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(first.body);
-    const rows = await sqlRows<{ n: number }>(api, 'SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND type = $2', [tenant.tenantId, 'account.created']);
+    const rows = await sqlRows<{ n: number }>(
+      api,
+      'SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND type = $2',
+      [tenant.tenantId, 'account.created'],
+    );
     expect(rows[0]!.n).toBe(1);
   });
 
@@ -263,12 +312,15 @@ describe('idempotency keys across tenants and other endpoints', () => {
     expect(row).toBeDefined();
     expect(row!.body).not.toContain(first.body.key);
     expect(row!.body).not.toContain(first.body.key.slice('ldg_'.length));
-    const anywhere = await sqlRows<{ n: number }>(api, `SELECT count(*)::int AS n FROM idempotency_keys WHERE strpos(response_body::text, $1) > 0 OR strpos(response_body::text, $2) > 0`, [
-      first.body.key.slice(4),
-      tenant.adminKey.slice(4),
-    ]);
+    const anywhere = await sqlRows<{ n: number }>(
+      api,
+      `SELECT count(*)::int AS n FROM idempotency_keys WHERE strpos(response_body::text, $1) > 0 OR strpos(response_body::text, $2) > 0`,
+      [first.body.key.slice(4), tenant.adminKey.slice(4)],
+    );
     expect(anywhere[0]!.n).toBe(0);
-    const keyCount = await sqlRows<{ n: number }>(api, 'SELECT count(*)::int AS n FROM api_keys WHERE tenant_id = $1', [tenant.tenantId]);
+    const keyCount = await sqlRows<{ n: number }>(api, 'SELECT count(*)::int AS n FROM api_keys WHERE tenant_id = $1', [
+      tenant.tenantId,
+    ]);
     expect(keyCount[0]!.n).toBe(3); // initial admin, the setup poster, this one: created once
     // The key shown once works; the redacted text does not.
     expect((await api.request('GET', '/v1/transactions', { key: first.body.key })).status).toBe(200);

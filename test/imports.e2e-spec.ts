@@ -17,16 +17,28 @@ let financeKey: string;
 beforeAll(async () => {
   api = await startApi();
   tenant = await setupTenant(api, 'imports');
-  const finance = await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'finance', roles: ['finance'] } });
+  const finance = await api.request('POST', '/v1/api-keys', {
+    key: tenant.adminKey,
+    idempotencyKey: randomUUID(),
+    body: { name: 'finance', roles: ['finance'] },
+  });
   financeKey = finance.body.key;
   await createAccount(api, tenant.adminKey, { code: 'assets:bank:eur', currency: 'EUR', normalBalance: 'debit' });
-  await createAccount(api, tenant.adminKey, { code: 'assets:gateway:clearing', currency: 'USD', normalBalance: 'debit' });
+  await createAccount(api, tenant.adminKey, {
+    code: 'assets:gateway:clearing',
+    currency: 'USD',
+    normalBalance: 'debit',
+  });
   for (const [name, account, format] of [
     ['bank-eur', 'assets:bank:eur', 'camt053'],
     ['bank-mt940', 'assets:bank:eur', 'mt940'],
     ['gateway', 'assets:gateway:clearing', 'csv:gateway'],
   ]) {
-    const created = await api.request('POST', '/v1/sources', { key: financeKey, idempotencyKey: randomUUID(), body: { name, account, format } });
+    const created = await api.request('POST', '/v1/sources', {
+      key: financeKey,
+      idempotencyKey: randomUUID(),
+      body: { name, account, format },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
   }
 });
@@ -34,7 +46,11 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function upload(path: string, fields: Record<string, string>, idempotencyKey = randomUUID()): Promise<ApiResponse> {
+async function upload(
+  path: string,
+  fields: Record<string, string>,
+  idempotencyKey = randomUUID(),
+): Promise<ApiResponse> {
   const form = new FormData();
   form.set('file', new Blob([await readFile(path)]), path.split('/').at(-1));
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
@@ -47,7 +63,14 @@ async function upload(path: string, fields: Record<string, string>, idempotencyK
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-const lineCount = async () => Number((await sqlRows<{ n: string }>(api, 'SELECT count(*)::text AS n FROM statement_lines WHERE tenant_id = $1', [tenant.tenantId]))[0]!.n);
+const lineCount = async () =>
+  Number(
+    (
+      await sqlRows<{ n: string }>(api, 'SELECT count(*)::text AS n FROM statement_lines WHERE tenant_id = $1', [
+        tenant.tenantId,
+      ])
+    )[0]!.n,
+  );
 
 describe('POST /v1/imports', () => {
   it('imports a gateway CSV export with exact amounts, and the same file again is recognised', async () => {
@@ -59,9 +82,27 @@ describe('POST /v1/imports', () => {
     const lines = await api.request('GET', `/v1/imports/${first.body.id}/lines?limit=200`, { key: financeKey });
     expect(lines.body.data).toHaveLength(first.body.lines);
     // What was stored reads back exactly as the parser read it: amounts, gross and fee, identity.
-    const expected = JSON.parse(await readFile(`${path}.expected.json`, 'utf8')) as { lines: Record<string, unknown>[] };
-    expect(lines.body.data.map((line: Record<string, unknown>) => [line.lineNumber, line.externalId, line.amount, line.gross, line.fee, line.references])).toEqual(
-      expected.lines.map((line) => [line.lineNumber, line.externalId, line.amountMinor, line.grossMinor, line.feeMinor, line.references]),
+    const expected = JSON.parse(await readFile(`${path}.expected.json`, 'utf8')) as {
+      lines: Record<string, unknown>[];
+    };
+    expect(
+      lines.body.data.map((line: Record<string, unknown>) => [
+        line.lineNumber,
+        line.externalId,
+        line.amount,
+        line.gross,
+        line.fee,
+        line.references,
+      ]),
+    ).toEqual(
+      expected.lines.map((line) => [
+        line.lineNumber,
+        line.externalId,
+        line.amountMinor,
+        line.grossMinor,
+        line.feeMinor,
+        line.references,
+      ]),
     );
     const again = await upload(path, { source: 'gateway' });
     expect(again.status).toBe(201);
@@ -83,7 +124,9 @@ describe('POST /v1/imports', () => {
   it('stores a statement whose balances do not add up, with a warning', async () => {
     const imported = await upload(resolve(SHARED, 'camt', 'camt053.v2.minimal.xml'), { source: 'bank-eur' });
     expect(imported.status, JSON.stringify(imported.body)).toBe(201);
-    const unbalanced = imported.body.statements.filter((statement: { balanced: boolean | null }) => statement.balanced === false);
+    const unbalanced = imported.body.statements.filter(
+      (statement: { balanced: boolean | null }) => statement.balanced === false,
+    );
     expect(unbalanced.length).toBeGreaterThan(0);
     expect(imported.body.warnings).toHaveLength(unbalanced.length);
   });
@@ -94,15 +137,24 @@ describe('POST /v1/imports', () => {
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('IMPORT_INVALID');
     expect(refused.body.error.details.errors.length).toBeGreaterThan(1);
-    for (const error of refused.body.error.details.errors) expect(error).toMatchObject({ line: expect.any(Number), reason: expect.any(String) });
+    for (const error of refused.body.error.details.errors)
+      expect(error).toMatchObject({ line: expect.any(Number), reason: expect.any(String) });
     expect(await lineCount()).toBe(before);
-    const imports = await sqlRows<{ n: string }>(api, 'SELECT count(*)::text AS n FROM statement_imports WHERE tenant_id = $1 AND format = $2', [tenant.tenantId, 'mt940']);
+    const imports = await sqlRows<{ n: string }>(
+      api,
+      'SELECT count(*)::text AS n FROM statement_imports WHERE tenant_id = $1 AND format = $2',
+      [tenant.tenantId, 'mt940'],
+    );
     expect(imports[0]!.n).toBe('0');
   });
 
   it('streams a large file into storage in flat memory, every line stored once with its exact amount', async () => {
     const rows = 150_000;
-    const created = await api.request('POST', '/v1/sources', { key: financeKey, idempotencyKey: randomUUID(), body: { name: 'gateway-large', account: 'assets:gateway:clearing', format: 'csv:gateway' } });
+    const created = await api.request('POST', '/v1/sources', {
+      key: financeKey,
+      idempotencyKey: randomUUID(),
+      body: { name: 'gateway-large', account: 'assets:gateway:clearing', format: 'csv:gateway' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     // The heap that stays after a full collection, taken as the parser asks for more of the file: early on,
     // and again near the end, after parsing, identity, batching and the database writes of every line between.
@@ -110,14 +162,21 @@ describe('POST /v1/imports', () => {
     async function* watched(): AsyncGenerator<string> {
       let rowsGiven = 0;
       for await (const chunk of generatedGatewayExport(rows)) {
-        for (const mark of [15_000, rows - 1_000]) if (rowsGiven < mark && rowsGiven + 500 >= mark) heapAt.set(mark, retainedHeap());
+        for (const mark of [15_000, rows - 1_000])
+          if (rowsGiven < mark && rowsGiven + 500 >= mark) heapAt.set(mark, retainedHeap());
         rowsGiven += 500;
         yield chunk;
       }
     }
-    const result = await api.app.get(ImportStatementUseCase).execute({ tenantId: tenant.tenantId, source: 'gateway-large', input: watched() });
+    const result = await api.app
+      .get(ImportStatementUseCase)
+      .execute({ tenantId: tenant.tenantId, source: 'gateway-large', input: watched() });
     expect(result.import).toMatchObject({ lines: rows, duplicates: 0 });
-    const [stored] = await sqlRows<{ n: string; net: string }>(api, 'SELECT count(*)::text AS n, sum(amount_minor)::text AS net FROM statement_lines WHERE tenant_id = $1 AND import_id = $2', [tenant.tenantId, result.import.id]);
+    const [stored] = await sqlRows<{ n: string; net: string }>(
+      api,
+      'SELECT count(*)::text AS n, sum(amount_minor)::text AS net FROM statement_lines WHERE tenant_id = $1 AND import_id = $2',
+      [tenant.tenantId, result.import.id],
+    );
     // Every full hundred lines nets 4970.00 (see generatedGatewayExport).
     expect(stored).toEqual({ n: String(rows), net: String((rows / 100) * 497_000) });
     // Holding the 134,000 lines in between, as objects or as batches waiting to be written, would keep
@@ -126,11 +185,24 @@ describe('POST /v1/imports', () => {
   }, 180_000);
 
   it('answers clear errors for an unknown source, a missing file, an unknown format and a wrong role', async () => {
-    expect((await upload(resolve(FIXTURES, 'ok', 'mt940-year-end.sta'), { source: 'nope' })).body.error.code).toBe('NOT_FOUND');
-    expect((await upload(resolve(FIXTURES, 'ok', 'mt940-year-end.sta'), { source: 'bank-mt940', format: 'pdf' })).body.error.code).toBe('VALIDATION_FAILED');
-    const noFile = await api.request('POST', '/v1/imports', { key: financeKey, idempotencyKey: randomUUID(), body: { source: 'gateway' } });
+    expect((await upload(resolve(FIXTURES, 'ok', 'mt940-year-end.sta'), { source: 'nope' })).body.error.code).toBe(
+      'NOT_FOUND',
+    );
+    expect(
+      (await upload(resolve(FIXTURES, 'ok', 'mt940-year-end.sta'), { source: 'bank-mt940', format: 'pdf' })).body.error
+        .code,
+    ).toBe('VALIDATION_FAILED');
+    const noFile = await api.request('POST', '/v1/imports', {
+      key: financeKey,
+      idempotencyKey: randomUUID(),
+      body: { source: 'gateway' },
+    });
     expect(noFile.status).toBe(400);
-    const poster = await api.request('POST', '/v1/imports', { key: tenant.posterKey, idempotencyKey: randomUUID(), body: { source: 'gateway' } });
+    const poster = await api.request('POST', '/v1/imports', {
+      key: tenant.posterKey,
+      idempotencyKey: randomUUID(),
+      body: { source: 'gateway' },
+    });
     expect(poster.status).toBe(403);
   });
 

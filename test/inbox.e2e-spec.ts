@@ -1,7 +1,16 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, type ApiResponse, startApi } from './support/api-harness';
-import { type TestTenant, createAccount, expectError, getAccount, getTransaction, postWithKey, setupTenant, sqlRows } from './support/ledger-fixtures';
+import {
+  type TestTenant,
+  createAccount,
+  expectError,
+  getAccount,
+  getTransaction,
+  postWithKey,
+  setupTenant,
+  sqlRows,
+} from './support/ledger-fixtures';
 
 let api: ApiHarness;
 let tenant: TestTenant;
@@ -21,9 +30,21 @@ beforeAll(async () => {
   const created = await postWithKey(api, tenant.adminKey, '/v1/inbound-sources', {
     name: 'psp',
     mappings: {
-      'payment.succeeded': { description: 'card payment', externalRef: '$.data.payment', entries: gatewayEntries('assets:gateway', 'revenue:sales') },
-      'payment.refunded': { description: 'refund', externalRef: '$.data.refund', entries: gatewayEntries('revenue:sales', 'assets:gateway') },
-      'payout.paid': { description: 'payout', externalRef: '$.data.payout', entries: gatewayEntries('assets:bank', 'assets:gateway') },
+      'payment.succeeded': {
+        description: 'card payment',
+        externalRef: '$.data.payment',
+        entries: gatewayEntries('assets:gateway', 'revenue:sales'),
+      },
+      'payment.refunded': {
+        description: 'refund',
+        externalRef: '$.data.refund',
+        entries: gatewayEntries('revenue:sales', 'assets:gateway'),
+      },
+      'payout.paid': {
+        description: 'payout',
+        externalRef: '$.data.payout',
+        entries: gatewayEntries('assets:bank', 'assets:gateway'),
+      },
     },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -39,14 +60,21 @@ function sign(body: string, secret: string, timestamp = Math.floor(Date.now() / 
   return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
-function send(message: object, options: { secret?: string; signature?: string; path?: string } = {}): Promise<ApiResponse> {
+function send(
+  message: object,
+  options: { secret?: string; signature?: string; path?: string } = {},
+): Promise<ApiResponse> {
   const body = JSON.stringify(message);
   const signature = options.signature ?? sign(body, options.secret ?? source.secret);
   return api.request('POST', options.path ?? source.endpoint, { body, headers: { 'ledger-signature': signature } });
 }
 
 function payment(amount: number) {
-  return { id: `evt_${randomUUID()}`, type: 'payment.succeeded', data: { payment: `pay_${randomUUID()}`, amount, currency: 'EUR' } };
+  return {
+    id: `evt_${randomUUID()}`,
+    type: 'payment.succeeded',
+    data: { payment: `pay_${randomUUID()}`, amount, currency: 'EUR' },
+  };
 }
 
 describe('inbox', () => {
@@ -54,16 +82,34 @@ describe('inbox', () => {
     const message = payment(1250);
     const first = await send(message);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
-    expect(first.body).toEqual({ messageId: message.id, status: 'posted', transactionId: expect.any(String), duplicate: false });
+    expect(first.body).toEqual({
+      messageId: message.id,
+      status: 'posted',
+      transactionId: expect.any(String),
+      duplicate: false,
+    });
     const transaction = await getTransaction(api, tenant.posterKey, first.body.transactionId);
-    expect(transaction).toMatchObject({ externalRef: message.data.payment, description: 'card payment', metadata: { inbound: { source: 'psp', messageId: message.id } } });
+    expect(transaction).toMatchObject({
+      externalRef: message.data.payment,
+      description: 'card payment',
+      metadata: { inbound: { source: 'psp', messageId: message.id } },
+    });
     const balance = (await getAccount(api, tenant.posterKey, 'revenue:sales')).balances.posted;
 
     const again = await send(message);
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ messageId: message.id, status: 'posted', transactionId: first.body.transactionId, duplicate: true });
+    expect(again.body).toEqual({
+      messageId: message.id,
+      status: 'posted',
+      transactionId: first.body.transactionId,
+      duplicate: true,
+    });
     expect((await getAccount(api, tenant.posterKey, 'revenue:sales')).balances.posted).toBe(balance);
-    const rows = await sqlRows<{ n: number }>(api, `SELECT count(*)::int AS n FROM transactions WHERE tenant_id = $1 AND external_ref = $2`, [tenant.tenantId, message.data.payment]);
+    const rows = await sqlRows<{ n: number }>(
+      api,
+      `SELECT count(*)::int AS n FROM transactions WHERE tenant_id = $1 AND external_ref = $2`,
+      [tenant.tenantId, message.data.payment],
+    );
     expect(rows[0]!.n).toBe(1);
   });
 
@@ -76,30 +122,58 @@ describe('inbox', () => {
   });
 
   it('a message whose posting fails leaves no inbox row: the gateway retry is processed afresh', async () => {
-    const refund = { id: `evt_${randomUUID()}`, type: 'payment.refunded', data: { refund: `re_${randomUUID()}`, amount: 10_000_000, currency: 'EUR' } };
+    const refund = {
+      id: `evt_${randomUUID()}`,
+      type: 'payment.refunded',
+      data: { refund: `re_${randomUUID()}`, amount: 10_000_000, currency: 'EUR' },
+    };
     expectError(await send(refund), 422, 'INSUFFICIENT_FUNDS');
     expect(await sqlRows(api, `SELECT 1 FROM inbox_messages WHERE message_id = $1`, [refund.id])).toEqual([]);
     expect((await send(payment(10_000_000))).body.status).toBe('posted');
     const retried = await send(refund);
     expect(retried.body).toMatchObject({ status: 'posted', duplicate: false });
-    const payout = await send({ id: `evt_${randomUUID()}`, type: 'payout.paid', data: { payout: `po_${randomUUID()}`, amount: 1000, currency: 'EUR' } });
+    const payout = await send({
+      id: `evt_${randomUUID()}`,
+      type: 'payout.paid',
+      data: { payout: `po_${randomUUID()}`, amount: 1000, currency: 'EUR' },
+    });
     expect(payout.body).toMatchObject({ status: 'posted' });
     expect((await getAccount(api, tenant.posterKey, 'assets:bank')).balances.posted).toBe('1000');
   });
 
   it('records an unmapped message type as ignored, once', async () => {
     const message = { id: `evt_${randomUUID()}`, type: 'customer.updated', data: { customer: 'cus_1' } };
-    expect((await send(message)).body).toEqual({ messageId: message.id, status: 'ignored', transactionId: null, duplicate: false });
-    expect((await send(message)).body).toEqual({ messageId: message.id, status: 'ignored', transactionId: null, duplicate: true });
+    expect((await send(message)).body).toEqual({
+      messageId: message.id,
+      status: 'ignored',
+      transactionId: null,
+      duplicate: false,
+    });
+    expect((await send(message)).body).toEqual({
+      messageId: message.id,
+      status: 'ignored',
+      transactionId: null,
+      duplicate: true,
+    });
   });
 
   it('refuses a message without a valid signature, an unknown source, and a message that does not fit its mapping', async () => {
     const message = payment(100);
     expectError(await send(message, { secret: 'whsec_not_the_right_secret_at_all_0000' }), 401, 'UNAUTHENTICATED');
-    expectError(await send(message, { signature: sign(JSON.stringify(message), source.secret, Math.floor(Date.now() / 1000) - 3600) }), 401, 'UNAUTHENTICATED');
+    expectError(
+      await send(message, {
+        signature: sign(JSON.stringify(message), source.secret, Math.floor(Date.now() / 1000) - 3600),
+      }),
+      401,
+      'UNAUTHENTICATED',
+    );
     expectError(await api.request('POST', source.endpoint, { body: message }), 401, 'UNAUTHENTICATED');
     expectError(await send(message, { path: `/v1/inbound/${randomUUID()}` }), 404, 'NOT_FOUND');
-    expectError(await send({ ...message, data: { payment: 'pay_x', amount: 1.5, currency: 'EUR' } }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await send({ ...message, data: { payment: 'pay_x', amount: 1.5, currency: 'EUR' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(await sqlRows(api, `SELECT 1 FROM inbox_messages WHERE message_id = $1`, [message.id])).toEqual([]);
   });
 });

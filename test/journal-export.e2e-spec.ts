@@ -7,7 +7,14 @@ import { type ApiHarness, startApi } from './support/api-harness';
 import { type AuditedLedger, seedAuditedLedger } from './support/audit-fixtures';
 import { ensureHledger, hledger } from './support/hledger';
 import { expectError, getAccount, isoFromNow } from './support/ledger-fixtures';
-import { bankCsv, createSource, financeKey, listTickets, runReconciliation, uploadStatement } from './support/reconciliation-fixtures';
+import {
+  bankCsv,
+  createSource,
+  financeKey,
+  listTickets,
+  runReconciliation,
+  uploadStatement,
+} from './support/reconciliation-fixtures';
 
 /** `hledger balance -O csv` rows: account -> amount in minor units (debits positive); hledger writes a zero as "0". */
 function parseBalances(csv: string): Map<string, { amountMinor: bigint; currency: string | null }> {
@@ -15,7 +22,12 @@ function parseBalances(csv: string): Map<string, { amountMinor: bigint; currency
   for (const line of csv.trim().split(/\r?\n/).slice(1)) {
     const [, account, amount, currency] = /^"([^"]+)","(?:0|(-?[0-9.]+) ([A-Z]{3}))"$/.exec(line) ?? [];
     if (account === undefined) throw new Error(`unexpected hledger balance line: ${line}`);
-    balances.set(account, amount === undefined ? { amountMinor: 0n, currency: null } : { amountMinor: decimalToMinor(amount, currency!), currency: currency! });
+    balances.set(
+      account,
+      amount === undefined
+        ? { amountMinor: 0n, currency: null }
+        : { amountMinor: decimalToMinor(amount, currency!), currency: currency! },
+    );
   }
   return balances;
 }
@@ -52,7 +64,10 @@ describe('journal export', () => {
     for (const code of ledger.codes) {
       const account = await getAccount(api, ledger.auditorKey, code);
       const debitsMinusCredits = BigInt(account.balances.posted) * (account.normalBalance === 'debit' ? 1n : -1n);
-      expect(balances.get(code), code).toEqual({ amountMinor: debitsMinusCredits, currency: debitsMinusCredits === 0n ? null : account.currency });
+      expect(balances.get(code), code).toEqual({
+        amountMinor: debitsMinusCredits,
+        currency: debitsMinusCredits === 0n ? null : account.currency,
+      });
     }
     expect(text).toMatch(/closing balances/);
     expect(text).toContain('liabilities:wallets:alice:eur  0 EUR = -91.50 EUR');
@@ -62,7 +77,11 @@ describe('journal export', () => {
   it('hledger refuses the file when a closing balance assertion is off by one minor unit', async () => {
     const { text } = await exportJournal('');
     const file = join(dir, 'tampered.journal');
-    const broken = text.replace(/(liabilities:wallets:bob {2}0 USD = -)(\d+)\.(\d\d)/, (_all, prefix: string, units: string, cents: string) => `${prefix}${units}.${(Number(cents) + 1).toString().padStart(2, '0')}`);
+    const broken = text.replace(
+      /(liabilities:wallets:bob {2}0 USD = -)(\d+)\.(\d\d)/,
+      (_all, prefix: string, units: string, cents: string) =>
+        `${prefix}${units}.${(Number(cents) + 1).toString().padStart(2, '0')}`,
+    );
     expect(broken).not.toBe(text);
     await writeFile(file, broken);
     await expect(hledger(['-f', file, '--strict', 'balance'])).rejects.toThrow(/balance assertion/i);
@@ -72,7 +91,9 @@ describe('journal export', () => {
     const { text, type } = await exportJournal('?format=csv');
     expect(type).toMatch(/^text\/csv/);
     const [header, ...rows] = text.trim().split('\r\n');
-    expect(header).toBe('transaction_id,journal_stripe,journal_seq,journal_hash,status,effective_at,hold_id,reverses_id,external_ref,description,leg,account,direction,pending,amount,currency,amount_minor');
+    expect(header).toBe(
+      'transaction_id,journal_stripe,journal_seq,journal_hash,status,effective_at,hold_id,reverses_id,external_ref,description,leg,account,direction,pending,amount,currency,amount_minor',
+    );
     const net = new Map<string, bigint>();
     for (const row of rows) {
       const fields = row.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((field) => field.replace(/,$/, ''));
@@ -91,7 +112,13 @@ describe('journal export', () => {
     const finance = await financeKey(api, ledger.tenant);
     await createSource(api, finance, { name: 'bank-usd', account: 'assets:bank:usd', format: 'csv:bank' });
     const yesterday = isoFromNow(-24 * 3600 * 1000).slice(0, 10);
-    await uploadStatement(api, finance, 'bank-usd', 'bank.csv', bankCsv([`${yesterday},${yesterday},"UNKNOWN, INC.",12.34,USD,ref-x,Nobody`]));
+    await uploadStatement(
+      api,
+      finance,
+      'bank-usd',
+      'bank.csv',
+      bankCsv([`${yesterday},${yesterday},"UNKNOWN, INC.",12.34,USD,ref-x,Nobody`]),
+    );
     const run = await runReconciliation(api, finance);
     const tickets = await listTickets(api, finance);
     expect(tickets.length).toBeGreaterThan(0);
@@ -100,7 +127,9 @@ describe('journal export', () => {
     expect(ticketCsv.status).toBe(200);
     expect(ticketCsv.headers.get('content-type')).toMatch(/^text\/csv/);
     const [header, ...rows] = (ticketCsv.body as string).trim().split('\r\n');
-    expect(header).toBe('id,kind,severity,status,owner,summary,amount,currency,amount_minor,account,source,opened_at,updated_at,due_at,overdue,resolved_at,last_seen_run_id,fingerprint,evidence');
+    expect(header).toBe(
+      'id,kind,severity,status,owner,summary,amount,currency,amount_minor,account,source,opened_at,updated_at,due_at,overdue,resolved_at,last_seen_run_id,fingerprint,evidence',
+    );
     expect(rows.map((row) => row.split(',')[0])).toEqual(tickets.map((ticket) => ticket.id));
     const withAmount = tickets.find((ticket) => ticket.amount === '1234')!;
     expect(rows.find((row) => row.startsWith(withAmount.id))).toContain(',12.34,USD,1234,');
@@ -115,6 +144,10 @@ describe('journal export', () => {
 
   it('is for auditors and admins, and validates its query', async () => {
     expectError(await api.request('GET', '/v1/exports/journal', { key: ledger.tenant.posterKey }), 403, 'FORBIDDEN');
-    expectError(await api.request('GET', '/v1/exports/journal?format=xlsx', { key: ledger.auditorKey }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await api.request('GET', '/v1/exports/journal?format=xlsx', { key: ledger.auditorKey }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 });

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { DAY_MS, type TestTenant, createAccount, mustPost, seededTenant, sqlRows } from './support/ledger-fixtures';
-import { bankCsv, createSource, financeKey, runReconciliation, statementDay, uploadStatement } from './support/reconciliation-fixtures';
+import {
+  bankCsv,
+  createSource,
+  financeKey,
+  runReconciliation,
+  statementDay,
+  uploadStatement,
+} from './support/reconciliation-fixtures';
 
 let api: ApiHarness;
 beforeAll(async () => {
@@ -32,8 +39,18 @@ const run = (key: string) => runReconciliation(api, key);
 /** A tenant with a bank account, an income account, a finance key, and the bank as a statement source. */
 async function bankTenant(name: string): Promise<{ tenant: TestTenant; key: string }> {
   const tenant = await seededTenant(api, name);
-  await createAccount(api, tenant.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true });
-  await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+  await createAccount(api, tenant.adminKey, {
+    code: 'assets:bank',
+    currency: 'USD',
+    normalBalance: 'debit',
+    allowNegative: true,
+  });
+  await createAccount(api, tenant.adminKey, {
+    code: 'income:sales',
+    currency: 'USD',
+    normalBalance: 'credit',
+    allowNegative: true,
+  });
   const key = await financeKey(api, tenant);
   await createSource(api, key, { name: 'bank', account: 'assets:bank', format: 'csv:bank' });
   return { tenant, key };
@@ -63,7 +80,9 @@ describe('matching a bank statement to the ledger', () => {
     const result = await run(key);
     expect(result.stats.matched).toEqual({ reference: 1, group: 0, amountDate: 1, reversal: 0 });
     const open = (await api.request('GET', '/v1/discrepancies?status=open&limit=200', { key })).body.data as any[];
-    const external = open.filter((ticket) => ticket.kind !== 'invariant_violation').map((ticket) => [ticket.kind, ticket.amount]);
+    const external = open
+      .filter((ticket) => ticket.kind !== 'invariant_violation')
+      .map((ticket) => [ticket.kind, ticket.amount]);
     expect(external.sort()).toEqual([
       ['ambiguous_match', null],
       ['amount_mismatch', '1'],
@@ -72,7 +91,11 @@ describe('matching a bank statement to the ledger', () => {
     const ambiguous = open.find((ticket) => ticket.kind === 'ambiguous_match');
     expect(ambiguous.evidence.candidateTransactionIds).toHaveLength(2);
     for (const ticket of open) expect(ticket).toMatchObject({ source: 'bank', accountCode: 'assets:bank' });
-    const matches = await sqlRows<{ rule: string; evidence: Record<string, unknown> }>(api, 'SELECT rule, evidence FROM matches WHERE tenant_id = $1 ORDER BY rule', [tenant.tenantId]);
+    const matches = await sqlRows<{ rule: string; evidence: Record<string, unknown> }>(
+      api,
+      'SELECT rule, evidence FROM matches WHERE tenant_id = $1 ORDER BY rule',
+      [tenant.tenantId],
+    );
     expect(matches.map((match) => match.rule)).toEqual(['amount_date', 'reference']);
     expect(matches[1]!.evidence).toMatchObject({ field: 'customerReference', reference: 'INV-1' });
   });
@@ -116,26 +139,49 @@ describe('a person explains, undoes and makes matches', () => {
     const right = await mustPost(api, tenant.posterKey, deposit('4100', { ref: 'MAN-1', daysAgo: 1 }));
     await uploadCsv(key, [`${day(-1)},${day(-1)},Transfer,42.00,USD,,Someone`]);
     await run(key);
-    const [line] = (await sqlRows<{ id: string }>(api, 'SELECT id::text FROM statement_lines WHERE tenant_id = $1', [tenant.tenantId]));
+    const [line] = await sqlRows<{ id: string }>(api, 'SELECT id::text FROM statement_lines WHERE tenant_id = $1', [
+      tenant.tenantId,
+    ]);
     const explained = (await api.request('GET', `/v1/matches?statementLine=${line!.id}`, { key })).body.data;
     expect(explained).toHaveLength(1);
-    expect(explained[0]).toMatchObject({ rule: 'amount_date', entries: [{ transactionId: wrong.id, amount: '4200' }], statementLines: [{ amount: '4200' }] });
+    expect(explained[0]).toMatchObject({
+      rule: 'amount_date',
+      entries: [{ transactionId: wrong.id, amount: '4200' }],
+      statementLines: [{ amount: '4200' }],
+    });
 
-    const undone = await api.request('PATCH', `/v1/matches/${explained[0].id}`, { key, body: { action: 'undo', note: 'the customer paid invoice MAN-1 less a fee' } });
-    expect(undone.body).toMatchObject({ undoneBy: expect.stringMatching(/^api-key:/), note: 'the customer paid invoice MAN-1 less a fee' });
+    const undone = await api.request('PATCH', `/v1/matches/${explained[0].id}`, {
+      key,
+      body: { action: 'undo', note: 'the customer paid invoice MAN-1 less a fee' },
+    });
+    expect(undone.body).toMatchObject({
+      undoneBy: expect.stringMatching(/^api-key:/),
+      note: 'the customer paid invoice MAN-1 less a fee',
+    });
     await run(key);
     // The undone pair is not proposed again: the line is now missing in the ledger.
     expect((await api.request('GET', `/v1/matches?statementLine=${line!.id}`, { key })).body.data).toHaveLength(1);
-    const missing = (await api.request('GET', '/v1/discrepancies?kind=missing_in_ledger&status=open', { key })).body.data;
+    const missing = (await api.request('GET', '/v1/discrepancies?kind=missing_in_ledger&status=open', { key })).body
+      .data;
     expect(missing.map((ticket: any) => ticket.evidence.statementLineId)).toEqual([line!.id]);
 
-    const manual = await api.request('POST', '/v1/matches', { key, idempotencyKey: randomUUID(), body: { statementLines: [line!.id], entries: [{ transaction: right.id }] } });
+    const manual = await api.request('POST', '/v1/matches', {
+      key,
+      idempotencyKey: randomUUID(),
+      body: { statementLines: [line!.id], entries: [{ transaction: right.id }] },
+    });
     expect(manual.status, JSON.stringify(manual.body)).toBe(201);
     expect(manual.body).toMatchObject({ rule: 'manual', entries: [{ transactionId: right.id, amount: '4100' }] });
-    const again = await api.request('POST', '/v1/matches', { key, idempotencyKey: randomUUID(), body: { statementLines: [line!.id], entries: [{ transaction: wrong.id }] } });
+    const again = await api.request('POST', '/v1/matches', {
+      key,
+      idempotencyKey: randomUUID(),
+      body: { statementLines: [line!.id], entries: [{ transaction: wrong.id }] },
+    });
     expect(again.status).toBe(400);
     await run(key);
-    expect((await api.request('GET', '/v1/discrepancies?kind=missing_in_ledger&status=open', { key })).body.data).toEqual([]);
+    expect(
+      (await api.request('GET', '/v1/discrepancies?kind=missing_in_ledger&status=open', { key })).body.data,
+    ).toEqual([]);
     const confirmed = await api.request('PATCH', `/v1/matches/${manual.body.id}`, { key, body: { action: 'confirm' } });
     expect(confirmed.body.confirmedBy).toMatch(/^api-key:/);
   });
@@ -145,13 +191,24 @@ describe('a person explains, undoes and makes matches', () => {
     const posted = await mustPost(api, tenant.posterKey, deposit('4300', { ref: 'REAL-1' }));
     await uploadCsv(key, [`${day(-1)},${day(-1)},Invoice,43.00,USD,REAL-1,Acme`]);
     await run(key);
-    const [match] = await sqlRows<{ id: string; statement_line_id: string }>(api, 'SELECT id::text, statement_line_id::text FROM matches WHERE tenant_id = $1', [tenant.tenantId]);
-    const sqlState = (text: string, params: unknown[]) => sqlRows(api, text, params).then(() => 'ok', (error: { code?: string }) => error.code);
+    const [match] = await sqlRows<{ id: string; statement_line_id: string }>(
+      api,
+      'SELECT id::text, statement_line_id::text FROM matches WHERE tenant_id = $1',
+      [tenant.tenantId],
+    );
+    const sqlState = (text: string, params: unknown[]) =>
+      sqlRows(api, text, params).then(
+        () => 'ok',
+        (error: { code?: string }) => error.code,
+      );
     const insert = `INSERT INTO matches (tenant_id, id, group_id, statement_line_id, transaction_id, leg, rule, undone_at, undone_by) VALUES ($1, $2, $2, $3, $4, 0, 'manual', now(), 'test')`;
     expect(await sqlState(insert, [tenant.tenantId, randomUUID(), randomUUID(), posted.id])).toBe('23503');
-    expect(await sqlState(insert, [tenant.tenantId, randomUUID(), match!.statement_line_id, randomUUID()])).toBe('23503');
-    expect(await sqlState('UPDATE matches SET leg = 7 WHERE tenant_id = $1 AND id = $2', [tenant.tenantId, match!.id])).toBe('23503');
+    expect(await sqlState(insert, [tenant.tenantId, randomUUID(), match!.statement_line_id, randomUUID()])).toBe(
+      '23503',
+    );
+    expect(
+      await sqlState('UPDATE matches SET leg = 7 WHERE tenant_id = $1 AND id = $2', [tenant.tenantId, match!.id]),
+    ).toBe('23503');
     expect(await sqlState(insert, [tenant.tenantId, randomUUID(), match!.statement_line_id, posted.id])).toBe('ok');
   });
 });
-

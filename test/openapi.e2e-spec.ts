@@ -10,7 +10,9 @@ afterAll(async () => {
 });
 
 function idempotencyHeader(operation: any) {
-  return (operation.parameters ?? []).find((parameter: any) => parameter.in === 'header' && String(parameter.name).toLowerCase() === 'idempotency-key');
+  return (operation.parameters ?? []).find(
+    (parameter: any) => parameter.in === 'header' && String(parameter.name).toLowerCase() === 'idempotency-key',
+  );
 }
 
 describe('OpenAPI document', () => {
@@ -25,9 +27,21 @@ describe('OpenAPI document', () => {
   it('is an OpenAPI 3 document with bearer auth and the implemented routes', () => {
     expect(document.openapi).toMatch(/^3\.\d+\.\d+$/);
     expect(document.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
-    expect(Object.values(document.components?.securitySchemes ?? {})).toContainEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(Object.values(document.components?.securitySchemes ?? {})).toContainEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
     const paths = Object.keys(document.paths);
-    for (const path of ['/v1/transactions', '/v1/transactions/{id}', '/v1/accounts', '/v1/accounts/{account}', '/v1/accounts/{account}/entries', '/v1/api-keys', '/v1/tenants', '/v1/events', '/health']) {
+    for (const path of [
+      '/v1/transactions',
+      '/v1/transactions/{id}',
+      '/v1/accounts',
+      '/v1/accounts/{account}',
+      '/v1/accounts/{account}/entries',
+      '/v1/api-keys',
+      '/v1/tenants',
+      '/v1/events',
+      '/health',
+    ]) {
       expect(paths).toContain(path);
     }
     expect(document.paths['/v1/transactions'].get).toBeDefined();
@@ -42,7 +56,9 @@ describe('OpenAPI document', () => {
     expect(schema.type).toBe('object');
     expect(schema.required).toContain('entries');
     expect(schema.additionalProperties).toBe(false);
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['externalRef', 'description', 'effectiveAt', 'metadata', 'entries']));
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['externalRef', 'description', 'effectiveAt', 'metadata', 'entries']),
+    );
     const entries = schema.properties.entries;
     expect(entries).toMatchObject({ type: 'array', minItems: 2, maxItems: 100 });
     const leg = entries.items;

@@ -48,7 +48,11 @@ describe('balance proofs', () => {
   it('publishes the Ed25519 public key, and proofs are for auditors and admins only', async () => {
     const key = await api.request('GET', '/v1/proofs/key');
     expect(key.status).toBe(200);
-    expect(key.body).toMatchObject({ algorithm: 'Ed25519', keyId: expect.stringMatching(/^[0-9a-f]{64}$/), publicKeyPem: expect.stringContaining('PUBLIC KEY') });
+    expect(key.body).toMatchObject({
+      algorithm: 'Ed25519',
+      keyId: expect.stringMatching(/^[0-9a-f]{64}$/),
+      publicKeyPem: expect.stringContaining('PUBLIC KEY'),
+    });
     expectError(await api.request('GET', '/v1/proofs/balances', { key: ledger.tenant.posterKey }), 403, 'FORBIDDEN');
     expect((await api.request('GET', '/v1/proofs/balances', { key: ledger.tenant.adminKey })).status).toBe(200);
   });
@@ -58,7 +62,10 @@ describe('balance proofs', () => {
     const verdict = verifyProof(proof, { trustedKeyId: keyId });
     expect(verdict.firstFailure).toBeNull();
     expect(proof.accounts).toHaveLength(ledger.codes.length);
-    for (const account of proof.accounts) expect(account.balance, account.code).toBe((await getAccount(api, ledger.auditorKey, account.code)).balances.posted);
+    for (const account of proof.accounts)
+      expect(account.balance, account.code).toBe(
+        (await getAccount(api, ledger.auditorKey, account.code)).balances.posted,
+      );
     expect(proof.currencies.map((currency: any) => currency.currency)).toEqual(['BHD', 'EUR', 'JPY', 'USD']);
     expect(proof.journal.stripes).toHaveLength(16);
   });
@@ -69,7 +76,11 @@ describe('balance proofs', () => {
     expect(verifyProof(proof).ok).toBe(true);
     expect(proof.asOf).toBe(asOf);
     for (const account of proof.accounts) {
-      const balance = await api.request('GET', `/v1/accounts/${encodeURIComponent(account.code)}/balance?asOf=${asOf}`, { key: ledger.auditorKey });
+      const balance = await api.request(
+        'GET',
+        `/v1/accounts/${encodeURIComponent(account.code)}/balance?asOf=${asOf}`,
+        { key: ledger.auditorKey },
+      );
       expect(account.balance, account.code).toBe(balance.body.posted);
     }
   });
@@ -78,7 +89,12 @@ describe('balance proofs', () => {
     // Three clients post 10 transfers each while an auditor keeps asking for proofs.
     let posting = true;
     const clients = Array.from({ length: 3 }, async () => {
-      for (let index = 0; index < 10; index++) await mustPost(api, ledger.tenant.posterKey, transfer('liabilities:wallets:alice', 'liabilities:wallets:bob', '1'));
+      for (let index = 0; index < 10; index++)
+        await mustPost(
+          api,
+          ledger.tenant.posterKey,
+          transfer('liabilities:wallets:alice', 'liabilities:wallets:bob', '1'),
+        );
     });
     const done = Promise.all(clients).finally(() => (posting = false));
     const issued: any[] = [];
@@ -97,10 +113,18 @@ describe('balance proofs', () => {
            JOIN unnest($2::int[], $3::bigint[]) AS h(stripe, seq) ON h.stripe = l.stripe AND l.seq <= h.seq
           WHERE e.tenant_id = $1 AND NOT e.pending AND e.effective_at <= $4
           GROUP BY e.account_id`,
-        [ledger.tenant.tenantId, proof.journal.stripes.map((head: any) => head.stripe), proof.journal.stripes.map((head: any) => head.seq), proof.asOf],
+        [
+          ledger.tenant.tenantId,
+          proof.journal.stripes.map((head: any) => head.stripe),
+          proof.journal.stripes.map((head: any) => head.seq),
+          proof.asOf,
+        ],
       );
       const fromJournal = new Map(rows.map((row) => [row.account_id, [row.debits, row.credits]]));
-      for (const account of proof.accounts) expect([account.postedDebits, account.postedCredits], account.code).toEqual(fromJournal.get(account.id) ?? ['0', '0']);
+      for (const account of proof.accounts)
+        expect([account.postedDebits, account.postedCredits], account.code).toEqual(
+          fromJournal.get(account.id) ?? ['0', '0'],
+        );
       expect(verifyProof(proof).ok).toBe(true);
     }
     expect(positions.size, 'proofs were taken at different positions').toBeGreaterThan(1);
@@ -108,16 +132,30 @@ describe('balance proofs', () => {
 
   it("serves an account's inclusion proof against an issued proof; a forged one fails", async () => {
     const proof = await issue();
-    const response = await api.request('GET', `/v1/proofs/balances/liabilities:wallets:alice?proofId=${proof.id}`, { key: ledger.auditorKey });
+    const response = await api.request('GET', `/v1/proofs/balances/liabilities:wallets:alice?proofId=${proof.id}`, {
+      key: ledger.auditorKey,
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.checkpoint.id).toBe(proof.id);
-    expect(verifyProof(response.body, { account: 'liabilities:wallets:alice', trustedKeyId: keyId }).firstFailure).toBeNull();
+    expect(
+      verifyProof(response.body, { account: 'liabilities:wallets:alice', trustedKeyId: keyId }).firstFailure,
+    ).toBeNull();
     const forged = structuredClone(response.body);
     forged.account.postedCredits = (BigInt(forged.account.postedCredits) + 100n).toString();
     forged.account.balance = (BigInt(forged.account.balance) + 100n).toString();
     expect(verifyProof(forged).firstFailure?.check).toBe('inclusion');
-    expectError(await api.request('GET', '/v1/proofs/balances/no:such:account', { key: ledger.auditorKey }), 404, 'NOT_FOUND');
-    expectError(await api.request('GET', `/v1/proofs/balances/liabilities:wallets:alice?proofId=${'0'.repeat(64)}`, { key: ledger.auditorKey }), 404, 'NOT_FOUND');
+    expectError(
+      await api.request('GET', '/v1/proofs/balances/no:such:account', { key: ledger.auditorKey }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await api.request('GET', `/v1/proofs/balances/liabilities:wallets:alice?proofId=${'0'.repeat(64)}`, {
+        key: ledger.auditorKey,
+      }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('proves that a later journal extends an earlier one, and a proof that drops a transaction does not', async () => {
@@ -129,24 +167,46 @@ describe('balance proofs', () => {
     const dropped = structuredClone(later);
     dropped.consistency.stripes[0].links.splice(0, 1);
     expect(verifyProof(dropped, { previous: earlier }).firstFailure?.check).toBe('consistency');
-    expectError(await api.request('GET', `/v1/proofs/balances?since=${'a'.repeat(64)}`, { key: ledger.auditorKey }), 404, 'NOT_FOUND');
-    expectError(await api.request('GET', '/v1/proofs/balances?since=xyz', { key: ledger.auditorKey }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await api.request('GET', `/v1/proofs/balances?since=${'a'.repeat(64)}`, { key: ledger.auditorKey }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await api.request('GET', '/v1/proofs/balances?since=xyz', { key: ledger.auditorKey }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 
   it('the CLI verifier prints each check and names the first that fails, with exit code 1', async () => {
     const earlier = await issue();
     await postMore(api, ledger.tenant, 2);
     const later = await issue(`?since=${earlier.id}`);
-    const files = { earlier: join(dir, 'earlier.json'), later: join(dir, 'later.json'), tampered: join(dir, 'tampered.json') };
+    const files = {
+      earlier: join(dir, 'earlier.json'),
+      later: join(dir, 'later.json'),
+      tampered: join(dir, 'tampered.json'),
+    };
     await writeFile(files.earlier, JSON.stringify(earlier));
     await writeFile(files.later, JSON.stringify(later, null, 2));
-    const good = await cliVerify([files.later, '--previous', files.earlier, '--account', 'liabilities:wallets:bob', '--key', keyId]);
+    const good = await cliVerify([
+      files.later,
+      '--previous',
+      files.earlier,
+      '--account',
+      'liabilities:wallets:bob',
+      '--key',
+      keyId,
+    ]);
     expect(good.stdout).toMatch(/verdict: VERIFIED/);
     expect(good.stdout).toMatch(/ok +consistency/);
     expect(good.code).toBe(0);
     const tampered = structuredClone(later);
     tampered.accounts[0].postedDebits = (BigInt(tampered.accounts[0].postedDebits) + 1n).toString();
-    tampered.accounts[0].balance = (BigInt(tampered.accounts[0].balance) + (tampered.accounts[0].normalBalance === 'debit' ? 1n : -1n)).toString();
+    tampered.accounts[0].balance = (
+      BigInt(tampered.accounts[0].balance) + (tampered.accounts[0].normalBalance === 'debit' ? 1n : -1n)
+    ).toString();
     await writeFile(files.tampered, JSON.stringify(tampered));
     const bad = await cliVerify([files.tampered]);
     expect(bad.code).toBe(1);

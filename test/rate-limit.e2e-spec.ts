@@ -15,7 +15,9 @@ afterAll(async () => {
 describe('rate limit per API key', () => {
   it('lets a burst through, then answers 429 RATE_LIMITED with Retry-After; another key is not affected', async () => {
     const started = performance.now();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => api.request('GET', '/v1/accounts?limit=1', { key: tenant.posterKey })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => api.request('GET', '/v1/accounts?limit=1', { key: tenant.posterKey })),
+    );
     const elapsedSeconds = (performance.now() - started) / 1000;
     const allowed = answers.filter((answer) => answer.status === 200).length;
     const refused = answers.filter((answer) => answer.status === 429);

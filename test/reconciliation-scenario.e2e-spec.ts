@@ -1,7 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
-import { type TestTenant, createAccount, isoFromNow, mustPost, seededTenant, sqlRows, transfer } from './support/ledger-fixtures';
-import { bankCsv, createSource, financeKey, listTickets, routeOwner, runReconciliation, statementDay, uploadSample, uploadStatement } from './support/reconciliation-fixtures';
+import {
+  type TestTenant,
+  createAccount,
+  isoFromNow,
+  mustPost,
+  seededTenant,
+  sqlRows,
+  transfer,
+} from './support/ledger-fixtures';
+import {
+  bankCsv,
+  createSource,
+  financeKey,
+  listTickets,
+  routeOwner,
+  runReconciliation,
+  statementDay,
+  uploadSample,
+  uploadStatement,
+} from './support/reconciliation-fixtures';
 
 // The finance team's month: real bank statements (camt.053 samples) and a gateway export with two
 // payouts, against a ledger seeded to match them, with deliberate breaks: a deposit missing from the
@@ -17,7 +35,8 @@ afterAll(async () => {
 });
 
 const day = statementDay;
-const major = (minor: bigint) => `${minor < 0n ? '-' : ''}${(minor < 0n ? -minor : minor) / 100n}.${String((minor < 0n ? -minor : minor) % 100n).padStart(2, '0')}`;
+const major = (minor: bigint) =>
+  `${minor < 0n ? '-' : ''}${(minor < 0n ? -minor : minor) / 100n}.${String((minor < 0n ? -minor : minor) % 100n).padStart(2, '0')}`;
 
 interface Charge {
   gross: bigint;
@@ -41,25 +60,45 @@ function gatewayCsv(payouts: Record<string, ReturnType<typeof payout>>): string 
   for (const [payoutId, { charges, net }] of Object.entries(payouts)) {
     charges.forEach((charge, index) => {
       const id = `${payoutId}_${String(index).padStart(3, '0')}`;
-      rows.push(`txn_${id},${day(-4)} 10:00:00,${day(-3)} 00:00:00,usd,${major(charge.gross)},${major(charge.fee)},${major(charge.gross - charge.fee)},charge,ch_${id},${payoutId},Order ${id}`);
+      rows.push(
+        `txn_${id},${day(-4)} 10:00:00,${day(-3)} 00:00:00,usd,${major(charge.gross)},${major(charge.fee)},${major(charge.gross - charge.fee)},charge,ch_${id},${payoutId},Order ${id}`,
+      );
     });
-    rows.push(`txn_${payoutId},${day(-3)} 00:00:00,${day(-3)} 00:00:00,usd,${major(-net)},0.00,${major(-net)},payout,${payoutId},${payoutId},STRIPE PAYOUT`);
+    rows.push(
+      `txn_${payoutId},${day(-3)} 00:00:00,${day(-3)} 00:00:00,usd,${major(-net)},0.00,${major(-net)},payout,${payoutId},${payoutId},STRIPE PAYOUT`,
+    );
   }
-  return rows.join('\n') + '\n';
+  return `${rows.join('\n')}\n`;
 }
 
 /** The platform books a payout's sales in one transaction, tagged with the payout id, and the payout itself. */
-async function bookPayout(tenant: TestTenant, payoutId: string, totals: { gross: bigint; fee: bigint }, feeBooked = totals.fee) {
+async function bookPayout(
+  tenant: TestTenant,
+  payoutId: string,
+  totals: { gross: bigint; fee: bigint },
+  feeBooked = totals.fee,
+) {
   await mustPost(api, tenant.posterKey, {
     externalRef: `sales:${payoutId}`,
     metadata: { payoutId },
     entries: [
-      { account: 'assets:gateway:clearing', direction: 'debit', amount: String(totals.gross - feeBooked), currency: 'USD' },
+      {
+        account: 'assets:gateway:clearing',
+        direction: 'debit',
+        amount: String(totals.gross - feeBooked),
+        currency: 'USD',
+      },
       { account: 'expenses:gateway-fees', direction: 'debit', amount: String(feeBooked), currency: 'USD' },
       { account: 'income:sales', direction: 'credit', amount: String(totals.gross), currency: 'USD' },
     ],
   });
-  await mustPost(api, tenant.posterKey, transfer('assets:bank:usd', 'assets:gateway:clearing', String(totals.gross - totals.fee), 'USD', { externalRef: payoutId }));
+  await mustPost(
+    api,
+    tenant.posterKey,
+    transfer('assets:bank:usd', 'assets:gateway:clearing', String(totals.gross - totals.fee), 'USD', {
+      externalRef: payoutId,
+    }),
+  );
 }
 
 const brief = (ticket: any) => [ticket.kind, ticket.source, ticket.owner, ticket.amount, ticket.currency];
@@ -82,7 +121,8 @@ describe('a month of statements against the ledger, with deliberate breaks', () 
       ['assets:bank:eur', 'EUR', 'debit'],
       ['income:eur', 'EUR', 'credit'],
     ] as const;
-    for (const [code, currency, normalBalance] of accounts) await createAccount(api, tenant.adminKey, { code, currency, normalBalance, allowNegative: true });
+    for (const [code, currency, normalBalance] of accounts)
+      await createAccount(api, tenant.adminKey, { code, currency, normalBalance, allowNegative: true });
     await createAccount(api, tenant.adminKey, { code: 'wallet', currency: 'USD', normalBalance: 'credit' });
     key = await financeKey(api, tenant);
     await createSource(api, key, { name: 'gateway', account: 'assets:gateway:clearing', format: 'csv:gateway' });
@@ -98,17 +138,47 @@ describe('a month of statements against the ledger, with deliberate breaks', () 
     await bookPayout(tenant, 'po_A', payoutA);
     await bookPayout(tenant, 'po_B', payoutB, payoutB.fee + 1n);
     // The real camt samples: two of their three entries are in the ledger (000000001's deposit is not).
-    await mustPost(api, tenant.posterKey, transfer('assets:bank:eur', 'income:eur', '885', 'EUR', { externalRef: 'MUELL/FINP/RA12345' }));
-    await mustPost(api, tenant.posterKey, transfer('income:eur', 'assets:bank:eur', '700', 'EUR', { externalRef: '000000002' }));
+    await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('assets:bank:eur', 'income:eur', '885', 'EUR', { externalRef: 'MUELL/FINP/RA12345' }),
+    );
+    await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('income:eur', 'assets:bank:eur', '700', 'EUR', { externalRef: '000000002' }),
+    );
     // A hold its expiry has passed but nobody expired.
     await mustPost(api, tenant.posterKey, transfer('equity:seed', 'wallet', '5000'));
-    holdId = (await mustPost(api, tenant.posterKey, { ...transfer('wallet', 'equity:seed', '1500'), pending: { expiresAt: isoFromNow(60_000) } })).id;
-    await sqlRows(api, `UPDATE open_holds SET expires_at = now() - interval '1 hour' WHERE tenant_id = $1 AND hold_id = $2`, [tenant.tenantId, holdId]);
+    holdId = (
+      await mustPost(api, tenant.posterKey, {
+        ...transfer('wallet', 'equity:seed', '1500'),
+        pending: { expiresAt: isoFromNow(60_000) },
+      })
+    ).id;
+    await sqlRows(
+      api,
+      `UPDATE open_holds SET expires_at = now() - interval '1 hour' WHERE tenant_id = $1 AND hold_id = $2`,
+      [tenant.tenantId, holdId],
+    );
 
-    await uploadStatement(api, key, 'gateway', 'balance_transactions.csv', gatewayCsv({ po_A: payoutA, po_B: payoutB }));
-    const deposit = (payoutId: string, net: bigint) => `${day(-2)},${day(-2)},STRIPE PAYOUT ${payoutId},${major(net)},USD,${payoutId},Stripe`;
+    await uploadStatement(
+      api,
+      key,
+      'gateway',
+      'balance_transactions.csv',
+      gatewayCsv({ po_A: payoutA, po_B: payoutB }),
+    );
+    const deposit = (payoutId: string, net: bigint) =>
+      `${day(-2)},${day(-2)},STRIPE PAYOUT ${payoutId},${major(net)},USD,${payoutId},Stripe`;
     // The bank reports payout A's deposit twice.
-    await uploadStatement(api, key, 'bank-usd', 'usd.csv', bankCsv([deposit('po_A', payoutA.net), deposit('po_A', payoutA.net), deposit('po_B', payoutB.net)]));
+    await uploadStatement(
+      api,
+      key,
+      'bank-usd',
+      'usd.csv',
+      bankCsv([deposit('po_A', payoutA.net), deposit('po_A', payoutA.net), deposit('po_B', payoutB.net)]),
+    );
     await uploadSample(api, key, 'bank-eur', 'camt/camt053.v2.multi.statement.xml');
     await uploadSample(api, key, 'bank-eur', 'camt/camt053.v8.xml');
   });
@@ -121,8 +191,20 @@ describe('a month of statements against the ledger, with deliberate breaks', () 
     continuity = open.filter((ticket) => ticket.kind === 'balance_continuity');
     // The real samples' own balances do not all add up (see shared/statements/README.md): the bank's, ticketed as such.
     expect(continuity.length).toBeGreaterThan(0);
-    for (const ticket of continuity) expect(brief(ticket)).toEqual(['balance_continuity', 'bank-eur', 'treasury-eu', expect.any(String), expect.any(String)]);
-    expect(open.filter((ticket) => ticket.kind !== 'balance_continuity').map(brief).sort()).toEqual(
+    for (const ticket of continuity)
+      expect(brief(ticket)).toEqual([
+        'balance_continuity',
+        'bank-eur',
+        'treasury-eu',
+        expect.any(String),
+        expect.any(String),
+      ]);
+    expect(
+      open
+        .filter((ticket) => ticket.kind !== 'balance_continuity')
+        .map(brief)
+        .sort(),
+    ).toEqual(
       [
         ['amount_mismatch', 'gateway', 'payments-ops', '1', 'USD'],
         ['duplicate', 'bank-usd', 'treasury-us', String(payoutA.net), 'USD'],
@@ -131,15 +213,31 @@ describe('a month of statements against the ledger, with deliberate breaks', () 
       ].sort(),
     );
     const feeOff = open.find((ticket) => ticket.kind === 'amount_mismatch');
-    expect(feeOff.evidence).toMatchObject({ field: 'payoutId', reference: 'po_B', statementLines: 5, ledgerEntries: 1, statementAmount: String(payoutB.net), ledgerAmount: String(payoutB.net - 1n) });
+    expect(feeOff.evidence).toMatchObject({
+      field: 'payoutId',
+      reference: 'po_B',
+      statementLines: 5,
+      ledgerEntries: 1,
+      statementAmount: String(payoutB.net),
+      ledgerAmount: String(payoutB.net - 1n),
+    });
   });
 
   it('explains the payout group: 200 gateway lines, net of fees, against the one sales entry', async () => {
-    const [sales] = await sqlRows<{ id: string }>(api, `SELECT id::text FROM transactions WHERE tenant_id = $1 AND external_ref = 'sales:po_A'`, [tenant.tenantId]);
+    const [sales] = await sqlRows<{ id: string }>(
+      api,
+      `SELECT id::text FROM transactions WHERE tenant_id = $1 AND external_ref = 'sales:po_A'`,
+      [tenant.tenantId],
+    );
     const [match] = (await api.request('GET', `/v1/matches?transaction=${sales!.id}`, { key })).body.data;
-    expect(match).toMatchObject({ rule: 'group', evidence: { field: 'payoutId', reference: 'po_A', lines: 200, entries: 1, amount: String(payoutA.net) } });
+    expect(match).toMatchObject({
+      rule: 'group',
+      evidence: { field: 'payoutId', reference: 'po_A', lines: 200, entries: 1, amount: String(payoutA.net) },
+    });
     expect(match.statementLines).toHaveLength(200);
-    expect(match.entries).toEqual([expect.objectContaining({ transactionId: sales!.id, direction: 'debit', amount: String(payoutA.net) })]);
+    expect(match.entries).toEqual([
+      expect.objectContaining({ transactionId: sales!.id, direction: 'debit', amount: String(payoutA.net) }),
+    ]);
     const netOfFees = match.statementLines.reduce((sum: bigint, line: any) => sum + BigInt(line.amount), 0n);
     expect(netOfFees).toBe(payoutA.gross - payoutA.fee);
   });
@@ -152,10 +250,31 @@ describe('a month of statements against the ledger, with deliberate breaks', () 
   it('fixing each cause resolves its ticket on the next run; only the bank files that do not add up stay open', async () => {
     // The deposit is booked; the fee is corrected by an adjusting entry of the payout; the bank
     // reverses its duplicate; the hold is voided.
-    await mustPost(api, tenant.posterKey, transfer('assets:bank:eur', 'income:eur', '885', 'EUR', { externalRef: '000000001' }));
-    await mustPost(api, tenant.posterKey, transfer('assets:gateway:clearing', 'expenses:gateway-fees', '1', 'USD', { externalRef: 'fee-correction:po_B', metadata: { payoutId: 'po_B' } }));
-    await uploadStatement(api, key, 'bank-usd', 'usd-correction.csv', bankCsv([`${day(-1)},${day(-1)},CORRECTION DUPLICATE,${major(-payoutA.net)},USD,po_A,Stripe`]));
-    const voided = await api.request('POST', `/v1/transactions/${holdId}/void`, { key: tenant.posterKey, idempotencyKey: crypto.randomUUID(), body: {} });
+    await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('assets:bank:eur', 'income:eur', '885', 'EUR', { externalRef: '000000001' }),
+    );
+    await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('assets:gateway:clearing', 'expenses:gateway-fees', '1', 'USD', {
+        externalRef: 'fee-correction:po_B',
+        metadata: { payoutId: 'po_B' },
+      }),
+    );
+    await uploadStatement(
+      api,
+      key,
+      'bank-usd',
+      'usd-correction.csv',
+      bankCsv([`${day(-1)},${day(-1)},CORRECTION DUPLICATE,${major(-payoutA.net)},USD,po_A,Stripe`]),
+    );
+    const voided = await api.request('POST', `/v1/transactions/${holdId}/void`, {
+      key: tenant.posterKey,
+      idempotencyKey: crypto.randomUUID(),
+      body: {},
+    });
     expect(voided.status, JSON.stringify(voided.body)).toBe(201);
 
     const fixed = await runReconciliation(api, key);
@@ -164,7 +283,12 @@ describe('a month of statements against the ledger, with deliberate breaks', () 
     const open = await listTickets(api, key, '&status=open');
     expect(open.map((ticket) => ticket.id).sort()).toEqual(continuity.map((ticket) => ticket.id).sort());
     const resolved = await listTickets(api, key, '&status=resolved');
-    expect(resolved.map((ticket) => ticket.kind).sort()).toEqual(['amount_mismatch', 'duplicate', 'missing_in_ledger', 'stale_hold']);
+    expect(resolved.map((ticket) => ticket.kind).sort()).toEqual([
+      'amount_mismatch',
+      'duplicate',
+      'missing_in_ledger',
+      'stale_hold',
+    ]);
     for (const ticket of resolved) {
       const detail = (await api.request('GET', `/v1/discrepancies/${ticket.id}`, { key })).body;
       expect(detail.history.at(-1)).toMatchObject({ action: 'auto_resolved', note: expect.stringContaining(fixed.id) });

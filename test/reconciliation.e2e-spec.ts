@@ -4,8 +4,23 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
-import { type TestTenant, createAccount, isoFromNow, mustPost, seededTenant, sqlRows, transfer } from './support/ledger-fixtures';
-import { createSource, financeKey, listTickets, routeOwner, runReconciliation, uploadSample } from './support/reconciliation-fixtures';
+import {
+  type TestTenant,
+  createAccount,
+  isoFromNow,
+  mustPost,
+  seededTenant,
+  sqlRows,
+  transfer,
+} from './support/ledger-fixtures';
+import {
+  createSource,
+  financeKey,
+  listTickets,
+  routeOwner,
+  runReconciliation,
+  uploadSample,
+} from './support/reconciliation-fixtures';
 
 let api: ApiHarness;
 beforeAll(async () => {
@@ -20,7 +35,11 @@ const tickets = (key: string, query = '') => listTickets(api, key, query);
 
 /** What a person with psql could do to the cached balances (accounts are not append-only). */
 const corrupt = (tenant: TestTenant, code: string, delta: number) =>
-  sqlRows(api, 'UPDATE accounts SET posted_credits = posted_credits + $3 WHERE tenant_id = $1 AND code = $2 RETURNING 1', [tenant.tenantId, code, delta]);
+  sqlRows(
+    api,
+    'UPDATE accounts SET posted_credits = posted_credits + $3 WHERE tenant_id = $1 AND code = $2 RETURNING 1',
+    [tenant.tenantId, code, delta],
+  );
 
 describe('reconciliation runs and tickets', () => {
   it('a healthy ledger gives a run with no findings', async () => {
@@ -33,14 +52,23 @@ describe('reconciliation runs and tickets', () => {
     const durations = result.stats.durationsMs;
     expect(Object.keys(durations).sort()).toEqual(['checks', 'matching', 'statistics', 'tickets']);
     expect(Object.keys(durations.checks)).toEqual(expect.arrayContaining(['zero_sum', 'cached_balances', 'journal']));
-    expect([durations.statistics, durations.matching, durations.tickets, ...Object.values(durations.checks)].every((ms) => Number.isInteger(ms) && ms >= 0)).toBe(true);
+    expect(
+      [durations.statistics, durations.matching, durations.tickets, ...Object.values(durations.checks)].every(
+        (ms) => Number.isInteger(ms) && ms >= 0,
+      ),
+    ).toBe(true);
     expect((await api.request('GET', `/v1/reconciliation/runs/${result.id}`, { key })).body.id).toBe(result.id);
     expect(await tickets(key)).toEqual([]);
   });
 
   it('opens one ticket per cause with its owner, never a duplicate, resolves it when the cause is gone and reopens it when it returns', async () => {
     const tenant = await seededTenant(api, 'broken books');
-    await createAccount(api, tenant.adminKey, { code: 'liabilities:wallet', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    await createAccount(api, tenant.adminKey, {
+      code: 'liabilities:wallet',
+      currency: 'USD',
+      normalBalance: 'credit',
+      allowNegative: true,
+    });
     await mustPost(api, tenant.posterKey, transfer('equity:seed', 'liabilities:wallet', '500'));
     const key = await financeKey(api, tenant);
     await routeOwner(api, key, { priority: 10, accountPrefix: 'liabilities:', owner: 'ledger-ops' });
@@ -51,7 +79,14 @@ describe('reconciliation runs and tickets', () => {
     const opened = await tickets(key, '&status=open');
     const cached = opened.filter((ticket) => ticket.fingerprint === 'cached_balances:liabilities:wallet');
     expect(cached).toHaveLength(1);
-    expect(cached[0]).toMatchObject({ kind: 'invariant_violation', severity: 'critical', owner: 'ledger-ops', amount: '7', currency: 'USD', accountCode: 'liabilities:wallet' });
+    expect(cached[0]).toMatchObject({
+      kind: 'invariant_violation',
+      severity: 'critical',
+      owner: 'ledger-ops',
+      amount: '7',
+      currency: 'USD',
+      accountCode: 'liabilities:wallet',
+    });
     expect(opened.some((ticket) => ticket.fingerprint === 'trial_balance:USD')).toBe(false);
     expect(first.stats.opened).toBe(opened.length);
 
@@ -77,17 +112,32 @@ describe('reconciliation runs and tickets', () => {
 
   it('a person assigns, acknowledges and resolves with a note; resolving without a note is refused; an auditor cannot', async () => {
     const tenant = await seededTenant(api, 'worked tickets');
-    await createAccount(api, tenant.adminKey, { code: 'wallet', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    await createAccount(api, tenant.adminKey, {
+      code: 'wallet',
+      currency: 'USD',
+      normalBalance: 'credit',
+      allowNegative: true,
+    });
     await corrupt(tenant, 'wallet', 3);
     const key = await financeKey(api, tenant);
     await run(key);
     const [ticket] = await tickets(key, '&kind=invariant_violation&owner=unassigned');
     expect(ticket).toBeDefined();
-    const patch = (body: unknown, with_ = key) => api.request('PATCH', `/v1/discrepancies/${ticket.id}`, { key: with_, body });
-    expect((await patch({ owner: 'maria', status: 'acknowledged' })).body).toMatchObject({ owner: 'maria', status: 'acknowledged' });
+    const patch = (body: unknown, with_ = key) =>
+      api.request('PATCH', `/v1/discrepancies/${ticket.id}`, { key: with_, body });
+    expect((await patch({ owner: 'maria', status: 'acknowledged' })).body).toMatchObject({
+      owner: 'maria',
+      status: 'acknowledged',
+    });
     const noNote = await patch({ status: 'resolved' });
     expect(noNote.status).toBe(400);
-    const auditor = (await api.request('POST', '/v1/api-keys', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { name: 'audit', roles: ['auditor'] } })).body.key;
+    const auditor = (
+      await api.request('POST', '/v1/api-keys', {
+        key: tenant.adminKey,
+        idempotencyKey: randomUUID(),
+        body: { name: 'audit', roles: ['auditor'] },
+      })
+    ).body.key;
     expect((await patch({ status: 'resolved', note: 'fixed' }, auditor)).status).toBe(403);
     const done = await patch({ status: 'resolved', note: 'restored the balance from entries' });
     expect(done.status).toBe(200);
@@ -106,8 +156,15 @@ describe('reconciliation runs and tickets', () => {
     await createAccount(api, tenant.adminKey, { code: 'wallet', currency: 'USD', normalBalance: 'credit' });
     await createAccount(api, tenant.adminKey, { code: 'assets:bank:eur', currency: 'EUR', normalBalance: 'debit' });
     await mustPost(api, tenant.posterKey, transfer('equity:seed', 'wallet', '100'));
-    const hold = await mustPost(api, tenant.posterKey, { ...transfer('wallet', 'equity:seed', '40'), pending: { expiresAt: isoFromNow(60_000) } });
-    await sqlRows(api, `UPDATE open_holds SET expires_at = now() - interval '1 hour' WHERE tenant_id = $1 AND hold_id = $2`, [tenant.tenantId, hold.id]);
+    const hold = await mustPost(api, tenant.posterKey, {
+      ...transfer('wallet', 'equity:seed', '40'),
+      pending: { expiresAt: isoFromNow(60_000) },
+    });
+    await sqlRows(
+      api,
+      `UPDATE open_holds SET expires_at = now() - interval '1 hour' WHERE tenant_id = $1 AND hold_id = $2`,
+      [tenant.tenantId, hold.id],
+    );
     const key = await financeKey(api, tenant);
     await createSource(api, key, { name: 'bank-eur', account: 'assets:bank:eur', format: 'camt053' });
     await routeOwner(api, key, { priority: 1, source: 'bank-eur', owner: 'treasury' });
@@ -118,7 +175,13 @@ describe('reconciliation runs and tickets', () => {
     expect(stale.map((ticket) => ticket.evidence.holdId)).toEqual([hold.id]);
     const continuity = await tickets(key, '&kind=balance_continuity');
     expect(continuity.length).toBeGreaterThan(0);
-    for (const ticket of continuity) expect(ticket).toMatchObject({ owner: 'treasury', source: 'bank-eur', accountCode: 'assets:bank:eur', severity: 'high' });
+    for (const ticket of continuity)
+      expect(ticket).toMatchObject({
+        owner: 'treasury',
+        source: 'bank-eur',
+        accountCode: 'assets:bank:eur',
+        severity: 'high',
+      });
   });
 
   it('`ledger reconcile` runs the same reconciliation from the command line', async () => {
@@ -127,8 +190,12 @@ describe('reconciliation runs and tickets', () => {
     await mustPost(api, tenant.posterKey, transfer('equity:seed', 'wallet', '100'));
     await corrupt(tenant, 'wallet', 7);
     const cli = resolve(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
-    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'reconcile', '--tenant', tenant.tenantId], { env: { ...process.env, DATABASE_URL: api.db.url } });
-    expect(stdout).toMatch(new RegExp(`^tenant ${tenant.tenantId}: run [0-9a-f-]{36} in \\d+ ms; .*tickets opened 1, `));
+    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'reconcile', '--tenant', tenant.tenantId], {
+      env: { ...process.env, DATABASE_URL: api.db.url },
+    });
+    expect(stdout).toMatch(
+      new RegExp(`^tenant ${tenant.tenantId}: run [0-9a-f-]{36} in \\d+ ms; .*tickets opened 1, `),
+    );
     const key = await financeKey(api, tenant);
     const [run] = (await api.request('GET', '/v1/reconciliation/runs?limit=1', { key })).body.data;
     expect(run).toMatchObject({ trigger: 'cli', status: 'completed' });
@@ -139,23 +206,43 @@ describe('reconciliation runs and tickets', () => {
     const key = await financeKey(api, tenant);
     const started = await run(key);
     const stuck = randomUUID();
-    await sqlRows(api, `INSERT INTO reconciliation_runs (tenant_id, id, trigger, status, heartbeat_at) VALUES ($1, $2, 'schedule', 'running', now())`, [tenant.tenantId, stuck]);
-    const refused = await api.request('POST', '/v1/reconciliation/runs', { key, idempotencyKey: randomUUID(), body: {} });
+    await sqlRows(
+      api,
+      `INSERT INTO reconciliation_runs (tenant_id, id, trigger, status, heartbeat_at) VALUES ($1, $2, 'schedule', 'running', now())`,
+      [tenant.tenantId, stuck],
+    );
+    const refused = await api.request('POST', '/v1/reconciliation/runs', {
+      key,
+      idempotencyKey: randomUUID(),
+      body: {},
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('RECONCILIATION_IN_PROGRESS');
-    await sqlRows(api, `UPDATE reconciliation_runs SET heartbeat_at = now() - interval '1 hour' WHERE tenant_id = $1 AND id = $2`, [tenant.tenantId, stuck]);
+    await sqlRows(
+      api,
+      `UPDATE reconciliation_runs SET heartbeat_at = now() - interval '1 hour' WHERE tenant_id = $1 AND id = $2`,
+      [tenant.tenantId, stuck],
+    );
     const next = await run(key);
     expect(next.id).not.toBe(started.id);
     const dead = (await api.request('GET', `/v1/reconciliation/runs/${stuck}`, { key })).body;
-    expect(dead).toMatchObject({ status: 'failed', error: expect.stringMatching(/^abandoned: no sign of life since /) });
+    expect(dead).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^abandoned: no sign of life since /),
+    });
   });
 
   it('one run at a time per tenant: a concurrent run is refused, not doubled', async () => {
     const tenant = await seededTenant(api, 'concurrent runs');
     const key = await financeKey(api, tenant);
-    const answers = await Promise.all(Array.from({ length: 4 }, () => api.request('POST', '/v1/reconciliation/runs', { key, idempotencyKey: randomUUID(), body: {} })));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        api.request('POST', '/v1/reconciliation/runs', { key, idempotencyKey: randomUUID(), body: {} }),
+      ),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(1);
-    for (const answer of answers) if (answer.status !== 201) expect(answer.body.error.code).toBe('RECONCILIATION_IN_PROGRESS');
+    for (const answer of answers)
+      if (answer.status !== 201) expect(answer.body.error.code).toBe('RECONCILIATION_IN_PROGRESS');
   });
 });

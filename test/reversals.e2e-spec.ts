@@ -32,7 +32,8 @@ const newTenant = (name: string) => seededTenant(api, name);
 
 const accounts = (tenant: TestTenant) => walletAndShop(api, tenant);
 
-const reverse = (tenant: TestTenant, id: string, body?: unknown) => postWithKey(api, tenant.posterKey, `/v1/transactions/${id}/reverse`, body);
+const reverse = (tenant: TestTenant, id: string, body?: unknown) =>
+  postWithKey(api, tenant.posterKey, `/v1/transactions/${id}/reverse`, body);
 
 describe('reversing a posted transaction', () => {
   let tenant: TestTenant;
@@ -43,20 +44,43 @@ describe('reversing a posted transaction', () => {
   it('answers the mirror transaction, links both ways, and restores the balances', async () => {
     const { wallet, shop } = await accounts(tenant);
     await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, '1000'));
-    const original = await mustPost(api, tenant.posterKey, transfer(wallet, shop, '250', 'USD', { description: 'purchase', metadata: { order: 7 } }));
+    const original = await mustPost(
+      api,
+      tenant.posterKey,
+      transfer(wallet, shop, '250', 'USD', { description: 'purchase', metadata: { order: 7 } }),
+    );
     const versionBefore = (await getAccount(api, tenant.posterKey, wallet)).version;
     const response = await reverse(tenant, original.id);
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const reversal = response.body;
-    expect(reversal).toMatchObject({ status: 'posted', reversesId: original.id, reversedById: null, holdId: null, externalRef: null });
+    expect(reversal).toMatchObject({
+      status: 'posted',
+      reversesId: original.id,
+      reversedById: null,
+      holdId: null,
+      externalRef: null,
+    });
     expect(reversal.id).not.toBe(original.id);
     expect(reversal.description).toContain(original.id);
-    expect(reversal.entries.map((entry: any) => [entry.leg, entry.accountCode, entry.direction, entry.amount, entry.currency, entry.pending])).toEqual([
+    expect(
+      reversal.entries.map((entry: any) => [
+        entry.leg,
+        entry.accountCode,
+        entry.direction,
+        entry.amount,
+        entry.currency,
+        entry.pending,
+      ]),
+    ).toEqual([
       [0, wallet, 'credit', '250', 'USD', false],
       [1, shop, 'debit', '250', 'USD', false],
     ]);
     expect(reversal.journal.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({ posted: '1000', pending: '0', available: '1000' });
+    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({
+      posted: '1000',
+      pending: '0',
+      available: '1000',
+    });
     expect((await getAccount(api, tenant.posterKey, wallet)).version).toBe(String(BigInt(versionBefore) + 1n));
     expect((await getAccount(api, tenant.posterKey, shop)).balances.posted).toBe('0');
     const fetchedOriginal = await getTransaction(api, tenant.posterKey, original.id);
@@ -81,10 +105,18 @@ describe('reversing a posted transaction', () => {
 
   it('a back-dated original is reversed now', async () => {
     const { wallet } = await accounts(tenant);
-    const original = await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, '9', 'USD', { effectiveAt: isoFromNow(-5 * DAY_MS) }));
+    const original = await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('equity:seed', wallet, '9', 'USD', { effectiveAt: isoFromNow(-5 * DAY_MS) }),
+    );
     const reversal = (await reverse(tenant, original.id)).body;
     expect(Math.abs(new Date(reversal.effectiveAt).getTime() - Date.now())).toBeLessThan(60_000);
-    const balance = await api.request('GET', `/v1/accounts/${wallet}/balance?asOf=${encodeURIComponent(isoFromNow(-DAY_MS))}`, { key: tenant.posterKey });
+    const balance = await api.request(
+      'GET',
+      `/v1/accounts/${wallet}/balance?asOf=${encodeURIComponent(isoFromNow(-DAY_MS))}`,
+      { key: tenant.posterKey },
+    );
     expect(balance.body.posted).toBe('9');
     expect((await getAccount(api, tenant.posterKey, wallet)).balances.posted).toBe('0');
   });
@@ -120,14 +152,26 @@ describe('what cannot be reversed', () => {
   it('reversing a hold or a void record is 422 NOT_REVERSIBLE; the hold stays open', async () => {
     const { wallet, shop, codes } = await accounts(tenant);
     await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, '100'));
-    const hold = await mustPost(api, tenant.posterKey, transfer(wallet, shop, '60', 'USD', { pending: { expiresAt: isoFromNow(DAY_MS) } }));
-    const other = await mustPost(api, tenant.posterKey, transfer(wallet, shop, '10', 'USD', { pending: { expiresAt: isoFromNow(DAY_MS) } }));
+    const hold = await mustPost(
+      api,
+      tenant.posterKey,
+      transfer(wallet, shop, '60', 'USD', { pending: { expiresAt: isoFromNow(DAY_MS) } }),
+    );
+    const other = await mustPost(
+      api,
+      tenant.posterKey,
+      transfer(wallet, shop, '10', 'USD', { pending: { expiresAt: isoFromNow(DAY_MS) } }),
+    );
     const voidRecord = (await postWithKey(api, tenant.posterKey, `/v1/transactions/${other.id}/void`)).body;
     await expectNothingWritten(api, tenant, codes, async () => {
       expectError(await reverse(tenant, hold.id), 422, 'NOT_REVERSIBLE');
       expectError(await reverse(tenant, voidRecord.id), 422, 'NOT_REVERSIBLE');
     });
-    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({ posted: '100', pending: '60', available: '40' });
+    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({
+      posted: '100',
+      pending: '60',
+      available: '40',
+    });
     expect((await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`)).status).toBe(201);
   });
 
@@ -138,24 +182,36 @@ describe('what cannot be reversed', () => {
     await expectNothingWritten(api, tenant, codes, async () => {
       const response = await reverse(tenant, deposit.id);
       expectError(response, 422, 'INSUFFICIENT_FUNDS');
-      expect(response.body.error.details).toMatchObject({ account: wallet, availableMinor: '20', requiredMinor: '100' });
+      expect(response.body.error.details).toMatchObject({
+        account: wallet,
+        availableMinor: '20',
+        requiredMinor: '100',
+      });
     });
     expect((await getTransaction(api, tenant.posterKey, deposit.id)).reversedById).toBeNull();
     // Undo the spend first; then the deposit can go.
     expect((await reverse(tenant, spend.id)).status).toBe(201);
     const response = await reverse(tenant, deposit.id);
     expect(response.status, JSON.stringify(response.body)).toBe(201);
-    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({ posted: '0', pending: '0', available: '0' });
+    expect((await getAccount(api, tenant.posterKey, wallet)).balances).toEqual({
+      posted: '0',
+      pending: '0',
+      available: '0',
+    });
   });
 
-  it('an unknown or malformed id is 404, another tenant\'s transaction too', async () => {
+  it("an unknown or malformed id is 404, another tenant's transaction too", async () => {
     const { wallet, codes } = await accounts(tenant);
     const original = await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, '5'));
     const stranger = await setupTenant(api, 'reversal stranger');
     await expectNothingWritten(api, tenant, codes, async () => {
       expectError(await reverse(tenant, randomUUID()), 404, 'NOT_FOUND');
       expectError(await reverse(tenant, 'nope'), 404, 'NOT_FOUND');
-      expectError(await postWithKey(api, stranger.posterKey, `/v1/transactions/${original.id}/reverse`), 404, 'NOT_FOUND');
+      expectError(
+        await postWithKey(api, stranger.posterKey, `/v1/transactions/${original.id}/reverse`),
+        404,
+        'NOT_FOUND',
+      );
     });
   });
 
@@ -163,7 +219,11 @@ describe('what cannot be reversed', () => {
     const { wallet, codes } = await accounts(tenant);
     const original = await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, '5'));
     await expectNothingWritten(api, tenant, codes, async () => {
-      expectError(await api.request('POST', `/v1/transactions/${original.id}/reverse`, { key: tenant.posterKey }), 400, 'IDEMPOTENCY_KEY_MISSING');
+      expectError(
+        await api.request('POST', `/v1/transactions/${original.id}/reverse`, { key: tenant.posterKey }),
+        400,
+        'IDEMPOTENCY_KEY_MISSING',
+      );
     });
   });
 });
@@ -181,8 +241,13 @@ describe('concurrent reversals and events', () => {
     const responses = await Promise.all(Array.from({ length: 8 }, () => reverse(tenant, original.id)));
     const winners = responses.filter((response) => response.status === 201);
     expect(winners, JSON.stringify(responses.map((response) => response.status))).toHaveLength(1);
-    for (const response of responses.filter((response) => response.status !== 201)) expectError(response, 409, 'ALREADY_REVERSED');
-    const rows = await sqlRows<{ id: string }>(api, 'SELECT id FROM transactions WHERE tenant_id = $1 AND reverses_id = $2', [tenant.tenantId, original.id]);
+    for (const response of responses.filter((response) => response.status !== 201))
+      expectError(response, 409, 'ALREADY_REVERSED');
+    const rows = await sqlRows<{ id: string }>(
+      api,
+      'SELECT id FROM transactions WHERE tenant_id = $1 AND reverses_id = $2',
+      [tenant.tenantId, original.id],
+    );
     expect(rows.map((row) => row.id)).toEqual([winners[0]!.body.id]);
     expect((await getAccount(api, tenant.posterKey, wallet)).balances.posted).toBe('1000');
     expect((await getAccount(api, tenant.posterKey, shop)).balances.posted).toBe('0');
@@ -204,10 +269,17 @@ describe('concurrent reversals and events', () => {
     const { wallet } = await accounts(tenant);
     const original = await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, '11'));
     const reversal = (await reverse(tenant, original.id)).body;
-    const { events } = await readEventFeed(api, tenant.posterKey, { ready: (all) => all.some((event) => event.aggregateId === reversal.id) });
-    expect(events.filter((event) => event.aggregateId === original.id).map((event) => event.type)).toEqual(['transaction.posted']);
+    const { events } = await readEventFeed(api, tenant.posterKey, {
+      ready: (all) => all.some((event) => event.aggregateId === reversal.id),
+    });
+    expect(events.filter((event) => event.aggregateId === original.id).map((event) => event.type)).toEqual([
+      'transaction.posted',
+    ]);
     const reversed = events.filter((event) => event.aggregateId === reversal.id);
     expect(reversed.map((event) => event.type)).toEqual(['transaction.reversed']);
-    expect(reversed[0]).toMatchObject({ tenantId: tenant.tenantId, data: { transaction: { id: reversal.id, reversesId: original.id, status: 'posted' } } });
+    expect(reversed[0]).toMatchObject({
+      tenantId: tenant.tenantId,
+      data: { transaction: { id: reversal.id, reversesId: original.id, status: 'posted' } },
+    });
   });
 });

@@ -19,7 +19,9 @@ const NATS_PASSWORD = secret('natspass');
 const OPERATOR_TOKEN = secret('operator');
 const SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 /** The base64 body of the PEM, which is what would show if the key were printed in any form. */
-const SIGNING_KEY_BODY = SIGNING_KEY.split('\n').filter((line) => line !== '' && !line.startsWith('-----')).join('');
+const SIGNING_KEY_BODY = SIGNING_KEY.split('\n')
+  .filter((line) => line !== '' && !line.startsWith('-----'))
+  .join('');
 
 let database: TestDatabase;
 let api: BuiltProcess;
@@ -30,7 +32,11 @@ const secrets: string[] = [DATABASE_PASSWORD, NATS_PASSWORD, OPERATOR_TOKEN, SIG
 /** The relay's warning after a failed attempt (libs/outbox polling-loop.ts). */
 const RELAY_FAILURE = /failed \(\d+ in a row/;
 
-function call(method: string, path: string, options: { key?: string; body?: unknown; idempotencyKey?: string } = {}): Promise<Answer> {
+function call(
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; idempotencyKey?: string } = {},
+): Promise<Answer> {
   return requestJson(baseUrl, method, path, options);
 }
 
@@ -74,22 +80,51 @@ afterAll(async () => {
 
 describe('secrets in the logs', () => {
   it('none of the secrets made, used or misused appears in anything the API printed', async () => {
-    const tenant = await created(call('POST', '/v1/tenants', { key: OPERATOR_TOKEN, body: { name: 'secrets' }, idempotencyKey: randomUUID() }));
+    const tenant = await created(
+      call('POST', '/v1/tenants', { key: OPERATOR_TOKEN, body: { name: 'secrets' }, idempotencyKey: randomUUID() }),
+    );
     const adminKey: string = tenant.apiKey;
-    const poster = await created(call('POST', '/v1/api-keys', { key: adminKey, body: { name: 'poster', roles: ['poster'] }, idempotencyKey: randomUUID() }));
+    const poster = await created(
+      call('POST', '/v1/api-keys', {
+        key: adminKey,
+        body: { name: 'poster', roles: ['poster'] },
+        idempotencyKey: randomUUID(),
+      }),
+    );
     secrets.push(adminKey, poster.key);
 
     // Wrong credentials, close to right ones: refused, and not echoed anywhere.
     const nearMisses = [`${adminKey.slice(0, -1)}x`, `${OPERATOR_TOKEN}x`, secret('ldg_')];
     secrets.push(...nearMisses);
     for (const key of nearMisses) expect((await call('GET', '/v1/accounts', { key })).status).toBe(401);
-    expect((await call('POST', '/v1/tenants', { key: nearMisses[1], body: { name: 'no' }, idempotencyKey: randomUUID() })).status).toBe(401);
+    expect(
+      (await call('POST', '/v1/tenants', { key: nearMisses[1], body: { name: 'no' }, idempotencyKey: randomUUID() }))
+        .status,
+    ).toBe(401);
 
     for (const code of ['assets:cash', 'income:sales']) {
-      await created(call('POST', '/v1/accounts', { key: adminKey, body: { code, currency: 'EUR', normalBalance: code.startsWith('assets') ? 'debit' : 'credit' }, idempotencyKey: randomUUID() }));
+      await created(
+        call('POST', '/v1/accounts', {
+          key: adminKey,
+          body: { code, currency: 'EUR', normalBalance: code.startsWith('assets') ? 'debit' : 'credit' },
+          idempotencyKey: randomUUID(),
+        }),
+      );
     }
-    const webhook = await created(call('POST', '/v1/webhooks', { key: adminKey, body: { url: await receiver.start(), events: [] }, idempotencyKey: randomUUID() }));
-    const rotated = await created(call('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, { key: adminKey, body: {}, idempotencyKey: randomUUID() }));
+    const webhook = await created(
+      call('POST', '/v1/webhooks', {
+        key: adminKey,
+        body: { url: await receiver.start(), events: [] },
+        idempotencyKey: randomUUID(),
+      }),
+    );
+    const rotated = await created(
+      call('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, {
+        key: adminKey,
+        body: {},
+        idempotencyKey: randomUUID(),
+      }),
+    );
     secrets.push(webhook.secret, rotated.secret);
 
     const inbound = await created(
@@ -112,13 +147,21 @@ describe('secrets in the logs', () => {
       }),
     );
     secrets.push(inbound.secret);
-    const message = JSON.stringify({ id: randomUUID(), type: 'payment.succeeded', data: { payment: 'pay_1', amount: '1200' } });
+    const message = JSON.stringify({
+      id: randomUUID(),
+      type: 'payment.succeeded',
+      data: { payment: 'pay_1', amount: '1200' },
+    });
     const timestamp = Math.floor(Date.now() / 1000);
     const wrongSecret = secret('whsec_');
     secrets.push(wrongSecret);
     for (const signingSecret of [inbound.secret, wrongSecret]) {
       const signature = `t=${timestamp},v1=${createHmac('sha256', signingSecret).update(`${timestamp}.${message}`).digest('hex')}`;
-      await fetch(`${baseUrl}${inbound.endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json', 'ledger-signature': signature }, body: message });
+      await fetch(`${baseUrl}${inbound.endpoint}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'ledger-signature': signature },
+        body: message,
+      });
     }
 
     for (let index = 0; index < 5; index++) {
@@ -136,7 +179,8 @@ describe('secrets in the logs', () => {
       );
     }
     // The relay fails against the absent broker (the webhook's deliveries wait for it) and logs why.
-    for (let attempt = 0; attempt < 100 && !RELAY_FAILURE.test(api.printed); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let attempt = 0; attempt < 100 && !RELAY_FAILURE.test(api.printed); attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(api.printed).toMatch(RELAY_FAILURE);
     await api.stop();
 

@@ -21,8 +21,20 @@ describe('soak: mixed traffic against the built API and worker', () => {
       const { markdown } = await writeSoakReport(config.resultsDirectory, report);
       console.log(markdown);
       // The mix really ran: every kind of operation was answered at least once.
-      const answered = new Set(report.operations.filter((operation) => operation.count > 0).map((operation) => operation.operation));
-      for (const operation of ['post', 'batch', 'hold', 'reverse', 'read balance asOf', 'read entries', 'list transactions', 'import (CSV upload)', 'reconciliation run']) {
+      const answered = new Set(
+        report.operations.filter((operation) => operation.count > 0).map((operation) => operation.operation),
+      );
+      for (const operation of [
+        'post',
+        'batch',
+        'hold',
+        'reverse',
+        'read balance asOf',
+        'read entries',
+        'list transactions',
+        'import (CSV upload)',
+        'reconciliation run',
+      ]) {
         expect(answered, `no "${operation}" was answered`).toContain(operation);
       }
       for (const check of report.checks) expect(check.ok, `${check.name}: ${check.detail}`).toBe(true);

@@ -1,8 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
-import { type TestTenant, createAccount, createApiKey, mustPost, seededTenant, sqlRows, transfer } from './support/ledger-fixtures';
-import { bankCsv, createSource, routeOwner, runReconciliation, statementDay, uploadStatement } from './support/reconciliation-fixtures';
+import {
+  type TestTenant,
+  createAccount,
+  createApiKey,
+  mustPost,
+  seededTenant,
+  sqlRows,
+  transfer,
+} from './support/ledger-fixtures';
+import {
+  bankCsv,
+  createSource,
+  routeOwner,
+  runReconciliation,
+  statementDay,
+  uploadStatement,
+} from './support/reconciliation-fixtures';
 
 // Every route the API documents, called by tenant B with everything of tenant A's it could name: each
 // answer is a refusal or B's own (empty) data, never anything of A's, and A's rows stay as they were.
@@ -72,8 +87,16 @@ const crossReferences = (o: TenantObjects): Probe[] => [
   { method: 'GET', path: `/v1/transactions?account=${o.accountId}` },
   { method: 'GET', path: `/v1/matches?statementLine=${o.lineId}` },
   { method: 'GET', path: `/v1/matches?transaction=${o.transactionId}` },
-  { method: 'GET', path: `/v1/proofs/balances/assets:bank?proofId=${o.proofId}`, refused: (answer) => answer.status === 404 },
-  { method: 'GET', path: `/v1/proofs/balances?since=${o.proofId}`, refused: (answer) => answer.status === 404 || answer.status === 400 },
+  {
+    method: 'GET',
+    path: `/v1/proofs/balances/assets:bank?proofId=${o.proofId}`,
+    refused: (answer) => answer.status === 404,
+  },
+  {
+    method: 'GET',
+    path: `/v1/proofs/balances?since=${o.proofId}`,
+    refused: (answer) => answer.status === 404 || answer.status === 400,
+  },
   { method: 'POST', path: '/v1/transactions', body: transfer(o.accountId, 'assets:bank', '1') },
   // A batch answers 201 with a result per item: the item that names A's account is refused.
   {
@@ -82,16 +105,40 @@ const crossReferences = (o: TenantObjects): Probe[] => [
     body: { transactions: [transfer(o.accountId, 'assets:bank', '1')] },
     refused: (answer) => answer.status === 201 && answer.body.results[0].error?.code === 'ACCOUNT_NOT_FOUND',
   },
-  { method: 'POST', path: '/v1/matches', body: { statementLines: [o.lineId], entries: [{ transaction: o.transactionId }] } },
+  {
+    method: 'POST',
+    path: '/v1/matches',
+    body: { statementLines: [o.lineId], entries: [{ transaction: o.transactionId }] },
+  },
   { method: 'POST', path: '/v1/sources', body: { name: 'stolen', account: o.accountId, format: 'csv:bank' } },
 ];
 
 /** A's rows, as a fingerprint of everything B could have changed. */
 async function rowsOf(tenantId: string): Promise<string> {
-  const tables = ['accounts', 'transactions', 'entries', 'open_holds', 'statement_imports', 'statement_lines', 'matches', 'discrepancies', 'discrepancy_events', 'reconciliation_runs', 'statement_sources', 'owner_routes', 'matching_rules', 'api_keys', 'outbox_events'];
+  const tables = [
+    'accounts',
+    'transactions',
+    'entries',
+    'open_holds',
+    'statement_imports',
+    'statement_lines',
+    'matches',
+    'discrepancies',
+    'discrepancy_events',
+    'reconciliation_runs',
+    'statement_sources',
+    'owner_routes',
+    'matching_rules',
+    'api_keys',
+    'outbox_events',
+  ];
   const counts = await Promise.all(
     tables.map(async (table) => {
-      const [row] = await sqlRows<{ digest: string }>(api, `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t WHERE tenant_id = $1`, [tenantId]);
+      const [row] = await sqlRows<{ digest: string }>(
+        api,
+        `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t WHERE tenant_id = $1`,
+        [tenantId],
+      );
       return `${table}:${row!.digest}`;
     }),
   );
@@ -99,16 +146,46 @@ async function rowsOf(tenantId: string): Promise<string> {
 }
 
 async function seedTenantA(tenant: TestTenant): Promise<TenantObjects> {
-  const account = await createAccount(api, tenant.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true });
-  await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+  const account = await createAccount(api, tenant.adminKey, {
+    code: 'assets:bank',
+    currency: 'USD',
+    normalBalance: 'debit',
+    allowNegative: true,
+  });
+  await createAccount(api, tenant.adminKey, {
+    code: 'income:sales',
+    currency: 'USD',
+    normalBalance: 'credit',
+    allowNegative: true,
+  });
   const finance = await createApiKey(api, tenant.adminKey, ['finance']);
-  const posted = await mustPost(api, tenant.posterKey, transfer('assets:bank', 'income:sales', '1000', 'USD', { externalRef: 'A-1' }));
-  const hold = await mustPost(api, tenant.posterKey, { ...transfer('assets:bank', 'income:sales', '50'), pending: { expiresAt: new Date(Date.now() + 3600_000).toISOString() } });
+  const posted = await mustPost(
+    api,
+    tenant.posterKey,
+    transfer('assets:bank', 'income:sales', '1000', 'USD', { externalRef: 'A-1' }),
+  );
+  const hold = await mustPost(api, tenant.posterKey, {
+    ...transfer('assets:bank', 'income:sales', '50'),
+    pending: { expiresAt: new Date(Date.now() + 3600_000).toISOString() },
+  });
   await createSource(api, finance, { name: 'bank', account: 'assets:bank', format: 'csv:bank' });
   await routeOwner(api, finance, { priority: 1, owner: 'alice' });
-  const imported = await uploadStatement(api, finance, 'bank', 'a.csv', bankCsv([`${statementDay(0)},${statementDay(0)},Invoice,10.00,USD,A-1,Acme`, `${statementDay(0)},${statementDay(0)},Unknown,99.00,USD,,X`]));
+  const imported = await uploadStatement(
+    api,
+    finance,
+    'bank',
+    'a.csv',
+    bankCsv([
+      `${statementDay(0)},${statementDay(0)},Invoice,10.00,USD,A-1,Acme`,
+      `${statementDay(0)},${statementDay(0)},Unknown,99.00,USD,,X`,
+    ]),
+  );
   const run = await runReconciliation(api, finance);
-  const webhook = await api.request('POST', '/v1/webhooks', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { url: 'https://93.184.216.34/hooks/ledger' } });
+  const webhook = await api.request('POST', '/v1/webhooks', {
+    key: tenant.adminKey,
+    idempotencyKey: randomUUID(),
+    body: { url: 'https://93.184.216.34/hooks/ledger' },
+  });
   expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
   const inbound = await api.request('POST', '/v1/inbound-sources', {
     key: tenant.adminKey,
@@ -118,9 +195,21 @@ async function seedTenantA(tenant: TestTenant): Promise<TenantObjects> {
   expect(inbound.status, JSON.stringify(inbound.body)).toBe(201);
   const proof = await api.request('GET', '/v1/proofs/balances', { key: tenant.adminKey });
   expect(proof.status, JSON.stringify(proof.body).slice(0, 300)).toBe(200);
-  const [line] = await sqlRows<{ id: string }>(api, `SELECT id::text FROM statement_lines WHERE tenant_id = $1 AND refs->>'customerReference' = 'A-1'`, [tenant.tenantId]);
-  const [match] = await sqlRows<{ id: string }>(api, 'SELECT group_id::text AS id FROM matches WHERE tenant_id = $1 LIMIT 1', [tenant.tenantId]);
-  const [ticket] = await sqlRows<{ id: string }>(api, 'SELECT id::text FROM discrepancies WHERE tenant_id = $1 LIMIT 1', [tenant.tenantId]);
+  const [line] = await sqlRows<{ id: string }>(
+    api,
+    `SELECT id::text FROM statement_lines WHERE tenant_id = $1 AND refs->>'customerReference' = 'A-1'`,
+    [tenant.tenantId],
+  );
+  const [match] = await sqlRows<{ id: string }>(
+    api,
+    'SELECT group_id::text AS id FROM matches WHERE tenant_id = $1 LIMIT 1',
+    [tenant.tenantId],
+  );
+  const [ticket] = await sqlRows<{ id: string }>(
+    api,
+    'SELECT id::text FROM discrepancies WHERE tenant_id = $1 LIMIT 1',
+    [tenant.tenantId],
+  );
   return {
     accountId: account.id,
     accountCode: 'assets:bank',
@@ -147,7 +236,9 @@ describe('tenant isolation on every route', () => {
     const idsOfA = Object.values(objectsOfA).filter((value) => value !== objectsOfA.accountCode);
     const before = await rowsOf(a.tenantId);
 
-    const document = (await api.request('GET', '/docs-json')).body as { paths: Record<string, Record<string, unknown>> };
+    const document = (await api.request('GET', '/docs-json')).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const probes: Probe[] = [];
     for (const [template, operations] of Object.entries(document.paths)) {
       if (NOT_TENANT_ROUTES.has(template) || template.startsWith('/docs')) continue;
@@ -155,23 +246,34 @@ describe('tenant isolation on every route', () => {
       const target = ROUTE_TARGETS[template];
       expect(!hasParameters || target !== undefined, `route ${template} has no entry in ROUTE_TARGETS`).toBe(true);
       const values = hasParameters ? target!(objectsOfA) : '';
-      const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => (typeof values === 'string' ? values : values[name]!));
-      for (const method of Object.keys(operations)) probes.push({ method: method.toUpperCase(), path, body: method === 'get' ? undefined : {} });
+      const path = template.replace(/\{([^}]+)\}/g, (_, name: string) =>
+        typeof values === 'string' ? values : values[name]!,
+      );
+      for (const method of Object.keys(operations))
+        probes.push({ method: method.toUpperCase(), path, body: method === 'get' ? undefined : {} });
     }
     probes.push(...crossReferences(objectsOfA));
     expect(probes.length).toBeGreaterThan(30);
 
     for (const probe of probes) {
-      const answer = await api.request(probe.method, probe.path, { key: keyOfB, body: probe.body, idempotencyKey: probe.method === 'GET' ? undefined : randomUUID() });
+      const answer = await api.request(probe.method, probe.path, {
+        key: keyOfB,
+        body: probe.body,
+        idempotencyKey: probe.method === 'GET' ? undefined : randomUUID(),
+      });
       const text = JSON.stringify(answer.body ?? '');
       // An error may repeat what B sent ("account X not found"); anything else of A's is a leak.
       const sent = `${probe.path} ${JSON.stringify(probe.body ?? '')}`;
-      for (const id of idsOfA.filter((candidate) => !sent.includes(candidate))) expect(text, `${probe.method} ${probe.path} showed ${id}`).not.toContain(id);
+      for (const id of idsOfA.filter((candidate) => !sent.includes(candidate)))
+        expect(text, `${probe.method} ${probe.path} showed ${id}`).not.toContain(id);
       expect(answer.status, `${probe.method} ${probe.path}: ${text.slice(0, 200)}`).toBeLessThan(500);
       // Naming A's object in the path, or writing with it, is refused; a GET filter on it finds nothing (checked above).
-      const namesObjectOfA = idsOfA.some((id) => probe.path.split('?')[0]!.includes(id) || (probe.method !== 'GET' && sent.includes(id)));
+      const namesObjectOfA = idsOfA.some(
+        (id) => probe.path.split('?')[0]!.includes(id) || (probe.method !== 'GET' && sent.includes(id)),
+      );
       const refused = probe.refused ?? ((refusal) => [400, 401, 404, 422].includes(refusal.status));
-      if (namesObjectOfA || probe.refused) expect(refused(answer), `${probe.method} ${probe.path}: ${answer.status} ${text.slice(0, 200)}`).toBe(true);
+      if (namesObjectOfA || probe.refused)
+        expect(refused(answer), `${probe.method} ${probe.path}: ${answer.status} ${text.slice(0, 200)}`).toBe(true);
     }
     expect(await rowsOf(a.tenantId)).toBe(before);
   });

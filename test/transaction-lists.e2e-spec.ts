@@ -32,8 +32,18 @@ describe('account entries with running balance', () => {
 
   beforeAll(async () => {
     tenant = await setupTenant(api, 'entries');
-    await createAccount(api, tenant.adminKey, { code: 'assets:cash', currency: 'USD', normalBalance: 'debit', allowNegative: true });
-    await createAccount(api, tenant.adminKey, { code: 'equity:other', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    await createAccount(api, tenant.adminKey, {
+      code: 'assets:cash',
+      currency: 'USD',
+      normalBalance: 'debit',
+      allowNegative: true,
+    });
+    await createAccount(api, tenant.adminKey, {
+      code: 'equity:other',
+      currency: 'USD',
+      normalBalance: 'credit',
+      allowNegative: true,
+    });
     // Concurrent batches: the running balance must follow the account's lock order, not arrival order.
     for (let start = 0; start < POSTINGS; start += 10) {
       await Promise.all(
@@ -57,10 +67,17 @@ describe('account entries with running balance', () => {
     expect(items).toHaveLength(POSTINGS);
     expectNoDuplicates(items.map((entry) => entry.transactionId));
     expect(new Set(items.map((entry) => entry.transactionId))).toEqual(new Set(posted.keys()));
-    expect(items.map((entry) => entry.accountVersion)).toEqual(Array.from({ length: POSTINGS }, (_, index) => String(POSTINGS - index)));
+    expect(items.map((entry) => entry.accountVersion)).toEqual(
+      Array.from({ length: POSTINGS }, (_, index) => String(POSTINGS - index)),
+    );
     for (const entry of items) {
       const expected = posted.get(entry.transactionId)!;
-      expect(entry).toMatchObject({ direction: expected.direction, amount: expected.amount.toString(), currency: 'USD', leg: expected.direction === 'debit' ? 0 : 1 });
+      expect(entry).toMatchObject({
+        direction: expected.direction,
+        amount: expected.amount.toString(),
+        currency: 'USD',
+        leg: expected.direction === 'debit' ? 0 : 1,
+      });
     }
   });
 
@@ -82,8 +99,13 @@ describe('account entries with running balance', () => {
   it("the feed lists the account's transaction.posted events in its entries' (commit) order", async () => {
     const { items } = await readAllPages(api, tenant.posterKey, '/v1/accounts/assets:cash/entries', 200);
     const inEntryOrder = items.map((entry) => entry.transactionId).reverse();
-    const feed = await readEventFeed(api, tenant.posterKey, { limit: 500, ready: (events) => events.length >= POSTINGS + 2 });
-    const inFeedOrder = feed.events.filter((event) => event.type === 'transaction.posted').map((event) => event.aggregateId);
+    const feed = await readEventFeed(api, tenant.posterKey, {
+      limit: 500,
+      ready: (events) => events.length >= POSTINGS + 2,
+    });
+    const inFeedOrder = feed.events
+      .filter((event) => event.type === 'transaction.posted')
+      .map((event) => event.aggregateId);
     expect(inFeedOrder).toEqual(inEntryOrder);
   });
 
@@ -103,7 +125,8 @@ describe('transactions list', () => {
 
   beforeAll(async () => {
     tenant = await setupTenant(api, 'lists');
-    for (const code of ['assets:x', 'assets:y']) await createAccount(api, tenant.adminKey, { code, currency: 'USD', normalBalance: 'debit' });
+    for (const code of ['assets:x', 'assets:y'])
+      await createAccount(api, tenant.adminKey, { code, currency: 'USD', normalBalance: 'debit' });
     await createAccount(api, tenant.adminKey, { code: 'income:z', currency: 'USD', normalBalance: 'credit' });
     for (let index = 0; index < 12; index++) {
       const onAccountX = index % 5 !== 2 && index < 10; // 8 on X, 4 on Y
@@ -134,17 +157,29 @@ describe('transactions list', () => {
     expect(ids(byId.items)).toEqual(ids(byCode.items));
     const onY = await readAllPages(api, tenant.posterKey, '/v1/transactions?account=assets:y', 200);
     expect(onY.items).toHaveLength(all.length - onX.length);
-    for (const transaction of onY.items) expect(transaction.entries.map((entry: any) => entry.accountCode)).toContain('assets:y');
-    expectError(await api.request('GET', '/v1/transactions?account=assets:none', { key: tenant.posterKey }), 404, 'NOT_FOUND');
+    for (const transaction of onY.items)
+      expect(transaction.entries.map((entry: any) => entry.accountCode)).toContain('assets:y');
+    expectError(
+      await api.request('GET', '/v1/transactions?account=assets:none', { key: tenant.posterKey }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('filters by externalRef, alone and with an account', async () => {
     const one = await api.request('GET', '/v1/transactions?externalRef=x-3', { key: tenant.posterKey });
     expect(one.status).toBe(200);
-    expect(one.body).toEqual({ data: [onX.find((transaction) => transaction.externalRef === 'x-3')], nextCursor: null });
-    const both = await api.request('GET', '/v1/transactions?externalRef=x-3&account=assets:x', { key: tenant.posterKey });
+    expect(one.body).toEqual({
+      data: [onX.find((transaction) => transaction.externalRef === 'x-3')],
+      nextCursor: null,
+    });
+    const both = await api.request('GET', '/v1/transactions?externalRef=x-3&account=assets:x', {
+      key: tenant.posterKey,
+    });
     expect(ids(both.body.data)).toEqual(ids(one.body.data));
-    const none = await api.request('GET', '/v1/transactions?externalRef=x-3&account=assets:y', { key: tenant.posterKey });
+    const none = await api.request('GET', '/v1/transactions?externalRef=x-3&account=assets:y', {
+      key: tenant.posterKey,
+    });
     expect(none.body).toEqual({ data: [], nextCursor: null });
   });
 
@@ -171,15 +206,25 @@ describe('event feed', () => {
       await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'EUR', normalBalance: 'credit' }),
     ];
     transactions = [];
-    for (const amount of ['10', '20', '30']) transactions.push(await mustPost(api, tenant.posterKey, transfer('assets:cash', 'income:sales', amount, 'EUR')));
+    for (const amount of ['10', '20', '30'])
+      transactions.push(await mustPost(api, tenant.posterKey, transfer('assets:cash', 'income:sales', amount, 'EUR')));
   });
 
   const ready = (count: number) => (events: any[]) => events.length >= count;
 
   it('lists account.created and transaction.posted in commit order with their aggregates', async () => {
     const { events } = await readEventFeed(api, tenant.posterKey, { ready: ready(5) });
-    expect(events.map((event) => event.type)).toEqual(['account.created', 'account.created', 'transaction.posted', 'transaction.posted', 'transaction.posted']);
-    expect(events.map((event) => event.aggregateId)).toEqual([...accounts.map((account) => account.id), ...transactions.map((transaction) => transaction.id)]);
+    expect(events.map((event) => event.type)).toEqual([
+      'account.created',
+      'account.created',
+      'transaction.posted',
+      'transaction.posted',
+      'transaction.posted',
+    ]);
+    expect(events.map((event) => event.aggregateId)).toEqual([
+      ...accounts.map((account) => account.id),
+      ...transactions.map((transaction) => transaction.id),
+    ]);
     expectNoDuplicates(events.map((event) => event.id));
     for (const event of events) {
       expect(event.id).toMatch(UUID);
@@ -214,8 +259,12 @@ describe('event feed', () => {
       if (page.body.data.length > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(page.body.data.map((event: any) => [event.type, event.aggregateId])).toEqual([['transaction.posted', later.id]]);
-    const after = await api.request('GET', `/v1/events?after=${encodeURIComponent(page.body.nextCursor)}`, { key: tenant.posterKey });
+    expect(page.body.data.map((event: any) => [event.type, event.aggregateId])).toEqual([
+      ['transaction.posted', later.id],
+    ]);
+    const after = await api.request('GET', `/v1/events?after=${encodeURIComponent(page.body.nextCursor)}`, {
+      key: tenant.posterKey,
+    });
     expect(after.body).toEqual({ data: [], nextCursor: page.body.nextCursor });
   });
 });

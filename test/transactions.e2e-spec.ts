@@ -31,7 +31,9 @@ async function account(tenant: TestTenant, ref: string) {
 }
 
 async function transactionCount(tenant: TestTenant): Promise<number> {
-  const rows = await sqlRows<{ n: number }>(api, 'SELECT count(*)::int AS n FROM transactions WHERE tenant_id = $1', [tenant.tenantId]);
+  const rows = await sqlRows<{ n: number }>(api, 'SELECT count(*)::int AS n FROM transactions WHERE tenant_id = $1', [
+    tenant.tenantId,
+  ]);
   return rows[0]!.n;
 }
 
@@ -45,7 +47,11 @@ describe('external references', () => {
   });
 
   it('the same externalRef with the same content answers 201 Ledger-Existing with the same transaction, posted once', async () => {
-    const body = transfer('assets:cash', 'income:sales', '2500', 'USD', { externalRef: 'order-1', description: 'order 1', metadata: { order: 1 } });
+    const body = transfer('assets:cash', 'income:sales', '2500', 'USD', {
+      externalRef: 'order-1',
+      description: 'order 1',
+      metadata: { order: 1 },
+    });
     const first = await postTransaction(api, tenant.posterKey, body);
     expect(first.status).toBe(201);
     expect(first.headers.get('ledger-existing')).toBeNull();
@@ -93,7 +99,11 @@ describe('external references', () => {
   it('a refused posting does not claim its externalRef', async () => {
     const tooMuch = transfer('income:sales', 'assets:cash', '999999999', 'USD', { externalRef: 'order-3' });
     expectError(await postTransaction(api, tenant.posterKey, tooMuch), 422, 'INSUFFICIENT_FUNDS');
-    const fine = await postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '1', 'USD', { externalRef: 'order-3' }));
+    const fine = await postTransaction(
+      api,
+      tenant.posterKey,
+      transfer('assets:cash', 'income:sales', '1', 'USD', { externalRef: 'order-3' }),
+    );
     expect(fine.status).toBe(201);
     expect(fine.headers.get('ledger-existing')).toBeNull();
   });
@@ -106,9 +116,18 @@ describe('currencies, account references and limits', () => {
   const CODES = ['assets:usd', 'income:usd', 'assets:eur', 'income:eur'];
   beforeAll(async () => {
     tenant = await setupTenant(api, 'currencies');
-    usdCash = await createAccount(api, tenant.adminKey, { code: 'assets:usd', currency: 'USD', normalBalance: 'debit', name: 'Cash USD' });
+    usdCash = await createAccount(api, tenant.adminKey, {
+      code: 'assets:usd',
+      currency: 'USD',
+      normalBalance: 'debit',
+      name: 'Cash USD',
+    });
     await createAccount(api, tenant.adminKey, { code: 'income:usd', currency: 'USD', normalBalance: 'credit' });
-    eurCash = await createAccount(api, tenant.adminKey, { code: 'assets:eur', currency: 'EUR', normalBalance: 'debit' });
+    eurCash = await createAccount(api, tenant.adminKey, {
+      code: 'assets:eur',
+      currency: 'EUR',
+      normalBalance: 'debit',
+    });
     await createAccount(api, tenant.adminKey, { code: 'income:eur', currency: 'EUR', normalBalance: 'credit' });
   });
 
@@ -140,7 +159,15 @@ describe('currencies, account references and limits', () => {
     });
     expect(posted.status, JSON.stringify(posted.body)).toBe(201);
     expect(posted.body.status).toBe('posted');
-    expect(posted.body.entries.map((entry: any) => [entry.leg, entry.accountCode, entry.direction, entry.amount, entry.currency])).toEqual([
+    expect(
+      posted.body.entries.map((entry: any) => [
+        entry.leg,
+        entry.accountCode,
+        entry.direction,
+        entry.amount,
+        entry.currency,
+      ]),
+    ).toEqual([
       [0, 'assets:usd', 'debit', '1000', 'USD'],
       [1, 'income:usd', 'credit', '1000', 'USD'],
       [2, 'assets:eur', 'debit', '920', 'EUR'],
@@ -187,7 +214,11 @@ describe('currencies, account references and limits', () => {
   it('exactly 100 legs are accepted', async () => {
     const codes = Array.from({ length: 99 }, (_, index) => `income:leg:${index}`);
     for (let start = 0; start < codes.length; start += 20) {
-      await Promise.all(codes.slice(start, start + 20).map((code) => createAccount(api, tenant.adminKey, { code, currency: 'USD', normalBalance: 'credit' })));
+      await Promise.all(
+        codes
+          .slice(start, start + 20)
+          .map((code) => createAccount(api, tenant.adminKey, { code, currency: 'USD', normalBalance: 'credit' })),
+      );
     }
     const entries = [
       { account: 'assets:usd', direction: 'debit', amount: '99', currency: 'USD' },
@@ -205,18 +236,34 @@ describe('concurrent postings', () => {
     const tenant = await setupTenant(api, 'concurrency');
     await createAccount(api, tenant.adminKey, { code: 'assets:wallet', currency: 'USD', normalBalance: 'debit' });
     await createAccount(api, tenant.adminKey, { code: 'assets:other', currency: 'USD', normalBalance: 'debit' });
-    await createAccount(api, tenant.adminKey, { code: 'equity:seed', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+    await createAccount(api, tenant.adminKey, {
+      code: 'equity:seed',
+      currency: 'USD',
+      normalBalance: 'credit',
+      allowNegative: true,
+    });
     await mustPost(api, tenant.posterKey, transfer('assets:wallet', 'equity:seed', '100'));
     await mustPost(api, tenant.posterKey, transfer('assets:other', 'equity:seed', '1000'));
     // Ten withdrawals of 30 from 100: exactly three fit.
-    const withdrawals = await Promise.all(Array.from({ length: 10 }, () => postTransaction(api, tenant.posterKey, transfer('equity:seed', 'assets:wallet', '30'))));
+    const withdrawals = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        postTransaction(api, tenant.posterKey, transfer('equity:seed', 'assets:wallet', '30')),
+      ),
+    );
     expect(withdrawals.filter((response) => response.status === 201)).toHaveLength(3);
-    for (const response of withdrawals.filter((response) => response.status !== 201)) expectError(response, 422, 'INSUFFICIENT_FUNDS');
+    for (const response of withdrawals.filter((response) => response.status !== 201))
+      expectError(response, 422, 'INSUFFICIENT_FUNDS');
     expect((await account(tenant, 'assets:wallet')).balances).toEqual({ posted: '10', pending: '0', available: '10' });
     // Opposite directions between the same two accounts, all at once.
     const swaps = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
-        postTransaction(api, tenant.posterKey, index % 2 === 0 ? transfer('assets:wallet', 'assets:other', '1') : transfer('assets:other', 'assets:wallet', '1')),
+        postTransaction(
+          api,
+          tenant.posterKey,
+          index % 2 === 0
+            ? transfer('assets:wallet', 'assets:other', '1')
+            : transfer('assets:other', 'assets:wallet', '1'),
+        ),
       ),
     );
     for (const response of swaps) expect(response.status, JSON.stringify(response.body)).toBe(201);
@@ -242,18 +289,33 @@ describe('effectiveAt window', () => {
         new Date(Date.now() - 365 * DAY_MS).toISOString(),
         new Date(Date.now() + 3600 * 1000).toISOString(),
       ]) {
-        expectValidationError(await postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '1', 'USD', { effectiveAt })), 'effectiveAt');
+        expectValidationError(
+          await postTransaction(
+            api,
+            tenant.posterKey,
+            transfer('assets:cash', 'income:sales', '1', 'USD', { effectiveAt }),
+          ),
+          'effectiveAt',
+        );
       }
     });
   });
 
   it('a back-dated effectiveAt inside the window is kept; without one it is the posting time', async () => {
     const effectiveAt = new Date(Date.now() - 29 * DAY_MS);
-    const backdated = await postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '1', 'USD', { effectiveAt: effectiveAt.toISOString() }));
+    const backdated = await postTransaction(
+      api,
+      tenant.posterKey,
+      transfer('assets:cash', 'income:sales', '1', 'USD', { effectiveAt: effectiveAt.toISOString() }),
+    );
     expect(backdated.status, JSON.stringify(backdated.body)).toBe(201);
     expect(new Date(backdated.body.effectiveAt).getTime()).toBe(effectiveAt.getTime());
     const yesterday = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
-    const withOffset = await postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '1', 'USD', { effectiveAt: `${yesterday}T12:00:00+02:00` }));
+    const withOffset = await postTransaction(
+      api,
+      tenant.posterKey,
+      transfer('assets:cash', 'income:sales', '1', 'USD', { effectiveAt: `${yesterday}T12:00:00+02:00` }),
+    );
     expect(withOffset.status, JSON.stringify(withOffset.body)).toBe(201);
     expect(withOffset.body.effectiveAt).toBe(`${yesterday}T10:00:00.000Z`);
     const now = await mustPost(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '1'));
@@ -266,6 +328,10 @@ describe('effectiveAt window', () => {
 describe('unknown transaction ids', () => {
   it('are 404 NOT_FOUND', async () => {
     const tenant = await setupTenant(api, 'unknown ids');
-    expectError(await api.request('GET', `/v1/transactions/${randomUUID()}`, { key: tenant.posterKey }), 404, 'NOT_FOUND');
+    expectError(
+      await api.request('GET', `/v1/transactions/${randomUUID()}`, { key: tenant.posterKey }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
-import { type TestTenant, expectError, expectValidationError, mustPost, postWithKey, seededTenant, setupTenant, transfer, walletAndShop } from './support/ledger-fixtures';
+import {
+  type TestTenant,
+  expectError,
+  expectValidationError,
+  mustPost,
+  postWithKey,
+  seededTenant,
+  setupTenant,
+  transfer,
+  walletAndShop,
+} from './support/ledger-fixtures';
 import { waitUntil } from './support/relay-fixtures';
 import { WebhookReceiver, verifyLedgerSignature } from './support/webhook-receiver';
 import { startWorker } from './support/worker-harness';
@@ -31,7 +41,9 @@ afterAll(async () => {
   await api.close();
 });
 
-async function receiver(decide: ConstructorParameters<typeof WebhookReceiver>[0]): Promise<{ receiver: WebhookReceiver; url: string }> {
+async function receiver(
+  decide: ConstructorParameters<typeof WebhookReceiver>[0],
+): Promise<{ receiver: WebhookReceiver; url: string }> {
   const created = new WebhookReceiver(decide);
   receivers.push(created);
   return { receiver: created, url: await created.start() };
@@ -68,7 +80,15 @@ describe('webhooks', () => {
     });
     const webhook = await subscribe(tenant, url, ['transaction.posted']);
     const listed = await api.request('GET', '/v1/webhooks', { key: tenant.adminKey });
-    expect(listed.body.data).toEqual([{ id: webhook.id, url, events: ['transaction.posted'], createdAt: expect.any(String), previousSecretExpiresAt: null }]);
+    expect(listed.body.data).toEqual([
+      {
+        id: webhook.id,
+        url,
+        events: ['transaction.posted'],
+        createdAt: expect.any(String),
+        previousSecretExpiresAt: null,
+      },
+    ]);
 
     const posted = await postTransfers(tenant, 3);
     await waitUntil(async () => endpoint.accepted().length >= 4, 20_000, 'every transaction.posted event is accepted');
@@ -78,14 +98,25 @@ describe('webhooks', () => {
     expect(new Set(accepted.map((event) => event.id)).size, 'each event accepted once').toBe(4);
     expect(accepted.map((event) => event.aggregateId)).toEqual(expect.arrayContaining(posted));
     for (const request of endpoint.requests) {
-      expect(verifyLedgerSignature(String(request.headers['ledger-signature']), request.body, webhook.secret), 'signature').toBe(true);
-      expect(verifyLedgerSignature(String(request.headers['ledger-signature']), `${request.body} `, webhook.secret)).toBe(false);
+      expect(
+        verifyLedgerSignature(String(request.headers['ledger-signature']), request.body, webhook.secret),
+        'signature',
+      ).toBe(true);
+      expect(
+        verifyLedgerSignature(String(request.headers['ledger-signature']), `${request.body} `, webhook.secret),
+      ).toBe(false);
       expect(request.headers['ledger-event-id']).toBe(JSON.parse(request.body).id);
     }
     const log = await deliveries(tenant, webhook.id);
     expect(log.status).toBe(200);
     expect(log.body.data).toHaveLength(4);
-    for (const delivery of log.body.data) expect(delivery).toMatchObject({ status: 'delivered', attempts: 3, lastResponseStatus: 204, eventType: 'transaction.posted' });
+    for (const delivery of log.body.data)
+      expect(delivery).toMatchObject({
+        status: 'delivered',
+        attempts: 3,
+        lastResponseStatus: 204,
+        eventType: 'transaction.posted',
+      });
   });
 
   it('after the last attempt a delivery is dead-lettered and listed; a manual redelivery sends it again', async () => {
@@ -94,21 +125,44 @@ describe('webhooks', () => {
     let healthy = false;
     const { receiver: endpoint, url } = await receiver(() => (healthy ? 200 : 500));
     const webhook = await subscribe(tenant, url, ['account.created']);
-    const account = await postWithKey(api, tenant.adminKey, '/v1/accounts', { code: 'assets:dead-letter', currency: 'USD', normalBalance: 'debit' });
+    const account = await postWithKey(api, tenant.adminKey, '/v1/accounts', {
+      code: 'assets:dead-letter',
+      currency: 'USD',
+      normalBalance: 'debit',
+    });
     expect(account.status).toBe(201);
 
-    await waitUntil(async () => (await deliveries(tenant, webhook.id, '&status=dead')).body.data.length === 1, 20_000, 'the delivery is dead-lettered');
+    await waitUntil(
+      async () => (await deliveries(tenant, webhook.id, '&status=dead')).body.data.length === 1,
+      20_000,
+      'the delivery is dead-lettered',
+    );
     const [dead] = (await deliveries(tenant, webhook.id, '&status=dead')).body.data;
-    expect(dead).toMatchObject({ status: 'dead', attempts: 4, lastResponseStatus: 500, lastError: 'answered 500', nextAttemptAt: null, eventType: 'account.created' });
+    expect(dead).toMatchObject({
+      status: 'dead',
+      attempts: 4,
+      lastResponseStatus: 500,
+      lastError: 'answered 500',
+      nextAttemptAt: null,
+      eventType: 'account.created',
+    });
     expect(endpoint.requests).toHaveLength(4);
 
     healthy = true;
-    const redelivered = await postWithKey(api, tenant.adminKey, `/v1/webhooks/${webhook.id}/deliveries/${dead.id}/redeliver`);
+    const redelivered = await postWithKey(
+      api,
+      tenant.adminKey,
+      `/v1/webhooks/${webhook.id}/deliveries/${dead.id}/redeliver`,
+    );
     expect(redelivered.status, JSON.stringify(redelivered.body)).toBe(201);
     expect(redelivered.body).toMatchObject({ id: dead.id, status: 'pending', attempts: 0 });
     await waitUntil(async () => endpoint.accepted().length === 1, 10_000, 'the redelivery is accepted');
     expect(endpoint.accepted()[0].data.account.id).toBe(account.body.id);
-    expect((await deliveries(tenant, webhook.id)).body.data[0]).toMatchObject({ id: dead.id, status: 'delivered', attempts: 1 });
+    expect((await deliveries(tenant, webhook.id)).body.data[0]).toMatchObject({
+      id: dead.id,
+      status: 'delivered',
+      attempts: 1,
+    });
   });
 
   it('a rotated secret: both the new and the previous one verify during the grace period', async () => {
@@ -137,11 +191,32 @@ describe('webhooks', () => {
     const webhook = await subscribe(tenant, 'http://127.0.0.1:9/hooks', ['transaction.posted']);
     expectError(await deliveries(other, webhook.id), 404, 'NOT_FOUND');
     expectError(await api.request('DELETE', `/v1/webhooks/${webhook.id}`, { key: other.adminKey }), 404, 'NOT_FOUND');
-    expectError(await postWithKey(api, tenant.posterKey, '/v1/webhooks', { url: 'https://example.com/', events: [] }), 403, 'FORBIDDEN');
-    expectValidationError(await postWithKey(api, tenant.adminKey, '/v1/webhooks', { url: 'https://example.com/', events: ['no.such.event'] }), 'events.0');
-    expectValidationError(await postWithKey(api, tenant.adminKey, '/v1/webhooks', { url: 'ftp://example.com/', events: [] }), 'url');
-    expectError(await api.request('GET', `/v1/webhooks/${randomUUID()}/deliveries`, { key: tenant.adminKey }), 404, 'NOT_FOUND');
-    expectError(await api.request('GET', '/v1/webhooks/not-a-uuid/deliveries', { key: tenant.adminKey }), 404, 'NOT_FOUND');
+    expectError(
+      await postWithKey(api, tenant.posterKey, '/v1/webhooks', { url: 'https://example.com/', events: [] }),
+      403,
+      'FORBIDDEN',
+    );
+    expectValidationError(
+      await postWithKey(api, tenant.adminKey, '/v1/webhooks', {
+        url: 'https://example.com/',
+        events: ['no.such.event'],
+      }),
+      'events.0',
+    );
+    expectValidationError(
+      await postWithKey(api, tenant.adminKey, '/v1/webhooks', { url: 'ftp://example.com/', events: [] }),
+      'url',
+    );
+    expectError(
+      await api.request('GET', `/v1/webhooks/${randomUUID()}/deliveries`, { key: tenant.adminKey }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await api.request('GET', '/v1/webhooks/not-a-uuid/deliveries', { key: tenant.adminKey }),
+      404,
+      'NOT_FOUND',
+    );
 
     expect((await api.request('DELETE', `/v1/webhooks/${webhook.id}`, { key: tenant.adminKey })).status).toBe(204);
     expect((await api.request('GET', '/v1/webhooks', { key: tenant.adminKey })).body.data).toEqual([]);
@@ -161,8 +236,19 @@ describe('webhook targets by default', () => {
 
   it('refuses loopback, private, link-local and metadata addresses', async () => {
     const { adminKey } = await strict.createTenant('strict');
-    for (const url of ['http://127.0.0.1:8080/hooks', 'http://localhost/hooks', 'http://[::1]/', 'http://10.0.0.7/', 'http://169.254.169.254/latest/meta-data', 'http://2130706433/']) {
-      const refused = await strict.request('POST', '/v1/webhooks', { key: adminKey, idempotencyKey: randomUUID(), body: { url, events: [] } });
+    for (const url of [
+      'http://127.0.0.1:8080/hooks',
+      'http://localhost/hooks',
+      'http://[::1]/',
+      'http://10.0.0.7/',
+      'http://169.254.169.254/latest/meta-data',
+      'http://2130706433/',
+    ]) {
+      const refused = await strict.request('POST', '/v1/webhooks', {
+        key: adminKey,
+        idempotencyKey: randomUUID(),
+        body: { url, events: [] },
+      });
       expectValidationError(refused, 'url');
     }
   });

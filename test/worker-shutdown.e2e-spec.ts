@@ -7,7 +7,9 @@ import { startWorker } from './support/worker-harness';
 // it lets go of the database: a run abandoned half-way keeps its tenant "running" until the lease runs out.
 
 async function runStatuses(api: ApiHarness): Promise<string[]> {
-  const rows = await api.db.database.sql.query<{ status: string }>('SELECT status FROM reconciliation_runs ORDER BY started_at');
+  const rows = await api.db.database.sql.query<{ status: string }>(
+    'SELECT status FROM reconciliation_runs ORDER BY started_at',
+  );
   return rows.map((row) => row.status);
 }
 

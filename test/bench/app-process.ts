@@ -38,7 +38,10 @@ export async function startApp(options: AppProcessOptions): Promise<AppProcess> 
   };
   const child = BuiltProcess.spawn(options.app, BUILT[options.app], { env, nodeArgs: options.nodeArgs });
   try {
-    await child.waitUntilReady(READY_LINE[options.app], async () => options.app === 'worker' || (await apiIsHealthy(baseUrl)));
+    await child.waitUntilReady(
+      READY_LINE[options.app],
+      async () => options.app === 'worker' || (await apiIsHealthy(baseUrl)),
+    );
   } catch (error) {
     await child.stop();
     throw error;

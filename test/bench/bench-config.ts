@@ -59,7 +59,11 @@ function integerFromEnv(name: string, fallback: number, min: number, max: number
 function concurrenciesFromEnv(name: string, fallback: string): number[] {
   const raw = process.env[name] ?? fallback;
   const values = raw.split(',').map((part) => Number(part.trim()));
-  if (values.length === 0 || values.length > 8 || values.some((value) => !Number.isInteger(value) || value < 1 || value > 64)) {
+  if (
+    values.length === 0 ||
+    values.length > 8 ||
+    values.some((value) => !Number.isInteger(value) || value < 1 || value > 64)
+  ) {
     throw new Error(`${name}=${raw}: expected 1 to 8 comma-separated integers between 1 and 64`);
   }
   return values;
@@ -70,7 +74,8 @@ function subsetFromEnv<Name extends string>(name: string, allowed: readonly Name
   const raw = process.env[name] ?? allowed.join(',');
   const names = raw.split(',').map((part) => part.trim());
   const known = (value: string): value is Name => (allowed as readonly string[]).includes(value);
-  if (names.length === 0 || !names.every(known)) throw new Error(`${name}=${raw}: expected a subset of ${allowed.join(',')}`);
+  if (names.length === 0 || !names.every(known))
+    throw new Error(`${name}=${raw}: expected a subset of ${allowed.join(',')}`);
   return allowed.filter((value) => names.includes(value));
 }
 

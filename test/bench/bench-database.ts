@@ -38,7 +38,9 @@ export async function recreateDatabase(adminDatabaseUrl: string, databaseName: s
 
 export async function dropDatabase(adminDatabaseUrl: string, databaseName: string): Promise<void> {
   assertDatabaseName(databaseName, 'database');
-  await onServer(adminDatabaseUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).then(() => undefined));
+  await onServer(adminDatabaseUrl, (admin) =>
+    admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).then(() => undefined),
+  );
 }
 
 /** A pool of the bench's own connections; an idle one that dies (the database dropped) is not a crash. */

@@ -24,14 +24,21 @@ const WALLETS_PER_API_FUNDING = 99;
 const WALLETS_PER_SQL_FUNDING = 1_000;
 
 export async function createTenant(http: HttpClient, operatorToken: string, name: string): Promise<CreatedTenant> {
-  return http.expectJson<CreatedTenant>({ method: 'POST', path: '/v1/tenants', bearer: operatorToken, body: { name } }, 201);
+  return http.expectJson<CreatedTenant>(
+    { method: 'POST', path: '/v1/tenants', bearer: operatorToken, body: { name } },
+    201,
+  );
 }
 
 /**
  * The API mode's tenant, built through the API itself: a poster key, the wallets (credit-normal, never
  * negative), a funding source that may go negative, and the hot account. Setup is not measured.
  */
-export async function setupApiFixture(http: HttpClient, config: BenchConfig, operatorToken: string): Promise<ApiFixture> {
+export async function setupApiFixture(
+  http: HttpClient,
+  config: BenchConfig,
+  operatorToken: string,
+): Promise<ApiFixture> {
   const { tenant, apiKey: adminKey } = await createTenant(http, operatorToken, 'bench-api');
   const keys = idempotencyKeyPrefix('setup');
   let sequence = 0;
@@ -39,7 +46,12 @@ export async function setupApiFixture(http: HttpClient, config: BenchConfig, ope
     http.expectJson<T>({ method: 'POST', path, bearer, idempotencyKey: `${keys}-${sequence++}`, body }, 201);
   const poster = await post<{ key: string }>('/v1/api-keys', adminKey, { name: 'bench poster', roles: ['poster'] });
   const account = (code: string, allowNegative: boolean) =>
-    post<CreatedAccount>('/v1/accounts', adminKey, { code, currency: CURRENCY, normalBalance: 'credit', allowNegative });
+    post<CreatedAccount>('/v1/accounts', adminKey, {
+      code,
+      currency: CURRENCY,
+      normalBalance: 'credit',
+      allowNegative,
+    });
   const source = await account('equity:bench', true);
   const hot = await account('income:hot', false);
   const walletIds = new Array<string>(config.walletCount);
@@ -48,7 +60,8 @@ export async function setupApiFixture(http: HttpClient, config: BenchConfig, ope
     walletIds[index] = (await account(walletCode(number), false)).id;
   });
   const chunks: string[][] = [];
-  for (let start = 0; start < walletIds.length; start += WALLETS_PER_API_FUNDING) chunks.push(walletIds.slice(start, start + WALLETS_PER_API_FUNDING));
+  for (let start = 0; start < walletIds.length; start += WALLETS_PER_API_FUNDING)
+    chunks.push(walletIds.slice(start, start + WALLETS_PER_API_FUNDING));
   const amount = config.walletFundingMinor.toString();
   // Every funding transaction debits the one source account, so they queue on it whatever the concurrency.
   await forEachConcurrently(chunks, config.setupConcurrency, async (chunk) => {
@@ -94,7 +107,12 @@ const JOURNAL_STRIPE_0 = `SELECT stripe, seq, hash FROM journal_heads WHERE tena
  * funding goes through transactions, entries and journal links like any posting, so the books stay
  * consistent. Nothing else writes to this tenant during setup, so it chains on stripe 0 unlocked.
  */
-export async function setupSqlFixture(http: HttpClient, pool: pg.Pool, config: BenchConfig, operatorToken: string): Promise<Fixture> {
+export async function setupSqlFixture(
+  http: HttpClient,
+  pool: pg.Pool,
+  config: BenchConfig,
+  operatorToken: string,
+): Promise<Fixture> {
   const { tenant } = await createTenant(http, operatorToken, 'bench-sql');
   const sourceId = uuidV7();
   const hotAccountId = uuidV7();
@@ -104,7 +122,8 @@ export async function setupSqlFixture(http: HttpClient, pool: pg.Pool, config: B
   const allowNegative = ids.map((id) => id === sourceId);
   await pool.query(INSERT_ACCOUNTS, [tenant.id, ids, codes, CURRENCY, allowNegative]);
   const funding = config.walletFundingMinor;
-  const stripe = (await pool.query<{ stripe: number; seq: string; hash: Buffer }>(JOURNAL_STRIPE_0, [tenant.id])).rows[0];
+  const stripe = (await pool.query<{ stripe: number; seq: string; hash: Buffer }>(JOURNAL_STRIPE_0, [tenant.id]))
+    .rows[0];
   if (stripe === undefined) throw new Error(`tenant ${tenant.id} has no journal stripe 0`);
   let head: JournalHead = { stripe: stripe.stripe, seq: BigInt(stripe.seq), hash: stripe.hash };
   let sourceDebitsMinor = 0n;

@@ -37,7 +37,9 @@ async function main(): Promise<void> {
   // Before the bench adds its own load: anything else running on the machine skews every figure.
   const loadAverageAtStart = loadavg()[0]!;
   const config = loadBenchConfig();
-  log(`settings: ${JSON.stringify(describeConfig(config))}; 1-minute load average before start ${loadAverageAtStart.toFixed(2)}`);
+  log(
+    `settings: ${JSON.stringify(describeConfig(config))}; 1-minute load average before start ${loadAverageAtStart.toFixed(2)}`,
+  );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
   const overall = setTimeout(() => {
     console.error(`[bench] aborted: still running after ${config.benchTimeoutMs / 1000} s (BENCH_TIMEOUT_S)`);

@@ -14,7 +14,12 @@ export async function renderChartPng(svgPath: string, pngPath: string): Promise<
   const width = Number(/width="(\d+)"/.exec(svg)?.[1] ?? 980);
   const height = Number(/height="(\d+)"/.exec(svg)?.[1] ?? 600);
   const profile = await mkdtemp(join(tmpdir(), 'bench-chart-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS, viewport: { width, height } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width, height },
+  });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.setContent(`<!doctype html><html><body style="margin:0">${svg}</body></html>`);

@@ -20,28 +20,52 @@ function escapeXml(text: string): string {
 
 const number = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'n/a');
 
-function bar(x: number, y: number, median: number, runs: readonly number[], scale: number, color: string, unit: string): string[] {
+function bar(
+  x: number,
+  y: number,
+  median: number,
+  runs: readonly number[],
+  scale: number,
+  color: string,
+  unit: string,
+): string[] {
   const width = Number.isFinite(median) ? Math.max(1, median * scale) : 0;
   const low = Math.min(...runs) * scale;
   const high = Math.max(...runs) * scale;
   const middle = y + BAR_HEIGHT / 2;
   return [
     `<rect x="${x}" y="${y}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}" fill="${color}"/>`,
-    runs.length > 1 ? `<line x1="${(x + low).toFixed(1)}" y1="${middle}" x2="${(x + high).toFixed(1)}" y2="${middle}" stroke="${COLORS.text}" stroke-width="1.5"/>` : '',
+    runs.length > 1
+      ? `<line x1="${(x + low).toFixed(1)}" y1="${middle}" x2="${(x + high).toFixed(1)}" y2="${middle}" stroke="${COLORS.text}" stroke-width="1.5"/>`
+      : '',
     `<text x="${(x + Math.max(width, high) + 6).toFixed(1)}" y="${y + 11}" font-size="11" fill="${COLORS.text}">${number(median)} ${escapeXml(unit)}</text>`,
   ];
 }
 
 function row(comparison: Comparison, y: number): string[] {
-  const largest = Math.max(comparison.ledgerMedian, comparison.baselineMedian, ...comparison.ledgerRuns, ...comparison.baselineRuns);
+  const largest = Math.max(
+    comparison.ledgerMedian,
+    comparison.baselineMedian,
+    ...comparison.ledgerRuns,
+    ...comparison.baselineRuns,
+  );
   const scale = largest > 0 ? (BAR_AREA - 110) / largest : 0;
-  const ratio = comparison.baselineMedian > 0 ? `${(comparison.ledgerMedian / comparison.baselineMedian).toFixed(2)}×` : 'n/a';
+  const ratio =
+    comparison.baselineMedian > 0 ? `${(comparison.ledgerMedian / comparison.baselineMedian).toFixed(2)}×` : 'n/a';
   const x = LABEL_WIDTH;
   return [
     `<text x="12" y="${y + 13}" font-size="12" fill="${COLORS.text}">${escapeXml(comparison.workload)}</text>`,
     `<text x="12" y="${y + 30}" font-size="10" fill="${COLORS.muted}">${escapeXml(comparison.ledgerPath)} vs plain SQL</text>`,
     ...bar(x, y, comparison.ledgerMedian, comparison.ledgerRuns, scale, COLORS.ledger, comparison.unit),
-    ...bar(x, y + BAR_HEIGHT + 4, comparison.baselineMedian, comparison.baselineRuns, scale, COLORS.baseline, comparison.unit),
+    ...bar(
+      x,
+      y + BAR_HEIGHT + 4,
+      comparison.baselineMedian,
+      comparison.baselineRuns,
+      scale,
+      COLORS.baseline,
+      comparison.unit,
+    ),
     `<text x="${WIDTH - 16}" y="${y + 22}" font-size="14" font-weight="bold" text-anchor="end" fill="${COLORS.text}">${ratio}</text>`,
   ];
 }
@@ -54,7 +78,9 @@ export function renderChartSvg(comparisons: readonly Comparison[], subtitle: str
     if (comparison.suite !== suite) {
       suite = comparison.suite;
       y += SECTION_GAP;
-      parts.push(`<text x="12" y="${y - 8}" font-size="14" font-weight="bold" fill="${COLORS.text}">${escapeXml(suite)}</text>`);
+      parts.push(
+        `<text x="12" y="${y - 8}" font-size="14" font-weight="bold" fill="${COLORS.text}">${escapeXml(suite)}</text>`,
+      );
       parts.push(`<line x1="12" y1="${y - 3}" x2="${WIDTH - 12}" y2="${y - 3}" stroke="#e2e8f0"/>`);
     }
     parts.push(...row(comparison, y + 4));

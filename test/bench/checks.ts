@@ -56,12 +56,18 @@ export async function checkBooks(pool: pg.Pool, label: string, tenantId: string)
   const netByCurrency = Object.fromEntries(net.rows.map((row) => [row.currency.trim(), row.net_minor]));
   const negativeAccounts = negative.rows[0]!.count;
   const accountsDisagreeingWithEntries = disagreeing.rows[0]!.count;
-  const ok = Object.values(netByCurrency).every((value) => value === '0') && negativeAccounts === 0 && accountsDisagreeingWithEntries === 0;
+  const ok =
+    Object.values(netByCurrency).every((value) => value === '0') &&
+    negativeAccounts === 0 &&
+    accountsDisagreeingWithEntries === 0;
   return { label, netByCurrency, negativeAccounts, accountsDisagreeingWithEntries, ok };
 }
 
 export function describeCheck(check: BooksCheck): string {
-  const nets = Object.entries(check.netByCurrency).map(([currency, net]) => `${currency} ${net}`).join(', ') || 'no accounts';
+  const nets =
+    Object.entries(check.netByCurrency)
+      .map(([currency, net]) => `${currency} ${net}`)
+      .join(', ') || 'no accounts';
   return (
     `${check.ok ? 'OK  ' : 'FAIL'} ${check.label}: sum(posted_debits - posted_credits) = ${nets}; ` +
     `negative non-allowNegative accounts = ${check.negativeAccounts}; accounts disagreeing with their entries = ${check.accountsDisagreeingWithEntries}`

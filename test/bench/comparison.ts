@@ -24,22 +24,31 @@ export function compare(fields: Omit<Comparison, 'ledgerMedian' | 'baselineMedia
   return { ...fields, ledgerMedian: median(fields.ledgerRuns), baselineMedian: median(fields.baselineRuns) };
 }
 
-const WORKLOAD_LABELS: Record<WorkloadName, string> = { uncontended: 'single transfers, uncontended', hot: 'single transfers, hot account', batch100: 'batches of 100', batch1000: 'batches of 1000' };
+const WORKLOAD_LABELS: Record<WorkloadName, string> = {
+  uncontended: 'single transfers, uncontended',
+  hot: 'single transfers, hot account',
+  batch100: 'batches of 100',
+  batch1000: 'batches of 1000',
+};
 
 /** Each (workload, clients) of the posting suite that was measured in both modes. */
 export function postingComparisons(cells: readonly Cell[]): Comparison[] {
   const comparisons: Comparison[] = [];
   for (const cell of cells.filter((candidate) => candidate.mode === MODES[0])) {
-    const baseline = cells.find((other) => other.mode === 'sql' && other.workload === cell.workload && other.concurrency === cell.concurrency);
+    const baseline = cells.find(
+      (other) => other.mode === 'sql' && other.workload === cell.workload && other.concurrency === cell.concurrency,
+    );
     if (baseline === undefined) continue;
-    comparisons.push(compare({
-      suite: 'posting',
-      workload: `${WORKLOAD_LABELS[cell.workload]}, ${cell.concurrency} clients`,
-      unit: 'transfers/s',
-      ledgerPath: 'API (HTTP)',
-      ledgerRuns: cell.summary.runs.map((run) => run.transfersPerSecond),
-      baselineRuns: baseline.summary.runs.map((run) => run.transfersPerSecond),
-    }));
+    comparisons.push(
+      compare({
+        suite: 'posting',
+        workload: `${WORKLOAD_LABELS[cell.workload]}, ${cell.concurrency} clients`,
+        unit: 'transfers/s',
+        ledgerPath: 'API (HTTP)',
+        ledgerRuns: cell.summary.runs.map((run) => run.transfersPerSecond),
+        baselineRuns: baseline.summary.runs.map((run) => run.transfersPerSecond),
+      }),
+    );
   }
   return comparisons;
 }

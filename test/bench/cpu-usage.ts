@@ -65,7 +65,8 @@ export function takeCpuSnapshot(apiPid: number, databaseName: string): CpuSnapsh
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
       const times = readProcessTimes(Number(name));
-      if (times?.comm === 'postgres' && servesDatabase(Number(name), databaseName)) postgresByPid.set(Number(name), times.cpuMs);
+      if (times?.comm === 'postgres' && servesDatabase(Number(name), databaseName))
+        postgresByPid.set(Number(name), times.cpuMs);
     }
   } catch {
     available = false;

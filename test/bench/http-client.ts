@@ -30,8 +30,12 @@ export interface UploadRequest {
 
 function multipart(upload: UploadRequest): { payload: Buffer; contentType: string } {
   const boundary = `----ledger-bench-${Math.random().toString(16).slice(2)}`;
-  const parts = Object.entries(upload.fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${upload.file.field}"; filename="${upload.file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${upload.file.content}\r\n`);
+  const parts = Object.entries(upload.fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${upload.file.field}"; filename="${upload.file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${upload.file.content}\r\n`,
+  );
   parts.push(`--${boundary}--\r\n`);
   return { payload: Buffer.from(parts.join(''), 'utf8'), contentType: `multipart/form-data; boundary=${boundary}` };
 }
@@ -48,14 +52,24 @@ export class HttpClient {
 
   request(request: JsonRequest): Promise<HttpAnswer> {
     const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
-    return this.send(request.method, request.path, request, payload === undefined ? undefined : { payload: Buffer.from(payload, 'utf8'), contentType: 'application/json' });
+    return this.send(
+      request.method,
+      request.path,
+      request,
+      payload === undefined ? undefined : { payload: Buffer.from(payload, 'utf8'), contentType: 'application/json' },
+    );
   }
 
   upload(upload: UploadRequest): Promise<HttpAnswer> {
     return this.send('POST', upload.path, upload, multipart(upload));
   }
 
-  private send(method: string, path: string, auth: { bearer?: string; idempotencyKey?: string }, content: { payload: Buffer; contentType: string } | undefined): Promise<HttpAnswer> {
+  private send(
+    method: string,
+    path: string,
+    auth: { bearer?: string; idempotencyKey?: string },
+    content: { payload: Buffer; contentType: string } | undefined,
+  ): Promise<HttpAnswer> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (auth.bearer !== undefined) headers.authorization = `Bearer ${auth.bearer}`;
     if (auth.idempotencyKey !== undefined) headers['idempotency-key'] = auth.idempotencyKey;
@@ -77,7 +91,13 @@ export class HttpClient {
         (incoming) => {
           const chunks: Buffer[] = [];
           incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-          incoming.on('end', () => resolveAnswer({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: incoming.headers }));
+          incoming.on('end', () =>
+            resolveAnswer({
+              status: incoming.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8'),
+              headers: incoming.headers,
+            }),
+          );
           incoming.on('error', reject);
         },
       );
@@ -91,7 +111,9 @@ export class HttpClient {
   async expectJson<T>(request: JsonRequest, expectedStatus: number): Promise<T> {
     const answer = await this.request(request);
     if (answer.status !== expectedStatus) {
-      throw new Error(`${request.method} ${request.path}: expected ${expectedStatus}, got ${answer.status} ${answer.body.slice(0, 500)}`);
+      throw new Error(
+        `${request.method} ${request.path}: expected ${expectedStatus}, got ${answer.status} ${answer.body.slice(0, 500)}`,
+      );
     }
     return JSON.parse(answer.body) as T;
   }

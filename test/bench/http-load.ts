@@ -1,7 +1,14 @@
 import type { ApiFixture } from './bench-setup';
 import { type HttpAnswer, HttpClient, errorLabel } from './http-client';
 import { type AttemptOutcome, type LoadHooks, type LoadResult, runClosedLoop, singleOutcome } from './load-loop';
-import { CURRENCY, TRANSFERS_PER_REQUEST, type Transfer, type WorkloadName, idempotencyKeyPrefix, nextTransfer } from './workloads';
+import {
+  CURRENCY,
+  TRANSFERS_PER_REQUEST,
+  type Transfer,
+  type WorkloadName,
+  idempotencyKeyPrefix,
+  nextTransfer,
+} from './workloads';
 
 export interface HttpLoadOptions {
   baseUrl: string;
@@ -32,7 +39,8 @@ function transferBody(transfer: Transfer) {
 
 /** Created items are transfers; refused items are errors by code; a refused request fails all of its items. */
 function batchOutcome(answer: HttpAnswer, batchSize: number): AttemptOutcome {
-  if (answer.status !== 201) return { transfersCreated: 0, failures: { [`${errorLabel(answer)} (whole batch)`]: batchSize } };
+  if (answer.status !== 201)
+    return { transfersCreated: 0, failures: { [`${errorLabel(answer)} (whole batch)`]: batchSize } };
   const { results } = JSON.parse(answer.body) as { results: BatchItemResult[] };
   const failures: Record<string, number> = {};
   let transfersCreated = 0;
@@ -64,8 +72,16 @@ export async function runHttpLoad(options: HttpLoadOptions): Promise<LoadResult>
       const answer = await http.request({ method: 'POST', path: '/v1/transactions', bearer, idempotencyKey, body });
       return singleOutcome(answer.status === 201 ? undefined : errorLabel(answer));
     }
-    const transactions = Array.from({ length: batchSize }, () => transferBody(nextTransfer(options.workload, options.fixture)));
-    const answer = await http.request({ method: 'POST', path: '/v1/transactions/batch', bearer, idempotencyKey, body: { transactions } });
+    const transactions = Array.from({ length: batchSize }, () =>
+      transferBody(nextTransfer(options.workload, options.fixture)),
+    );
+    const answer = await http.request({
+      method: 'POST',
+      path: '/v1/transactions/batch',
+      bearer,
+      idempotencyKey,
+      body: { transactions },
+    });
     return batchOutcome(answer, batchSize);
   };
   try {

@@ -47,36 +47,86 @@ interface ImportContext {
 }
 
 /** The work measured, with the CPU the database's backends spent on it beside this process's own. */
-async function measureWithPostgres(context: ImportContext, work: () => Promise<number>): Promise<Measured<number> & { postgresCpuSeconds: number }> {
+async function measureWithPostgres(
+  context: ImportContext,
+  work: () => Promise<number>,
+): Promise<Measured<number> & { postgresCpuSeconds: number }> {
   const before = takeCpuSnapshot(process.pid, context.databaseName);
   const measured = await measure(work);
   const spent = cpuSpentBetween(before, takeCpuSnapshot(process.pid, context.databaseName));
   return { ...measured, postgresCpuSeconds: spent.postgresMs / 1000 };
 }
 
-function runOf(format: StatementFormat, mode: ImportRun['mode'], run: number, measured: Measured<number> & { postgresCpuSeconds: number }): ImportRun {
+function runOf(
+  format: StatementFormat,
+  mode: ImportRun['mode'],
+  run: number,
+  measured: Measured<number> & { postgresCpuSeconds: number },
+): ImportRun {
   const { seconds, cpuSeconds, postgresCpuSeconds, rssGrowthMiB, peakRssMiB } = measured;
-  return { format: format.name, mode, run, lines: measured.result, seconds, linesPerSecond: measured.result / seconds, cpuSeconds, postgresCpuSeconds, rssGrowthMiB, peakRssMiB };
+  return {
+    format: format.name,
+    mode,
+    run,
+    lines: measured.result,
+    seconds,
+    linesPerSecond: measured.result / seconds,
+    cpuSeconds,
+    postgresCpuSeconds,
+    rssGrowthMiB,
+    peakRssMiB,
+  };
 }
 
-async function importThroughLedger(context: ImportContext, format: StatementFormat, file: string, run: number): Promise<ImportRun> {
+async function importThroughLedger(
+  context: ImportContext,
+  format: StatementFormat,
+  file: string,
+  run: number,
+): Promise<ImportRun> {
   const source = `${format.name}-ledger-${run}`;
-  await createBenchSource(context.ledger, context.tenantId, { name: source, account: format.account, format: format.sourceFormat });
+  await createBenchSource(context.ledger, context.tenantId, {
+    name: source,
+    account: format.account,
+    format: format.sourceFormat,
+  });
   const importing = context.ledger.app.get(ImportStatementUseCase);
   const measured = await measureWithPostgres(context, async () => {
-    const result = await importing.execute({ tenantId: context.tenantId, source, input: createReadStream(file, { highWaterMark: 256 * 1024 }) });
+    const result = await importing.execute({
+      tenantId: context.tenantId,
+      source,
+      input: createReadStream(file, { highWaterMark: 256 * 1024 }),
+    });
     return result.import.lines;
   });
   return runOf(format, 'ledger', run, measured);
 }
 
-async function importThroughSql(context: ImportContext, format: StatementFormat, lines: number, fileBytes: number, run: number): Promise<ImportRun> {
-  const sourceId = await createBenchSource(context.ledger, context.tenantId, { name: `${format.name}-sql-${run}`, account: format.account, format: format.sourceFormat });
-  const measured = await measureWithPostgres(context, () => loadLinesBySql(context.baselinePool, context.tenantId, sourceId, format, lines, fileBytes));
+async function importThroughSql(
+  context: ImportContext,
+  format: StatementFormat,
+  lines: number,
+  fileBytes: number,
+  run: number,
+): Promise<ImportRun> {
+  const sourceId = await createBenchSource(context.ledger, context.tenantId, {
+    name: `${format.name}-sql-${run}`,
+    account: format.account,
+    format: format.sourceFormat,
+  });
+  const measured = await measureWithPostgres(context, () =>
+    loadLinesBySql(context.baselinePool, context.tenantId, sourceId, format, lines, fileBytes),
+  );
   return runOf(format, 'sql', run, measured);
 }
 
-async function measureFormat(context: ImportContext, config: BenchConfig, log: BenchLog, format: StatementFormat, directory: string): Promise<{ runs: ImportRun[]; fileBytes: number }> {
+async function measureFormat(
+  context: ImportContext,
+  config: BenchConfig,
+  log: BenchLog,
+  format: StatementFormat,
+  directory: string,
+): Promise<{ runs: ImportRun[]; fileBytes: number }> {
   const lines = config.importLines[format.name];
   const file = join(directory, `${format.name}-${lines}`);
   await writeStatementFile(file, format, lines);
@@ -87,9 +137,15 @@ async function measureFormat(context: ImportContext, config: BenchConfig, log: B
     const order = run % 2 === 1 ? (['ledger', 'sql'] as const) : (['sql', 'ledger'] as const);
     for (const mode of order) {
       await context.ledger.database.sql.query('CHECKPOINT');
-      const measured = mode === 'ledger' ? await importThroughLedger(context, format, file, run) : await importThroughSql(context, format, lines, fileBytes, run);
-      if (measured.lines !== lines) throw new Error(`${format.name} ${mode} run ${run}: stored ${measured.lines} lines, expected ${lines}`);
-      log(`import ${format.name} ${mode} run ${run}/${config.runCount}: ${measured.linesPerSecond.toFixed(0)} lines/s (${measured.seconds.toFixed(2)} s, RSS +${measured.rssGrowthMiB} MiB)`);
+      const measured =
+        mode === 'ledger'
+          ? await importThroughLedger(context, format, file, run)
+          : await importThroughSql(context, format, lines, fileBytes, run);
+      if (measured.lines !== lines)
+        throw new Error(`${format.name} ${mode} run ${run}: stored ${measured.lines} lines, expected ${lines}`);
+      log(
+        `import ${format.name} ${mode} run ${run}/${config.runCount}: ${measured.linesPerSecond.toFixed(0)} lines/s (${measured.seconds.toFixed(2)} s, RSS +${measured.rssGrowthMiB} MiB)`,
+      );
       runs.push(measured);
     }
   }
@@ -100,16 +156,31 @@ async function measureFormat(context: ImportContext, config: BenchConfig, log: B
 export async function runImportSuite(config: BenchConfig, log: BenchLog): Promise<ImportResults> {
   return withInProcessSuite(config, 'import', async ({ databaseName, ledger, baselinePool, directory }) => {
     const tenantId = await createBenchTenant(ledger, 'import bench');
-    for (const format of STATEMENT_FORMATS) await createBenchAccount(ledger, tenantId, { code: format.account, currency: format.currency, normalBalance: 'debit' });
+    for (const format of STATEMENT_FORMATS)
+      await createBenchAccount(ledger, tenantId, {
+        code: format.account,
+        currency: format.currency,
+        normalBalance: 'debit',
+      });
     const context: ImportContext = { ledger, baselinePool, tenantId, databaseName };
     const results: ImportResults = { lines: config.importLines, fileBytes: {}, runs: [], comparisons: [] };
     for (const format of STATEMENT_FORMATS) {
       const { runs, fileBytes } = await measureFormat(context, config, log, format, directory);
       results.runs.push(...runs);
       results.fileBytes[format.name] = fileBytes;
-      const rates = (mode: ImportRun['mode']) => runs.filter((run) => run.mode === mode).map((run) => run.linesPerSecond);
+      const rates = (mode: ImportRun['mode']) =>
+        runs.filter((run) => run.mode === mode).map((run) => run.linesPerSecond);
       const label = format.name === 'csv' ? 'gateway CSV' : 'camt.053';
-      results.comparisons.push(compare({ suite: 'import', workload: `${label}, ${config.importLines[format.name]} lines`, unit: 'lines/s', ledgerPath: 'ImportStatementUseCase', ledgerRuns: rates('ledger'), baselineRuns: rates('sql') }));
+      results.comparisons.push(
+        compare({
+          suite: 'import',
+          workload: `${label}, ${config.importLines[format.name]} lines`,
+          unit: 'lines/s',
+          ledgerPath: 'ImportStatementUseCase',
+          ledgerRuns: rates('ledger'),
+          baselineRuns: rates('sql'),
+        }),
+      );
     }
     return results;
   });

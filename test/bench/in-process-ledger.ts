@@ -38,11 +38,19 @@ export async function createBenchTenant(ledger: InProcessLedger, name: string): 
   return tenantId;
 }
 
-export async function createBenchAccount(ledger: InProcessLedger, tenantId: string, account: { code: string; currency: string; normalBalance: 'debit' | 'credit'; allowNegative?: boolean }): Promise<void> {
+export async function createBenchAccount(
+  ledger: InProcessLedger,
+  tenantId: string,
+  account: { code: string; currency: string; normalBalance: 'debit' | 'credit'; allowNegative?: boolean },
+): Promise<void> {
   await ledger.app.get(CreateAccountUseCase).execute({ tenantId, request: createAccountSchema.parse(account) });
 }
 
 /** A statement source; answers its id. */
-export async function createBenchSource(ledger: InProcessLedger, tenantId: string, source: { name: string; account: string; format: string }): Promise<string> {
+export async function createBenchSource(
+  ledger: InProcessLedger,
+  tenantId: string,
+  source: { name: string; account: string; format: string },
+): Promise<string> {
   return (await ledger.app.get(CreateSourceUseCase).execute({ tenantId, ...source })).id;
 }

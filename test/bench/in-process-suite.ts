@@ -17,7 +17,11 @@ export interface InProcessSuite {
 }
 
 /** Runs `work` on a suite of its own (database `<BENCH_DATABASE>_<suffix>`), and takes it all down afterwards, whatever happens. */
-export async function withInProcessSuite<T>(config: BenchConfig, suffix: string, work: (suite: InProcessSuite) => Promise<T>): Promise<T> {
+export async function withInProcessSuite<T>(
+  config: BenchConfig,
+  suffix: string,
+  work: (suite: InProcessSuite) => Promise<T>,
+): Promise<T> {
   const databaseName = `${config.databaseName}_${suffix}`;
   const databaseUrl = await recreateDatabase(config.adminDatabaseUrl, databaseName);
   const ledger = await openInProcessLedger(databaseUrl);

@@ -103,7 +103,11 @@ export async function runClosedLoop(options: LoadOptions): Promise<LoadResult> {
 }
 
 /** Runs `work` over `items` with at most `concurrency` in flight (setup: accounts, funding). */
-export async function forEachConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function forEachConcurrently<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

@@ -27,7 +27,13 @@ export async function measure<T>(work: () => Promise<T>): Promise<Measured<T>> {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const used = process.cpuUsage(cpu);
     peak = Math.max(peak, process.memoryUsage().rss);
-    return { result, seconds, cpuSeconds: (used.user + used.system) / 1e6, peakRssMiB: mebibytes(peak), rssGrowthMiB: mebibytes(peak - before) };
+    return {
+      result,
+      seconds,
+      cpuSeconds: (used.user + used.system) / 1e6,
+      peakRssMiB: mebibytes(peak),
+      rssGrowthMiB: mebibytes(peak - before),
+    };
   } finally {
     clearInterval(sampler);
   }

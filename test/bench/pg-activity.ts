@@ -40,7 +40,10 @@ export class ActivitySampler {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        const { rows } = await this.pool.query<{ waiting_for_client: number; lock_wait: number; executing: number }>(SAMPLE, [this.applicationName]);
+        const { rows } = await this.pool.query<{ waiting_for_client: number; lock_wait: number; executing: number }>(
+          SAMPLE,
+          [this.applicationName],
+        );
         const row = rows[0]!;
         this.totals.waitingForClient += row.waiting_for_client;
         this.totals.lockWait += row.lock_wait;

@@ -96,7 +96,10 @@ function batchRatiosTable(cells: readonly Cell[], concurrencies: readonly number
     for (const workload of batchSizes) {
       const api = find(workload, concurrency, 'api');
       const sql = find(workload, concurrency, 'sql');
-      const share = api !== undefined && sql !== undefined && sql.transfersPerSecond > 0 ? api.transfersPerSecond / sql.transfersPerSecond : Number.NaN;
+      const share =
+        api !== undefined && sql !== undefined && sql.transfersPerSecond > 0
+          ? api.transfersPerSecond / sql.transfersPerSecond
+          : Number.NaN;
       const verdict = Number.isNaN(share) ? 'n/a' : share >= BATCH_TARGET_RATIO ? 'met' : 'NOT met';
       lines.push(
         `| ${concurrency} | ${workload} | ${fixed(api?.transfersPerSecond ?? Number.NaN, 0)} | ${fixed(sql?.transfersPerSecond ?? Number.NaN, 0)} | ` +
@@ -107,7 +110,11 @@ function batchRatiosTable(cells: readonly Cell[], concurrencies: readonly number
   return [...lines, ''];
 }
 
-export function renderPostingSection(cells: readonly Cell[], checks: readonly BooksCheck[], config: Pick<BenchConfig, 'concurrencies' | 'batchConcurrencies'>): string[] {
+export function renderPostingSection(
+  cells: readonly Cell[],
+  checks: readonly BooksCheck[],
+  config: Pick<BenchConfig, 'concurrencies' | 'batchConcurrencies'>,
+): string[] {
   return [
     '## Posting',
     '',
@@ -122,8 +129,11 @@ export function renderPostingSection(cells: readonly Cell[], checks: readonly Bo
     ...batchRatiosTable(cells, config.batchConcurrencies),
     'Books checks (after setup and after each workload):',
     '',
-    ...checks.map((check) => `- ${check.ok ? 'OK' : 'FAIL'} ${check.label}: net ${JSON.stringify(check.netByCurrency)}, ` +
-      `negative accounts ${check.negativeAccounts}, accounts disagreeing with entries ${check.accountsDisagreeingWithEntries}`),
+    ...checks.map(
+      (check) =>
+        `- ${check.ok ? 'OK' : 'FAIL'} ${check.label}: net ${JSON.stringify(check.netByCurrency)}, ` +
+        `negative accounts ${check.negativeAccounts}, accounts disagreeing with entries ${check.accountsDisagreeingWithEntries}`,
+    ),
     '',
   ];
 }

@@ -34,7 +34,13 @@ interface BenchContext {
   checks: BooksCheck[];
 }
 
-async function measureRun(context: BenchContext, workload: WorkloadName, concurrency: number, mode: Mode, transfers: number): Promise<RunSummary> {
+async function measureRun(
+  context: BenchContext,
+  workload: WorkloadName,
+  concurrency: number,
+  mode: Mode,
+  transfers: number,
+): Promise<RunSummary> {
   const { config } = context;
   // Every run starts right after a checkpoint, so no run pays for another run's dirty pages.
   await context.monitor.query('CHECKPOINT');
@@ -56,7 +62,8 @@ async function measureRun(context: BenchContext, workload: WorkloadName, concurr
   let result: LoadResult;
   let states: ConnectionStates;
   try {
-    if (mode === 'api') result = await runHttpLoad({ ...options, baseUrl: context.api.baseUrl, fixture: context.apiFixture });
+    if (mode === 'api')
+      result = await runHttpLoad({ ...options, baseUrl: context.api.baseUrl, fixture: context.apiFixture });
     else result = await runSqlLoad({ ...options, databaseUrl: context.databaseUrl, fixture: context.sqlFixture });
   } finally {
     states = await sampler.stop();
@@ -66,7 +73,11 @@ async function measureRun(context: BenchContext, workload: WorkloadName, concurr
   const perTransfer = (cpuMs: number) => (result.transfersCreated > 0 ? cpuMs / result.transfersCreated : Number.NaN);
   return summarizeRun(
     result,
-    { apiNode: perTransfer(spent.apiNodeMs), postgres: perTransfer(spent.postgresMs), benchClient: perTransfer(spent.benchClientMs) },
+    {
+      apiNode: perTransfer(spent.apiNodeMs),
+      postgres: perTransfer(spent.postgresMs),
+      benchClient: perTransfer(spent.benchClientMs),
+    },
     states,
   );
 }
@@ -96,7 +107,12 @@ async function warmUp(context: BenchContext, workload: WorkloadName): Promise<vo
   if (transfers === 0) return;
   const concurrency = Math.max(...(batch ? config.batchConcurrencies : config.concurrencies));
   for (const mode of MODES) {
-    context.log(describeRun(`warm-up ${workload} ${mode} (not reported)`, await measureRun(context, workload, concurrency, mode, transfers)));
+    context.log(
+      describeRun(
+        `warm-up ${workload} ${mode} (not reported)`,
+        await measureRun(context, workload, concurrency, mode, transfers),
+      ),
+    );
   }
 }
 
@@ -120,7 +136,14 @@ async function measureAll(context: BenchContext): Promise<Cell[]> {
           context.log(describeRun(`${workload} c=${concurrency} ${mode} run ${run + 1}/${config.runCount}`, summary));
         }
       }
-      for (const mode of MODES) cells.push({ workload, concurrency, mode, transfersPerRequest: TRANSFERS_PER_REQUEST[workload], summary: summarizeCell(runs[mode]) });
+      for (const mode of MODES)
+        cells.push({
+          workload,
+          concurrency,
+          mode,
+          transfersPerRequest: TRANSFERS_PER_REQUEST[workload],
+          summary: summarizeCell(runs[mode]),
+        });
     }
     await verify(context, `${workload} workload`);
   }
@@ -144,14 +167,23 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
   let api: AppProcess | undefined;
   try {
     const operatorToken = `bench-operator-${randomBytes(12).toString('hex')}`;
-    api = await startApp({ app: 'api', databaseUrl, port: await freePort(), adminToken: operatorToken, poolSize: config.apiPoolSize, nodeArgs: config.apiNodeArgs });
+    api = await startApp({
+      app: 'api',
+      databaseUrl,
+      port: await freePort(),
+      adminToken: operatorToken,
+      poolSize: config.apiPoolSize,
+      nodeArgs: config.apiNodeArgs,
+    });
     log(`API started (pid ${api.process.pid}) at ${api.baseUrl} on database ${databaseName}`);
     const setupStartedMs = Date.now();
     const setupHttp = new HttpClient(api.baseUrl, config.setupConcurrency);
     const apiFixture = await setupApiFixture(setupHttp, config, operatorToken);
     const sqlFixture = await setupSqlFixture(setupHttp, monitor, config, operatorToken);
     setupHttp.close();
-    log(`setup: 2 tenants x ${config.walletCount} funded wallets in ${((Date.now() - setupStartedMs) / 1000).toFixed(1)} s`);
+    log(
+      `setup: 2 tenants x ${config.walletCount} funded wallets in ${((Date.now() - setupStartedMs) / 1000).toFixed(1)} s`,
+    );
     const context: BenchContext = { config, log, databaseUrl, api, monitor, apiFixture, sqlFixture, checks: [] };
     await verify(context, 'setup');
     const cells = await measureAll(context);

@@ -30,7 +30,12 @@ function charges(start: number, count: number) {
  * filters every transaction of the tenant through the batch's 1,000 references, so the seed slows
  * down quadratically). Refreshing them as the ledger grows is what autovacuum's analyze does.
  */
-export async function postCharges(database: Database, posting: PostBatchUseCase, tenantId: string, count: number): Promise<void> {
+export async function postCharges(
+  database: Database,
+  posting: PostBatchUseCase,
+  tenantId: string,
+  count: number,
+): Promise<void> {
   let analyzedAt = 0;
   const inFlight = new Set<Promise<unknown>>();
   for (let start = 0; start < count; start += SEED_BATCH) {
@@ -40,11 +45,16 @@ export async function postCharges(database: Database, posting: PostBatchUseCase,
       analyzedAt = start;
     }
     if (inFlight.size >= SEED_BATCHES_IN_FLIGHT) await Promise.race(inFlight);
-    const batch = posting.execute({ tenantId, transactions: charges(start, Math.min(SEED_BATCH, count - start)) }).then((outcome) => {
-      inFlight.delete(batch);
-      const refused = outcome.results.find((result) => result.status !== 'created');
-      if (refused) throw new Error(`seed transaction ${start + refused.index} was not created: ${JSON.stringify(refused.error)}`);
-    });
+    const batch = posting
+      .execute({ tenantId, transactions: charges(start, Math.min(SEED_BATCH, count - start)) })
+      .then((outcome) => {
+        inFlight.delete(batch);
+        const refused = outcome.results.find((result) => result.status !== 'created');
+        if (refused)
+          throw new Error(
+            `seed transaction ${start + refused.index} was not created: ${JSON.stringify(refused.error)}`,
+          );
+      });
     inFlight.add(batch);
   }
   await Promise.all(inFlight);

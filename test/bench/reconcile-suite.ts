@@ -28,7 +28,15 @@ const CHARGES_CSV: StatementFormat = {
   line(index) {
     const net = BigInt(amountMinor(index));
     const raw = `txn_${index},${yesterday} 10:00:00,${yesterday} 00:00:00,usd,${money(net + 30n)},0.30,${money(net)},charge,ch_${index},,Order ${index}`;
-    return { externalId: `txn_${index}`, bookedOn: yesterday, amountMinor: net, currency: 'USD', description: `Order ${index}`, references: { gatewayId: `txn_${index}`, sourceId: `ch_${index}` }, raw };
+    return {
+      externalId: `txn_${index}`,
+      bookedOn: yesterday,
+      amountMinor: net,
+      currency: 'USD',
+      description: `Order ${index}`,
+      references: { gatewayId: `txn_${index}`, sourceId: `ch_${index}` },
+      raw,
+    };
   },
 };
 
@@ -56,23 +64,40 @@ function matchedLines(stats: Record<string, unknown>): number {
   return Object.values(matched).reduce((sum, count) => sum + count, 0);
 }
 
-async function measureRun(ledger: InProcessLedger, baselinePool: pg.Pool, file: string, lines: number, run: number): Promise<ReconcileRun> {
+async function measureRun(
+  ledger: InProcessLedger,
+  baselinePool: pg.Pool,
+  file: string,
+  lines: number,
+  run: number,
+): Promise<ReconcileRun> {
   const tenantId = await createBenchTenant(ledger, `reconcile bench ${run}`);
-  for (const [code, normalBalance] of [['assets:gateway', 'debit'], ['income:sales', 'credit']] as const) {
+  for (const [code, normalBalance] of [
+    ['assets:gateway', 'debit'],
+    ['income:sales', 'credit'],
+  ] as const) {
     await createBenchAccount(ledger, tenantId, { code, currency: 'USD', normalBalance, allowNegative: true });
   }
   await createBenchSource(ledger, tenantId, { name: 'gateway', account: 'assets:gateway', format: 'csv:gateway' });
   const seed = await measure(() => postCharges(ledger.database, ledger.app.get(PostBatchUseCase), tenantId, lines));
   const importing = await measure(() =>
-    ledger.app.get(ImportStatementUseCase).execute({ tenantId, source: 'gateway', input: createReadStream(file, { highWaterMark: 256 * 1024 }) }),
+    ledger.app
+      .get(ImportStatementUseCase)
+      .execute({ tenantId, source: 'gateway', input: createReadStream(file, { highWaterMark: 256 * 1024 }) }),
   );
   await ledger.database.sql.query('CHECKPOINT');
   const baseline = await measure(() => matchBySql(baselinePool, tenantId, 'gateway'));
-  if (baseline.result !== lines) throw new Error(`reconcile run ${run}: the SQL join matched ${baseline.result} of ${lines} lines`);
+  if (baseline.result !== lines)
+    throw new Error(`reconcile run ${run}: the SQL join matched ${baseline.result} of ${lines} lines`);
   await ledger.database.sql.query('CHECKPOINT');
-  const reconciling = await measure(() => ledger.app.get(RunReconciliationUseCase).execute({ tenantId, trigger: 'cli' }));
+  const reconciling = await measure(() =>
+    ledger.app.get(RunReconciliationUseCase).execute({ tenantId, trigger: 'cli' }),
+  );
   const stats = reconciling.result.stats as Record<string, unknown>;
-  if (matchedLines(stats) !== lines) throw new Error(`reconcile run ${run}: the run matched ${matchedLines(stats)} of ${lines} lines: ${JSON.stringify(stats)}`);
+  if (matchedLines(stats) !== lines)
+    throw new Error(
+      `reconcile run ${run}: the run matched ${matchedLines(stats)} of ${lines} lines: ${JSON.stringify(stats)}`,
+    );
   return {
     run,
     lines,

@@ -46,12 +46,16 @@ export function subtitleOf(report: BenchReport): string {
 
 export function renderMarkdown(report: BenchReport, config: BenchConfig): string {
   const { machine } = report;
-  const settings = Object.entries(report.settings).map(([name, value]) => `${name}=${value}`).join(', ');
+  const settings = Object.entries(report.settings)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(', ');
   return [
     `# Bench: ${report.startedAt}`,
     '',
     `Machine: ${machine.cpus} CPUs, Node ${machine.node}, ${machine.postgres} ` +
-      `(${Object.entries(machine.postgresSettings).map(([name, value]) => `${name}=${value}`).join(', ')}). ` +
+      `(${Object.entries(machine.postgresSettings)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(', ')}). ` +
       `Bench took ${report.durationS.toFixed(0)} s; 1-minute load average before it started: ${machine.loadAverageAtStart.toFixed(2)}` +
       ' (well above 0: something else was running, and every figure is skewed by it).',
     `Settings: ${settings}.`,
@@ -79,7 +83,11 @@ export interface WrittenReport {
 
 export async function writeReport(directory: string, report: BenchReport, markdown: string): Promise<WrittenReport> {
   await mkdir(directory, { recursive: true });
-  const paths = { markdownPath: join(directory, 'report.md'), jsonPath: join(directory, 'report.json'), svgPath: join(directory, 'chart.svg') };
+  const paths = {
+    markdownPath: join(directory, 'report.md'),
+    jsonPath: join(directory, 'report.json'),
+    svgPath: join(directory, 'chart.svg'),
+  };
   await writeFile(paths.jsonPath, `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(paths.markdownPath, markdown);
   await writeFile(paths.svgPath, renderChartSvg(report.comparisons, subtitleOf(report)));

@@ -22,7 +22,8 @@ function integerFromEnv(name: string, fallback: number, min: number, max: number
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name}=${raw}: expected an integer between ${min} and ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name}=${raw}: expected an integer between ${min} and ${max}`);
   return value;
 }
 

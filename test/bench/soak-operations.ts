@@ -27,7 +27,12 @@ async function postTransfer(state: SoakState): Promise<void> {
 
 /** More than all wallets of a currency hold together: must be refused, whatever else runs. */
 async function overdraw(state: SoakState): Promise<void> {
-  const answer = await state.post('post (overdraft on purpose)', ['422 INSUFFICIENT_FUNDS'], '/v1/transactions', state.transfer(WALLET_FUNDING_MINOR * 1000n));
+  const answer = await state.post(
+    'post (overdraft on purpose)',
+    ['422 INSUFFICIENT_FUNDS'],
+    '/v1/transactions',
+    state.transfer(WALLET_FUNDING_MINOR * 1000n),
+  );
   if (answer?.status === 201) state.acknowledge(body<{ id: string; externalRef: string }>(answer));
 }
 
@@ -35,11 +40,20 @@ async function overdraw(state: SoakState): Promise<void> {
 async function retryPosting(state: SoakState): Promise<void> {
   const sent = state.postings.pick();
   if (sent === undefined) return postTransfer(state);
-  const answer = await state.post('post (retry, same key)', ['201'], '/v1/transactions', sent.body, undefined, sent.idempotencyKey);
+  const answer = await state.post(
+    'post (retry, same key)',
+    ['201'],
+    '/v1/transactions',
+    sent.body,
+    undefined,
+    sent.idempotencyKey,
+  );
   if (answer?.status !== 201) return;
   const replayed = body<{ id: string }>(answer);
   if (replayed.id !== sent.transactionId || answer.headers['idempotent-replayed'] !== 'true') {
-    state.recorder.violation(`retry of ${sent.idempotencyKey} answered ${replayed.id} (replayed: ${String(answer.headers['idempotent-replayed'])}), first answer was ${sent.transactionId}`);
+    state.recorder.violation(
+      `retry of ${sent.idempotencyKey} answered ${replayed.id} (replayed: ${String(answer.headers['idempotent-replayed'])}), first answer was ${sent.transactionId}`,
+    );
   }
 }
 
@@ -47,15 +61,24 @@ async function postBatch(state: SoakState): Promise<void> {
   const transactions = Array.from({ length: randomInteger(2, BATCH_SIZE_MAX) }, () => state.transfer());
   const answer = await state.post('batch', ['201'], '/v1/transactions/batch', { transactions });
   if (answer?.status !== 201) return;
-  for (const result of body<{ results: { status: string; transaction?: { id: string; externalRef: string }; error?: { code: string } }[] }>(answer).results) {
-    state.recorder.item('batch item', ['created', 'error INSUFFICIENT_FUNDS'], result.error ? `${result.status} ${result.error.code}` : result.status);
+  for (const result of body<{
+    results: { status: string; transaction?: { id: string; externalRef: string }; error?: { code: string } }[];
+  }>(answer).results) {
+    state.recorder.item(
+      'batch item',
+      ['created', 'error INSUFFICIENT_FUNDS'],
+      result.error ? `${result.status} ${result.error.code}` : result.status,
+    );
     if (result.status === 'created' && result.transaction) state.acknowledge(result.transaction);
   }
 }
 
 /** A hold that expires within seconds: some are posted or voided first, the worker expires the rest. */
 async function placeHold(state: SoakState): Promise<void> {
-  const transfer: Transfer = { ...state.transfer(), pending: { expiresAt: new Date(Date.now() + randomInteger(2_000, 20_000)).toISOString() } };
+  const transfer: Transfer = {
+    ...state.transfer(),
+    pending: { expiresAt: new Date(Date.now() + randomInteger(2_000, 20_000)).toISOString() },
+  };
   const answer = await state.post('hold', POSTING, '/v1/transactions', transfer);
   if (answer?.status !== 201) return;
   const hold = body<{ id: string; externalRef: string }>(answer);
@@ -67,8 +90,14 @@ async function resolveHold(state: SoakState): Promise<void> {
   const hold = state.openHolds.take();
   if (hold === undefined) return placeHold(state);
   const capture = Math.random() < 0.6;
-  const partial = capture && Math.random() < 0.3 && hold.amountMinor > 1n ? { amount: (hold.amountMinor / 2n).toString() } : {};
-  const answer = await state.post(capture ? 'hold post' : 'hold void', HOLD_RESOLUTION, `/v1/transactions/${hold.id}/${capture ? 'post' : 'void'}`, partial);
+  const partial =
+    capture && Math.random() < 0.3 && hold.amountMinor > 1n ? { amount: (hold.amountMinor / 2n).toString() } : {};
+  const answer = await state.post(
+    capture ? 'hold post' : 'hold void',
+    HOLD_RESOLUTION,
+    `/v1/transactions/${hold.id}/${capture ? 'post' : 'void'}`,
+    partial,
+  );
   if (answer?.status === 201) state.acknowledge(body<{ id: string }>(answer));
 }
 
@@ -76,7 +105,11 @@ async function resolveHold(state: SoakState): Promise<void> {
 async function raceOnHold(state: SoakState): Promise<void> {
   const hold = state.openHolds.take();
   if (hold === undefined) return placeHold(state);
-  const answers = await Promise.all(['post', 'void'].map((action) => state.post(`hold ${action} (race)`, HOLD_RESOLUTION, `/v1/transactions/${hold.id}/${action}`, {})));
+  const answers = await Promise.all(
+    ['post', 'void'].map((action) =>
+      state.post(`hold ${action} (race)`, HOLD_RESOLUTION, `/v1/transactions/${hold.id}/${action}`, {}),
+    ),
+  );
   const winners = answers.filter((answer) => answer?.status === 201);
   for (const winner of winners) state.acknowledge(body<{ id: string }>(winner!));
   if (winners.length > 1) state.recorder.violation(`hold ${hold.id} was both posted and voided`);
@@ -87,7 +120,13 @@ async function reverse(state: SoakState, racing: boolean): Promise<void> {
   if (sent === undefined) return postTransfer(state);
   const operation = racing ? 'reverse (race)' : 'reverse';
   const attempts = racing ? 2 : 1;
-  const answers = await Promise.all(Array.from({ length: attempts }, () => state.post(operation, REVERSAL, `/v1/transactions/${sent.transactionId}/reverse`, { description: 'soak reversal' })));
+  const answers = await Promise.all(
+    Array.from({ length: attempts }, () =>
+      state.post(operation, REVERSAL, `/v1/transactions/${sent.transactionId}/reverse`, {
+        description: 'soak reversal',
+      }),
+    ),
+  );
   const winners = answers.filter((answer) => answer?.status === 201);
   for (const winner of winners) state.acknowledge(body<{ id: string }>(winner!));
   if (winners.length > 1) state.recorder.violation(`transaction ${sent.transactionId} was reversed twice`);
@@ -100,7 +139,10 @@ async function readAccount(state: SoakState): Promise<void> {
 async function readBalanceAsOf(state: SoakState): Promise<void> {
   const fundedAtMs = Date.parse(state.world.fundedAt);
   const asOf = new Date(fundedAtMs + Math.random() * (Date.now() - fundedAtMs)).toISOString();
-  await state.get('read balance asOf', `/v1/accounts/${path(state.randomWallet(Math.random() < 0.75 ? 'USD' : 'EUR'))}/balance?asOf=${encodeURIComponent(asOf)}`);
+  await state.get(
+    'read balance asOf',
+    `/v1/accounts/${path(state.randomWallet(Math.random() < 0.75 ? 'USD' : 'EUR'))}/balance?asOf=${encodeURIComponent(asOf)}`,
+  );
 }
 
 async function readEntries(state: SoakState): Promise<void> {
@@ -119,7 +161,10 @@ async function readTransaction(state: SoakState): Promise<void> {
 /** Gateway charges posted in a batch, then the gateway's CSV of them (and one line the ledger lacks) uploaded. */
 async function importStatement(state: SoakState): Promise<void> {
   const day = new Date().toISOString().slice(0, 10);
-  const charges = Array.from({ length: LINES_PER_IMPORT }, () => ({ reference: state.nextReference('ch'), amountMinor: randomInteger(1_000, 9_999) }));
+  const charges = Array.from({ length: LINES_PER_IMPORT }, () => ({
+    reference: state.nextReference('ch'),
+    amountMinor: randomInteger(1_000, 9_999),
+  }));
   const transactions = charges.map(({ reference, amountMinor }) => ({
     externalRef: reference,
     entries: [
@@ -129,17 +174,30 @@ async function importStatement(state: SoakState): Promise<void> {
   }));
   const posted = await state.post('import: charges batch', ['201'], '/v1/transactions/batch', { transactions });
   if (posted?.status !== 201) return;
-  for (const result of body<{ results: { status: string; transaction?: { id: string; externalRef: string } }[] }>(posted).results) {
+  for (const result of body<{ results: { status: string; transaction?: { id: string; externalRef: string } }[] }>(
+    posted,
+  ).results) {
     state.recorder.item('import: charges batch item', ['created'], result.status);
     if (result.transaction) state.acknowledge(result.transaction);
   }
   const decimal = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
   const lines = [...charges, { reference: state.nextReference('ch-unknown'), amountMinor: 1_234 }].map(
-    ({ reference, amountMinor }) => `txn_${reference},${day} 10:00:00,${day} 00:00:00,usd,${decimal(amountMinor)},0.00,${decimal(amountMinor)},charge,${reference},,soak ${reference}`,
+    ({ reference, amountMinor }) =>
+      `txn_${reference},${day} 10:00:00,${day} 00:00:00,usd,${decimal(amountMinor)},0.00,${decimal(amountMinor)},charge,${reference},,soak ${reference}`,
   );
-  const content = ['id,created,available_on,currency,gross,fee,net,reporting_category,source_id,payout_id,description', ...lines, ''].join('\n');
+  const content = [
+    'id,created,available_on,currency,gross,fee,net,reporting_category,source_id,payout_id,description',
+    ...lines,
+    '',
+  ].join('\n');
   const bearer = state.world.keys.finance;
-  await state.call('import (CSV upload)', ['201'], { path: '/v1/imports', bearer, idempotencyKey: randomUUID(), fields: { source: GATEWAY_SOURCE }, file: { field: 'file', name: 'gateway.csv', content } });
+  await state.call('import (CSV upload)', ['201'], {
+    path: '/v1/imports',
+    bearer,
+    idempotencyKey: randomUUID(),
+    fields: { source: GATEWAY_SOURCE },
+    file: { field: 'file', name: 'gateway.csv', content },
+  });
 }
 
 /** One run at a time from the soak; the worker's schedule races it (409 while either runs). */
@@ -147,7 +205,13 @@ async function reconcile(state: SoakState): Promise<void> {
   if (state.reconcileInFlight) return readAccount(state);
   state.reconcileInFlight = true;
   try {
-    await state.post('reconciliation run', ['201', '409 RECONCILIATION_IN_PROGRESS'], '/v1/reconciliation/runs', {}, state.world.keys.finance);
+    await state.post(
+      'reconciliation run',
+      ['201', '409 RECONCILIATION_IN_PROGRESS'],
+      '/v1/reconciliation/runs',
+      {},
+      state.world.keys.finance,
+    );
   } finally {
     state.reconcileInFlight = false;
   }

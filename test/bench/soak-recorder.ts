@@ -55,7 +55,12 @@ export class SoakRecorder {
 
   /** A request that got no answer at all (connection refused, reset, timed out). */
   exception(operation: string, error: unknown, latencyMs: number): void {
-    this.count(operation, [], `exception: ${error instanceof Error ? error.message.slice(0, 100) : String(error)}`, latencyMs);
+    this.count(
+      operation,
+      [],
+      `exception: ${error instanceof Error ? error.message.slice(0, 100) : String(error)}`,
+      latencyMs,
+    );
   }
 
   /** Outcomes inside an answer, e.g. a batch's items: counted under `operation`, without a latency. */
@@ -69,7 +74,10 @@ export class SoakRecorder {
 
   private count(operation: string, expected: readonly string[], outcome: string, latencyMs: number): void {
     let stats = this.operations.get(operation);
-    if (stats === undefined) this.operations.set(operation, (stats = new OperationStats()));
+    if (stats === undefined) {
+      stats = new OperationStats();
+      this.operations.set(operation, stats);
+    }
     stats.add(outcome, latencyMs);
     if (!expected.includes(outcome)) {
       const unexpected = this.unexpectedByOperation.get(operation) ?? {};

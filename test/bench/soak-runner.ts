@@ -27,7 +27,13 @@ async function drive(state: SoakState, config: SoakConfig, log: BenchLog): Promi
   const started = performance.now();
   const deadline = started + config.seconds * 1000;
   let requests = 0;
-  const progress = setInterval(() => log(`${((performance.now() - started) / 1000).toFixed(0)} s: ${requests} operations, ${state.acknowledged.size} transactions acknowledged`), PROGRESS_EVERY_MS);
+  const progress = setInterval(
+    () =>
+      log(
+        `${((performance.now() - started) / 1000).toFixed(0)} s: ${requests} operations, ${state.acknowledged.size} transactions acknowledged`,
+      ),
+    PROGRESS_EVERY_MS,
+  );
   const client = async () => {
     while (performance.now() < deadline) {
       await pickOperation()(state);
@@ -48,12 +54,30 @@ interface ErrorLines {
   worker: number;
 }
 
-function runChecks(errorLines: ErrorLines, recorder: SoakRecorder, operations: readonly OperationSummary[]): InvariantCheck[] {
-  const unexpected = operations.flatMap((operation) => Object.entries(operation.unexpected).map(([outcome, count]) => `${operation.operation}: ${count} x ${outcome}`));
+function runChecks(
+  errorLines: ErrorLines,
+  recorder: SoakRecorder,
+  operations: readonly OperationSummary[],
+): InvariantCheck[] {
+  const unexpected = operations.flatMap((operation) =>
+    Object.entries(operation.unexpected).map(([outcome, count]) => `${operation.operation}: ${count} x ${outcome}`),
+  );
   return [
-    { name: 'no unexpected answer (no 5xx, no unplanned 4xx, no lost request)', ok: unexpected.length === 0, detail: unexpected.join('; ') || 'none' },
-    { name: 'retries, races and acknowledgements behaved', ok: recorder.violations.length === 0, detail: recorder.violations.slice(0, 10).join('; ') || 'none' },
-    { name: 'API and worker logged no error under load', ok: errorLines.api === 0 && errorLines.worker === 0, detail: `API ${errorLines.api}, worker ${errorLines.worker} error lines` },
+    {
+      name: 'no unexpected answer (no 5xx, no unplanned 4xx, no lost request)',
+      ok: unexpected.length === 0,
+      detail: unexpected.join('; ') || 'none',
+    },
+    {
+      name: 'retries, races and acknowledgements behaved',
+      ok: recorder.violations.length === 0,
+      detail: recorder.violations.slice(0, 10).join('; ') || 'none',
+    },
+    {
+      name: 'API and worker logged no error under load',
+      ok: errorLines.api === 0 && errorLines.worker === 0,
+      detail: `API ${errorLines.api}, worker ${errorLines.worker} error lines`,
+    },
   ];
 }
 
@@ -65,7 +89,9 @@ export async function runSoak(config: SoakConfig, log: BenchLog): Promise<SoakRe
   let world: SoakWorld | undefined;
   try {
     world = await startSoakWorld(config, databaseUrl);
-    log(`API (pid ${world.api.process.pid}) and worker (pid ${world.worker.process.pid}) on ${config.databaseName}; ${config.clients} clients for ${config.seconds} s`);
+    log(
+      `API (pid ${world.api.process.pid}) and worker (pid ${world.worker.process.pid}) on ${config.databaseName}; ${config.clients} clients for ${config.seconds} s`,
+    );
     const recorder = new SoakRecorder();
     const state = new SoakState(world, recorder);
     const elapsedSeconds = await drive(state, config, log);
@@ -73,9 +99,20 @@ export async function runSoak(config: SoakConfig, log: BenchLog): Promise<SoakRe
     // Nothing writes while the books are read: the worker's jobs (hold expiry, reconciliation) stop too.
     await world.worker.process.stop();
     const operations = recorder.summaries(elapsedSeconds);
-    const checks = [...(await checkSoakInvariants(pool, databaseUrl, world.tenantId, state.acknowledged)), ...runChecks(errorLines, recorder, operations)];
-    if (checks.some((check) => !check.ok)) log(`last API output:\n${world.api.process.tail()}\nlast worker output:\n${world.worker.process.tail()}`);
-    return { startedAt, seconds: elapsedSeconds, clients: config.clients, operations, checks, ok: checks.every((check) => check.ok) };
+    const checks = [
+      ...(await checkSoakInvariants(pool, databaseUrl, world.tenantId, state.acknowledged)),
+      ...runChecks(errorLines, recorder, operations),
+    ];
+    if (checks.some((check) => !check.ok))
+      log(`last API output:\n${world.api.process.tail()}\nlast worker output:\n${world.worker.process.tail()}`);
+    return {
+      startedAt,
+      seconds: elapsedSeconds,
+      clients: config.clients,
+      operations,
+      checks,
+      ok: checks.every((check) => check.ok),
+    };
   } finally {
     if (world !== undefined) await stopSoakWorld(world);
     await pool.end();

@@ -34,24 +34,42 @@ async function post<T>(http: HttpClient, path: string, bearer: string, body: unk
   return http.expectJson<T>({ method: 'POST', path, bearer, idempotencyKey: randomUUID(), body }, 201);
 }
 
-async function createAccounts(http: HttpClient, adminKey: string, wallets: Record<SoakCurrency, string[]>): Promise<void> {
+async function createAccounts(
+  http: HttpClient,
+  adminKey: string,
+  wallets: Record<SoakCurrency, string[]>,
+): Promise<void> {
   const account = (code: string, currency: string, normalBalance: 'debit' | 'credit', allowNegative: boolean) =>
     post(http, '/v1/accounts', adminKey, { code, currency, normalBalance, allowNegative });
-  for (const currency of SOAK_CURRENCIES) await account(`equity:funding:${currency.toLowerCase()}`, currency, 'credit', true);
+  for (const currency of SOAK_CURRENCIES)
+    await account(`equity:funding:${currency.toLowerCase()}`, currency, 'credit', true);
   await account(GATEWAY_ACCOUNT, 'USD', 'debit', true);
   await account(SALES_ACCOUNT, 'USD', 'credit', true);
   const codes = SOAK_CURRENCIES.flatMap((currency) => wallets[currency].map((code) => ({ code, currency })));
-  await forEachConcurrently(codes, 8, async ({ code, currency }) => void (await account(code, currency, 'credit', false)));
+  await forEachConcurrently(
+    codes,
+    8,
+    async ({ code, currency }) => void (await account(code, currency, 'credit', false)),
+  );
 }
 
-async function fundWallets(http: HttpClient, posterKey: string, wallets: Record<SoakCurrency, string[]>): Promise<void> {
+async function fundWallets(
+  http: HttpClient,
+  posterKey: string,
+  wallets: Record<SoakCurrency, string[]>,
+): Promise<void> {
   const amount = WALLET_FUNDING_MINOR.toString();
   for (const currency of SOAK_CURRENCIES) {
     const codes = wallets[currency];
     await post(http, '/v1/transactions', posterKey, {
       description: 'soak funding',
       entries: [
-        { account: `equity:funding:${currency.toLowerCase()}`, direction: 'debit', amount: (WALLET_FUNDING_MINOR * BigInt(codes.length)).toString(), currency },
+        {
+          account: `equity:funding:${currency.toLowerCase()}`,
+          direction: 'debit',
+          amount: (WALLET_FUNDING_MINOR * BigInt(codes.length)).toString(),
+          currency,
+        },
         ...codes.map((code) => ({ account: code, direction: 'credit', amount, currency })),
       ],
     });
@@ -64,16 +82,33 @@ export async function startSoakWorld(config: SoakConfig, databaseUrl: string): P
   const api = await startApp({ ...common, app: 'api', port: await freePort(), poolSize: config.apiPoolSize });
   let worker: AppProcess | undefined;
   try {
-    worker = await startApp({ ...common, app: 'worker', port: 0, poolSize: 4, settings: { RECONCILE_CRON: config.reconcileCron } });
+    worker = await startApp({
+      ...common,
+      app: 'worker',
+      port: 0,
+      poolSize: 4,
+      settings: { RECONCILE_CRON: config.reconcileCron },
+    });
     const http = new HttpClient(api.baseUrl, config.clients + 2);
     const { tenant, apiKey: admin } = await createTenant(http, adminToken, 'soak');
-    const key = async (role: string) => (await post<{ key: string }>(http, '/v1/api-keys', admin, { name: `soak ${role}`, roles: [role] })).key;
+    const key = async (role: string) =>
+      (await post<{ key: string }>(http, '/v1/api-keys', admin, { name: `soak ${role}`, roles: [role] })).key;
     const keys = { admin, poster: await key('poster'), finance: await key('finance') };
     const wallets = Object.fromEntries(
-      SOAK_CURRENCIES.map((currency) => [currency, Array.from({ length: WALLETS_PER_CURRENCY[currency] }, (_, index) => `wallet:${currency.toLowerCase()}:${String(index + 1).padStart(3, '0')}`)]),
+      SOAK_CURRENCIES.map((currency) => [
+        currency,
+        Array.from(
+          { length: WALLETS_PER_CURRENCY[currency] },
+          (_, index) => `wallet:${currency.toLowerCase()}:${String(index + 1).padStart(3, '0')}`,
+        ),
+      ]),
     ) as Record<SoakCurrency, string[]>;
     await createAccounts(http, admin, wallets);
-    await post(http, '/v1/sources', keys.finance, { name: GATEWAY_SOURCE, account: GATEWAY_ACCOUNT, format: 'csv:gateway' });
+    await post(http, '/v1/sources', keys.finance, {
+      name: GATEWAY_SOURCE,
+      account: GATEWAY_ACCOUNT,
+      format: 'csv:gateway',
+    });
     await fundWallets(http, keys.poster, wallets);
     return { api, worker, http, tenantId: tenant.id, keys, wallets, fundedAt: new Date().toISOString() };
   } catch (error) {

@@ -75,7 +75,8 @@ export class SoakState {
   }
 
   acknowledge(transaction: { id: string; externalRef?: string | null }): void {
-    if (this.acknowledged.has(transaction.id)) this.recorder.violation(`transaction ${transaction.id} acknowledged twice`);
+    if (this.acknowledged.has(transaction.id))
+      this.recorder.violation(`transaction ${transaction.id} acknowledged twice`);
     this.acknowledged.set(transaction.id, transaction.externalRef ?? null);
   }
 
@@ -100,11 +101,16 @@ export class SoakState {
   }
 
   /** One request, timed (retries included) and recorded; undefined when it got no answer at all. */
-  async call(operation: string, expected: readonly string[], request: JsonRequest | UploadRequest): Promise<HttpAnswer | undefined> {
+  async call(
+    operation: string,
+    expected: readonly string[],
+    request: JsonRequest | UploadRequest,
+  ): Promise<HttpAnswer | undefined> {
     const began = performance.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        const answer = 'fields' in request ? await this.world.http.upload(request) : await this.world.http.request(request);
+        const answer =
+          'fields' in request ? await this.world.http.upload(request) : await this.world.http.request(request);
         if (attempt > 1 && attempt < ATTEMPTS_MAX && errorLabel(answer) === KEY_IN_PROGRESS) {
           this.recorder.item(operation, [KEY_IN_PROGRESS], KEY_IN_PROGRESS);
           await new Promise((resolvePause) => setTimeout(resolvePause, RETRY_PAUSE_MS));
@@ -123,7 +129,14 @@ export class SoakState {
     }
   }
 
-  post(operation: string, expected: readonly string[], path: string, body: unknown, bearer = this.world.keys.poster, idempotencyKey: string = randomUUID()): Promise<HttpAnswer | undefined> {
+  post(
+    operation: string,
+    expected: readonly string[],
+    path: string,
+    body: unknown,
+    bearer = this.world.keys.poster,
+    idempotencyKey: string = randomUUID(),
+  ): Promise<HttpAnswer | undefined> {
     return this.call(operation, expected, { method: 'POST', path, bearer, idempotencyKey, body });
   }
 

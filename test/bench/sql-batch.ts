@@ -1,6 +1,13 @@
 import type pg from 'pg';
 import type { AttemptOutcome } from './load-loop';
-import { type AccountState, chainLinks, journalCtes, lockAccounts, sqlFailureLabel, takeJournalHead } from './sql-common';
+import {
+  type AccountState,
+  chainLinks,
+  journalCtes,
+  lockAccounts,
+  sqlFailureLabel,
+  takeJournalHead,
+} from './sql-common';
 import { CURRENCY, type Fixture, type Transfer, nextTransfer, sha256, uuidV7 } from './workloads';
 
 // The batched baseline: N transfers between random distinct wallets in one READ COMMITTED transaction
@@ -38,12 +45,23 @@ interface Delta {
 class BatchRows {
   readonly transactions: { transactionId: string; contentHash: Buffer }[] = [];
   readonly deltas = new Map<string, Delta>();
-  readonly entries = { transactionIds: [] as string[], legs: [] as number[], accountIds: [] as string[], directions: [] as string[], amounts: [] as string[], versions: [] as string[], balances: [] as string[] };
+  readonly entries = {
+    transactionIds: [] as string[],
+    legs: [] as number[],
+    accountIds: [] as string[],
+    directions: [] as string[],
+    amounts: [] as string[],
+    versions: [] as string[],
+    balances: [] as string[],
+  };
 
   add(transfer: Transfer, debit: AccountState, credit: AccountState): void {
     const transactionId = uuidV7();
     const amount = transfer.amountMinor.toString();
-    this.transactions.push({ transactionId, contentHash: sha256(`${transfer.debitAccountId}>${transfer.creditAccountId}:${amount}`) });
+    this.transactions.push({
+      transactionId,
+      contentHash: sha256(`${transfer.debitAccountId}>${transfer.creditAccountId}:${amount}`),
+    });
     const legs = [
       { accountId: transfer.debitAccountId, direction: 'debit', after: debit.apply('debit', transfer.amountMinor) },
       { accountId: transfer.creditAccountId, direction: 'credit', after: credit.apply('credit', transfer.amountMinor) },
@@ -80,7 +98,8 @@ export async function postSqlBatch(client: pg.Client, fixture: Fixture, batchSiz
       const debit = accounts.get(transfer.debitAccountId);
       const credit = accounts.get(transfer.creditAccountId);
       if (debit === undefined || credit === undefined) throw new Error('account not found');
-      if (debit.allows('debit', transfer.amountMinor) && credit.allows('credit', transfer.amountMinor)) rows.add(transfer, debit, credit);
+      if (debit.allows('debit', transfer.amountMinor) && credit.allows('credit', transfer.amountMinor))
+        rows.add(transfer, debit, credit);
       else refused++;
     }
     const failures = refused === 0 ? undefined : { INSUFFICIENT_FUNDS: refused };

@@ -63,7 +63,11 @@ export class AccountState {
   }
 }
 
-export async function lockAccounts(client: pg.Client, tenantId: string, accountIds: readonly string[]): Promise<Map<string, AccountState>> {
+export async function lockAccounts(
+  client: pg.Client,
+  tenantId: string,
+  accountIds: readonly string[],
+): Promise<Map<string, AccountState>> {
   const locked = await client.query<LockedRow>(LOCK_ACCOUNTS, [tenantId, accountIds]);
   return new Map(locked.rows.map((row) => [row.id, new AccountState(row)]));
 }
@@ -109,20 +113,35 @@ function uuidBytes(uuid: string): Buffer {
  * accounts and amount. A real chain, one SHA-256 per transaction like the API's, over fewer bytes
  * than the API's full record encoding.
  */
-export function chainLinks(head: JournalHead, records: readonly { transactionId: string; contentHash: Buffer }[]): { params: unknown[]; next: JournalHead } {
+export function chainLinks(
+  head: JournalHead,
+  records: readonly { transactionId: string; contentHash: Buffer }[],
+): { params: unknown[]; next: JournalHead } {
   let previousHash = head.hash;
   const seqs: string[] = [];
   const previousHashes: Buffer[] = [];
   const hashes: Buffer[] = [];
   for (const [offset, record] of records.entries()) {
-    const hash = createHash('sha256').update(previousHash).update(uuidBytes(record.transactionId)).update(record.contentHash).digest();
+    const hash = createHash('sha256')
+      .update(previousHash)
+      .update(uuidBytes(record.transactionId))
+      .update(record.contentHash)
+      .digest();
     seqs.push((head.seq + BigInt(offset + 1)).toString());
     previousHashes.push(previousHash);
     hashes.push(hash);
     previousHash = hash;
   }
   const next = { stripe: head.stripe, seq: head.seq + BigInt(records.length), hash: previousHash };
-  const params = [head.stripe, seqs, records.map((record) => record.transactionId), previousHashes, hashes, next.seq.toString(), next.hash];
+  const params = [
+    head.stripe,
+    seqs,
+    records.map((record) => record.transactionId),
+    previousHashes,
+    hashes,
+    next.seq.toString(),
+    next.hash,
+  ];
   return { params, next };
 }
 
@@ -144,5 +163,7 @@ export function journalCtes(first: number): string {
 /** A failure label for a transaction that threw: its SQLSTATE when PostgreSQL refused it. */
 export function sqlFailureLabel(error: unknown): string {
   const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `SQLSTATE ${code}` : `exception: ${error instanceof Error ? error.message : String(error)}`;
+  return typeof code === 'string'
+    ? `SQLSTATE ${code}`
+    : `exception: ${error instanceof Error ? error.message : String(error)}`;
 }

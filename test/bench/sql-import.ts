@@ -37,7 +37,16 @@ interface LineChunk {
 }
 
 function chunkOf(format: StatementFormat, start: number, end: number): LineChunk {
-  const chunk: LineChunk = { ids: [], externalIds: [], lineNumbers: [], bookedOns: [], amountsMinor: [], references: [], descriptions: [], raws: [] };
+  const chunk: LineChunk = {
+    ids: [],
+    externalIds: [],
+    lineNumbers: [],
+    bookedOns: [],
+    amountsMinor: [],
+    references: [],
+    descriptions: [],
+    raws: [],
+  };
   for (let index = start; index < end; index++) {
     const line = format.line(index);
     chunk.ids.push(uuidV7());
@@ -53,7 +62,14 @@ function chunkOf(format: StatementFormat, start: number, end: number): LineChunk
 }
 
 /** Loads `count` lines of `format` into the source in one transaction; answers the lines stored. */
-export async function loadLinesBySql(pool: pg.Pool, tenantId: string, sourceId: string, format: StatementFormat, count: number, fileBytes: number): Promise<number> {
+export async function loadLinesBySql(
+  pool: pg.Pool,
+  tenantId: string,
+  sourceId: string,
+  format: StatementFormat,
+  count: number,
+  fileBytes: number,
+): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
@@ -63,8 +79,18 @@ export async function loadLinesBySql(pool: pg.Pool, tenantId: string, sourceId: 
     for (let start = 0; start < count; start += LINES_PER_STATEMENT) {
       const chunk = chunkOf(format, start, Math.min(count, start + LINES_PER_STATEMENT));
       const inserted = await client.query(INSERT_LINES, [
-        tenantId, sourceId, importId, format.currency,
-        chunk.ids, chunk.externalIds, chunk.lineNumbers, chunk.bookedOns, chunk.amountsMinor, chunk.references, chunk.descriptions, chunk.raws,
+        tenantId,
+        sourceId,
+        importId,
+        format.currency,
+        chunk.ids,
+        chunk.externalIds,
+        chunk.lineNumbers,
+        chunk.bookedOns,
+        chunk.amountsMinor,
+        chunk.references,
+        chunk.descriptions,
+        chunk.raws,
       ]);
       stored += inserted.rowCount ?? 0;
     }

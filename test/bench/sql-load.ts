@@ -2,7 +2,15 @@ import pg from 'pg';
 import { type AttemptOutcome, type LoadHooks, type LoadResult, runClosedLoop, singleOutcome } from './load-loop';
 import { postSqlBatch } from './sql-batch';
 import { chainLinks, journalCtes, lockAccounts, sqlFailureLabel, takeJournalHead } from './sql-common';
-import { CURRENCY, type Fixture, TRANSFERS_PER_REQUEST, type WorkloadName, nextTransfer, sha256, uuidV7 } from './workloads';
+import {
+  CURRENCY,
+  type Fixture,
+  TRANSFERS_PER_REQUEST,
+  type WorkloadName,
+  nextTransfer,
+  sha256,
+  uuidV7,
+} from './workloads';
 
 // The baseline: what a minimal ledger must do per transfer, straight over pg, in one READ COMMITTED
 // transaction of five round trips: BEGIN; lock both accounts FOR UPDATE in id order; take a journal
@@ -31,7 +39,12 @@ SELECT $1, $2, e.leg, e.account_id, e.direction, e.amount_minor, $7, e.account_v
   FROM header h, unnest('{0,1}'::int2[], $4::uuid[], '{debit,credit}'::text[], $8::int8[], $9::int8[], $10::int8[])
        AS e(leg, account_id, direction, amount_minor, account_version, posted_balance_after)`;
 
-async function postTransfer(client: pg.Client, tenantId: string, workload: WorkloadName, fixture: Fixture): Promise<string | undefined> {
+async function postTransfer(
+  client: pg.Client,
+  tenantId: string,
+  workload: WorkloadName,
+  fixture: Fixture,
+): Promise<string | undefined> {
   const transfer = nextTransfer(workload, fixture);
   const legIds = [transfer.debitAccountId, transfer.creditAccountId];
   await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
@@ -91,7 +104,12 @@ export async function runSqlLoad(options: SqlLoadOptions): Promise<LoadResult> {
   const batchSize = TRANSFERS_PER_REQUEST[workload];
   const clients = Array.from(
     { length: options.concurrency },
-    () => new pg.Client({ connectionString: options.databaseUrl, application_name: SQL_APPLICATION_NAME, statement_timeout: STATEMENT_TIMEOUT_MS }),
+    () =>
+      new pg.Client({
+        connectionString: options.databaseUrl,
+        application_name: SQL_APPLICATION_NAME,
+        statement_timeout: STATEMENT_TIMEOUT_MS,
+      }),
   );
   const attempt = async (workerIndex: number): Promise<AttemptOutcome> => {
     const client = clients[workerIndex]!;

@@ -23,7 +23,8 @@ const SOURCE_AND_ACCOUNT = `SELECT id, account_id FROM statement_sources WHERE t
 export async function matchBySql(pool: pg.Pool, tenantId: string, sourceName: string): Promise<number> {
   const client = await pool.connect();
   try {
-    const source = (await client.query<{ id: string; account_id: string }>(SOURCE_AND_ACCOUNT, [tenantId, sourceName])).rows[0];
+    const source = (await client.query<{ id: string; account_id: string }>(SOURCE_AND_ACCOUNT, [tenantId, sourceName]))
+      .rows[0];
     if (source === undefined) throw new Error(`no source ${sourceName}`);
     await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
     // A join of whole tables: hash joins, whatever the (fresh, unanalysed) tables' statistics suggest.

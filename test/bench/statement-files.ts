@@ -27,7 +27,8 @@ export interface StatementFormat {
   footer(count: number): string;
 }
 
-const day = (index: number) => `2024-${String(1 + (index % 12)).padStart(2, '0')}-${String(1 + (index % 28)).padStart(2, '0')}`;
+const day = (index: number) =>
+  `2024-${String(1 + (index % 12)).padStart(2, '0')}-${String(1 + (index % 28)).padStart(2, '0')}`;
 const decimal = (minor: bigint) => `${minor / 100n}.${String(minor % 100n).padStart(2, '0')}`;
 
 /** A payment gateway's balance export (the built-in csv:gateway profile): net = gross - fee. */
@@ -41,7 +42,15 @@ export const GATEWAY_CSV: StatementFormat = {
     const gross = BigInt(1000 + (index % 9000));
     const fee = BigInt(30 + (index % 70));
     const raw = `txn_${index},${day(index)} 10:00:00,${day(index)} 00:00:00,usd,${decimal(gross)},${decimal(fee)},${decimal(gross - fee)},charge,ch_${index},,Order ${index}`;
-    return { externalId: `txn_${index}`, bookedOn: day(index), amountMinor: gross - fee, currency: 'USD', description: `Order ${index}`, references: { gatewayId: `txn_${index}`, sourceId: `ch_${index}` }, raw };
+    return {
+      externalId: `txn_${index}`,
+      bookedOn: day(index),
+      amountMinor: gross - fee,
+      currency: 'USD',
+      description: `Order ${index}`,
+      references: { gatewayId: `txn_${index}`, sourceId: `ch_${index}` },
+      raw,
+    };
   },
   footer: () => '',
 };
@@ -67,7 +76,15 @@ export const CAMT_053: StatementFormat = {
       `<BookgDt><Dt>${day(index)}</Dt></BookgDt><ValDt><Dt>${day(index)}</Dt></ValDt><AcctSvcrRef>ASR${index}</AcctSvcrRef>` +
       `<BkTxCd><Prtry><Cd>NTRF</Cd></Prtry></BkTxCd><NtryDtls><TxDtls><Refs><EndToEndId>E2E${index}</EndToEndId></Refs>` +
       `<RmtInf><Ustrd>Invoice ${index}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>`;
-    return { externalId: `acctsvcrref:ASR${index}`, bookedOn: day(index), amountMinor: minor, currency: 'EUR', description: `Invoice ${index}`, references: { endToEndId: `E2E${index}` }, raw };
+    return {
+      externalId: `acctsvcrref:ASR${index}`,
+      bookedOn: day(index),
+      amountMinor: minor,
+      currency: 'EUR',
+      description: `Invoice ${index}`,
+      references: { endToEndId: `E2E${index}` },
+      raw,
+    };
   },
   footer: () => '</Stmt></BkToCstmrStmt></Document>\n',
 };

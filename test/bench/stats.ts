@@ -40,7 +40,11 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-export function summarizeRun(result: LoadResult, cpuMsPerTransfer: CpuPerTransfer, connectionStates: ConnectionStates): RunSummary {
+export function summarizeRun(
+  result: LoadResult,
+  cpuMsPerTransfer: CpuPerTransfer,
+  connectionStates: ConnectionStates,
+): RunSummary {
   const errorCount = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
   return {
     transfersPerSecond: result.elapsedMs > 0 ? (result.transfersCreated * 1000) / result.elapsedMs : 0,
@@ -62,7 +66,8 @@ export function summarizeRun(result: LoadResult, cpuMsPerTransfer: CpuPerTransfe
  */
 export function summarizeCell(runs: RunSummary[]): CellSummary {
   const errors: Record<string, number> = {};
-  for (const run of runs) for (const [label, count] of Object.entries(run.errors)) errors[label] = (errors[label] ?? 0) + count;
+  for (const run of runs)
+    for (const [label, count] of Object.entries(run.errors)) errors[label] = (errors[label] ?? 0) + count;
   return {
     transfersPerSecond: median(runs.map((run) => run.transfersPerSecond)),
     p50LatencyMs: median(runs.map((run) => run.p50LatencyMs)),

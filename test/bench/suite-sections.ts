@@ -9,7 +9,10 @@ const MODE_LABELS: Record<ImportRun['mode'], string> = { ledger: 'ImportStatemen
 
 export function renderImportSection(results: ImportResults): string[] {
   const sizes = Object.entries(results.fileBytes)
-    .map(([format, bytes]) => `${format}: ${results.lines[format as ImportRun['format']]} lines, ${fixed(bytes / 1024 / 1024)} MiB`)
+    .map(
+      ([format, bytes]) =>
+        `${format}: ${results.lines[format as ImportRun['format']]} lines, ${fixed(bytes / 1024 / 1024)} MiB`,
+    )
     .join('; ');
   return [
     '## Statement import',
@@ -31,7 +34,8 @@ export function renderImportSection(results: ImportResults): string[] {
 }
 
 export function renderReconcileSection(results: ReconcileResults): string[] {
-  const medianOf = (pick: (run: ReconcileResults['runs'][number]) => number) => fixed(median(results.runs.map(pick)), 2);
+  const medianOf = (pick: (run: ReconcileResults['runs'][number]) => number) =>
+    fixed(median(results.runs.map(pick)), 2);
   return [
     '## Reconciliation',
     '',
@@ -41,9 +45,11 @@ export function renderReconcileSection(results: ReconcileResults): string[] {
     '',
     '| run | seed s | import s | plain SQL join s | reconciliation run s | run CPU s (bench process) | run peak RSS | run steps (ms) |',
     '|---:|---:|---:|---:|---:|---:|---:|---|',
-    ...results.runs.map((run) =>
-      `| ${run.run} | ${fixed(run.seedSeconds)} | ${fixed(run.importSeconds)} | ${fixed(run.baselineSeconds, 2)} | ${fixed(run.runSeconds, 2)} | ` +
-        `${fixed(run.runCpuSeconds)} | ${run.runPeakRssMiB} MiB | ${JSON.stringify(run.stats.durationsMs ?? {})} |`),
+    ...results.runs.map(
+      (run) =>
+        `| ${run.run} | ${fixed(run.seedSeconds)} | ${fixed(run.importSeconds)} | ${fixed(run.baselineSeconds, 2)} | ${fixed(run.runSeconds, 2)} | ` +
+        `${fixed(run.runCpuSeconds)} | ${run.runPeakRssMiB} MiB | ${JSON.stringify(run.stats.durationsMs ?? {})} |`,
+    ),
     `| median | ${medianOf((run) => run.seedSeconds)} | ${medianOf((run) => run.importSeconds)} | ${medianOf((run) => run.baselineSeconds)} | ${medianOf((run) => run.runSeconds)} | | | |`,
     '',
   ];

@@ -6,7 +6,12 @@ export type Mode = 'api' | 'sql';
 export const MODES: readonly Mode[] = ['api', 'sql'];
 
 /** Transfers per request: 1 for the single-transfer workloads, else the batch size. */
-export const TRANSFERS_PER_REQUEST: Record<WorkloadName, number> = { uncontended: 1, hot: 1, batch100: 100, batch1000: 1000 };
+export const TRANSFERS_PER_REQUEST: Record<WorkloadName, number> = {
+  uncontended: 1,
+  hot: 1,
+  batch100: 100,
+  batch1000: 1000,
+};
 
 export function isBatchWorkload(workload: WorkloadName): boolean {
   return TRANSFERS_PER_REQUEST[workload] > 1;
@@ -41,7 +46,8 @@ export function nextTransfer(workload: WorkloadName, fixture: Fixture): Transfer
   const amountMinor = BigInt(1 + randomIndex(TRANSFER_AMOUNT_MAX_MINOR));
   const count = fixture.walletIds.length;
   const from = randomIndex(count);
-  if (workload === 'hot') return { debitAccountId: fixture.walletIds[from]!, creditAccountId: fixture.hotAccountId, amountMinor };
+  if (workload === 'hot')
+    return { debitAccountId: fixture.walletIds[from]!, creditAccountId: fixture.hotAccountId, amountMinor };
   const to = (from + 1 + randomIndex(count - 1)) % count;
   return { debitAccountId: fixture.walletIds[from]!, creditAccountId: fixture.walletIds[to]!, amountMinor };
 }

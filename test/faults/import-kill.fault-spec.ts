@@ -32,13 +32,25 @@ let directory: string;
 
 beforeAll(async () => {
   nats = await startPrivateNatsServer();
-  stack = await LedgerStack.create({ adminDatabaseUrl: SHARED_ADMIN_DATABASE_URL, natsUrl: nats.url, natsStream: 'FAULTS_IMPORT' });
+  stack = await LedgerStack.create({
+    adminDatabaseUrl: SHARED_ADMIN_DATABASE_URL,
+    natsUrl: nats.url,
+    natsStream: 'FAULTS_IMPORT',
+  });
   await stack.startApi();
   tenant = await setupFaultTenant(stack, 0);
   directory = await mkdtemp(join(tmpdir(), 'ledger-fault-import-'));
-  await stack.request('POST', '/v1/accounts', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true } });
+  await stack.request('POST', '/v1/accounts', {
+    key: tenant.adminKey,
+    idempotencyKey: randomUUID(),
+    body: { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true },
+  });
   for (const name of ['bank-api', 'bank-cli']) {
-    const source = await stack.request('POST', '/v1/sources', { key: tenant.financeKey, idempotencyKey: randomUUID(), body: { name, account: 'assets:bank', format: 'csv:bank' } });
+    const source = await stack.request('POST', '/v1/sources', {
+      key: tenant.financeKey,
+      idempotencyKey: randomUUID(),
+      body: { name, account: 'assets:bank', format: 'csv:bank' },
+    });
     if (source.status !== 201) throw new Error(`source: ${source.status} ${JSON.stringify(source.body)}`);
   }
 });
@@ -50,7 +62,9 @@ afterAll(async () => {
 });
 
 async function stored(source: string): Promise<{ imports: number; completed: number; lines: number }> {
-  return (await stack.sql<{ imports: number; completed: number; lines: number }>(STORED, [tenant.tenantId, source]))[0]!;
+  return (
+    await stack.sql<{ imports: number; completed: number; lines: number }>(STORED, [tenant.tenantId, source])
+  )[0]!;
 }
 
 describe('kill -9 during a statement import', () => {
@@ -71,7 +85,14 @@ describe('kill -9 during a statement import', () => {
     const afterKill = await stored('bank-api');
     await stack.startApi();
 
-    const retried = await uploadStatement(stack.baseUrl, tenant.financeKey, idempotencyKey, 'bank-api', 'large.csv', csv);
+    const retried = await uploadStatement(
+      stack.baseUrl,
+      tenant.financeKey,
+      idempotencyKey,
+      'bank-api',
+      'large.csv',
+      csv,
+    );
     const afterRetry = await stored('bank-api');
     const again = await uploadStatement(stack.baseUrl, tenant.financeKey, randomUUID(), 'bank-api', 'large.csv', csv);
     const afterAgain = await stored('bank-api');

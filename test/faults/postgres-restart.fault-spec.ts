@@ -33,8 +33,14 @@ afterAll(async () => {
 });
 
 /** Immediate stops (a crash: no checkpoint, crash recovery at start) at seeded-random moments of the load. */
-async function restartPostgres(random: SeededRandom, loadMs: number, startedAt: number): Promise<{ atMs: number; outageMs: number }[]> {
-  const moments = Array.from({ length: FAULT_SETTINGS.postgresRestarts }, () => Math.round(loadMs * (0.1 + 0.7 * random.next()))).sort((a, b) => a - b);
+async function restartPostgres(
+  random: SeededRandom,
+  loadMs: number,
+  startedAt: number,
+): Promise<{ atMs: number; outageMs: number }[]> {
+  const moments = Array.from({ length: FAULT_SETTINGS.postgresRestarts }, () =>
+    Math.round(loadMs * (0.1 + 0.7 * random.next())),
+  ).sort((a, b) => a - b);
   const done = [];
   for (const atMs of moments) {
     await sleep(Math.max(0, startedAt + atMs - Date.now()));
@@ -55,7 +61,13 @@ describe('PostgreSQL restarted under load', () => {
     const apiPid = stack.api!.pid;
     const workerPid = stack.worker!.pid;
     const loadMs = FAULT_SETTINGS.loadSeconds * 1000;
-    const { load, faults: restarts, retry } = await loadDuringFault(stack, tenant, 'postgres-restart', loadMs, (startedAt) => restartPostgres(random, loadMs, startedAt));
+    const {
+      load,
+      faults: restarts,
+      retry,
+    } = await loadDuringFault(stack, tenant, 'postgres-restart', loadMs, (startedAt) =>
+      restartPostgres(random, loadMs, startedAt),
+    );
 
     const books = await auditBooks(stack, tenant.tenantId, [...load.acknowledged.keys()], tenant.setupTransactionIds);
     const events = await auditEvents(stack, tenant.tenantId, nats.url, STREAM);
@@ -77,7 +89,10 @@ describe('PostgreSQL restarted under load', () => {
     expect(stack.worker!.running, stack.tails()).toBe(true);
     expect(load.internalErrors, 'no 500 while the database is away').toEqual([]);
     expect(load.unavailableWithoutRetryAfter, '503 UNAVAILABLE with Retry-After').toEqual([]);
-    expect([...load.seen.keys()].filter((label) => label.startsWith('no answer')), 'the API answered every request').toEqual([]);
+    expect(
+      [...load.seen.keys()].filter((label) => label.startsWith('no answer')),
+      'the API answered every request',
+    ).toEqual([]);
     expect(load.seen.get('503 UNAVAILABLE') ?? 0, 'the outage was seen by clients').toBeGreaterThan(0);
     expect(retry.stillUnacknowledged, 'every request is answered in the end').toEqual([]);
     expect(load.refused, 'no request was refused').toEqual([]);

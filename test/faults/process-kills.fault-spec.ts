@@ -17,7 +17,11 @@ let stack: LedgerStack;
 
 beforeAll(async () => {
   nats = await startPrivateNatsServer();
-  stack = await LedgerStack.create({ adminDatabaseUrl: SHARED_ADMIN_DATABASE_URL, natsUrl: nats.url, natsStream: STREAM });
+  stack = await LedgerStack.create({
+    adminDatabaseUrl: SHARED_ADMIN_DATABASE_URL,
+    natsUrl: nats.url,
+    natsStream: STREAM,
+  });
   await stack.startApi();
   await stack.startWorker();
 });
@@ -34,7 +38,13 @@ describe('kill -9 of the API and the worker during sustained posting', () => {
     const tenant = await setupFaultTenant(stack, 8);
     const loadMs = FAULT_SETTINGS.loadSeconds * 1000;
     const plan = planKills(random, FAULT_SETTINGS.kills, loadMs);
-    const { load, faults: kills, retry } = await loadDuringFault(stack, tenant, 'process-kills', loadMs, (startedAt) => carryOutKills(stack, plan, startedAt));
+    const {
+      load,
+      faults: kills,
+      retry,
+    } = await loadDuringFault(stack, tenant, 'process-kills', loadMs, (startedAt) =>
+      carryOutKills(stack, plan, startedAt),
+    );
 
     const books = await auditBooks(stack, tenant.tenantId, [...load.acknowledged.keys()], tenant.setupTransactionIds);
     const events = await auditEvents(stack, tenant.tenantId, nats.url, STREAM);

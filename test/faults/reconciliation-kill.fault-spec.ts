@@ -40,11 +40,26 @@ beforeAll(async () => {
   });
   await stack.startApi();
   tenant = await setupFaultTenant(stack, 0);
-  await stack.request('POST', '/v1/accounts', { key: tenant.adminKey, idempotencyKey: randomUUID(), body: { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true } });
-  const source = await stack.request('POST', '/v1/sources', { key: tenant.financeKey, idempotencyKey: randomUUID(), body: { name: 'bank', account: 'assets:bank', format: 'csv:bank' } });
+  await stack.request('POST', '/v1/accounts', {
+    key: tenant.adminKey,
+    idempotencyKey: randomUUID(),
+    body: { code: 'assets:bank', currency: 'USD', normalBalance: 'debit', allowNegative: true },
+  });
+  const source = await stack.request('POST', '/v1/sources', {
+    key: tenant.financeKey,
+    idempotencyKey: randomUUID(),
+    body: { name: 'bank', account: 'assets:bank', format: 'csv:bank' },
+  });
   if (source.status !== 201) throw new Error(`source: ${source.status} ${JSON.stringify(source.body)}`);
   // Lines the ledger knows nothing of: each run finds every one missing_in_ledger, one ticket each.
-  const imported = await uploadStatement(stack.baseUrl, tenant.financeKey, randomUUID(), 'bank', 'statement.csv', bankStatementCsv(LINES, 'REC'));
+  const imported = await uploadStatement(
+    stack.baseUrl,
+    tenant.financeKey,
+    randomUUID(),
+    'bank',
+    'statement.csv',
+    bankStatementCsv(LINES, 'REC'),
+  );
   if (imported.status !== 201) throw new Error(`import: ${imported.status} ${JSON.stringify(imported.body)}`);
 });
 
@@ -54,7 +69,9 @@ afterAll(async () => {
 });
 
 async function tickets(): Promise<{ tickets: number; fingerprints: number; missing_in_ledger: number }> {
-  return (await stack.sql<{ tickets: number; fingerprints: number; missing_in_ledger: number }>(TICKETS, [tenant.tenantId]))[0]!;
+  return (
+    await stack.sql<{ tickets: number; fingerprints: number; missing_in_ledger: number }>(TICKETS, [tenant.tenantId])
+  )[0]!;
 }
 
 async function runs(): Promise<{ id: string; trigger: string; status: string; error: string | null }[]> {
@@ -75,14 +92,20 @@ describe('kill -9 during a reconciliation run', () => {
   it("the worker's run: its lease runs out, the next scheduled run completes, and no ticket is doubled", async () => {
     const random = new SeededRandom(FAULT_SEED, 'reconciliation-kill worker');
     await stack.startWorker(FREQUENT);
-    const started = await eventually(async () => (await runs()).some((run) => run.status === 'running'), RUN_START_TIMEOUT_MS);
+    const started = await eventually(
+      async () => (await runs()).some((run) => run.status === 'running'),
+      RUN_START_TIMEOUT_MS,
+    );
     const killDelayMs = random.between(0, KILL_DELAY_MAX_MS);
     await sleep(killDelayMs);
     await stack.killWorker();
     const killedRun = (await runs()).find((run) => run.status === 'running');
     const afterKill = { runs: await runs(), tickets: await tickets() };
     await stack.startWorker(FREQUENT);
-    const recovered = await eventually(async () => (await runs()).some((run) => run.trigger === 'schedule' && run.status === 'completed'), RECOVERY_TIMEOUT_MS);
+    const recovered = await eventually(
+      async () => (await runs()).some((run) => run.trigger === 'schedule' && run.status === 'completed'),
+      RECOVERY_TIMEOUT_MS,
+    );
     await stack.worker!.stop();
     const finalRuns = await runs();
     const finalTickets = await tickets();
@@ -96,9 +119,15 @@ describe('kill -9 during a reconciliation run', () => {
     });
 
     expect(started, 'a scheduled run started').toBe(true);
-    expect(killedRun, 'the run was still running when its worker was killed').toMatchObject({ trigger: 'schedule', status: 'running' });
+    expect(killedRun, 'the run was still running when its worker was killed').toMatchObject({
+      trigger: 'schedule',
+      status: 'running',
+    });
     expect(recovered, 'a scheduled run completed after the restart').toBe(true);
-    expect(finalRuns.find((run) => run.id === killedRun!.id), 'the dead run was given up').toMatchObject({ status: 'failed', error: expect.stringMatching(/^abandoned/) });
+    expect(
+      finalRuns.find((run) => run.id === killedRun!.id),
+      'the dead run was given up',
+    ).toMatchObject({ status: 'failed', error: expect.stringMatching(/^abandoned/) });
     expect(finalRuns.filter((run) => run.status === 'running')).toEqual([]);
     expect(finalTickets).toEqual({ tickets: LINES, fingerprints: LINES, missing_in_ledger: LINES });
   });
@@ -110,10 +139,12 @@ describe('kill -9 during a reconciliation run', () => {
     const before = await tickets();
     const runsBefore = (await runs()).length;
     const idempotencyKey = randomUUID();
-    const request = stack.request('POST', '/v1/reconciliation/runs', { key: tenant.financeKey, idempotencyKey, body: {} }).then(
-      (answer) => ({ answered: true as const, answer }),
-      () => ({ answered: false as const }),
-    );
+    const request = stack
+      .request('POST', '/v1/reconciliation/runs', { key: tenant.financeKey, idempotencyKey, body: {} })
+      .then(
+        (answer) => ({ answered: true as const, answer }),
+        () => ({ answered: false as const }),
+      );
     // The run's first write (its claim) gives its transaction an id: from then on it is under way.
     await waitForWritingTransaction(stack);
     const killDelayMs = new SeededRandom(FAULT_SEED, 'reconciliation-kill api').between(0, KILL_DELAY_MAX_MS);
@@ -121,9 +152,16 @@ describe('kill -9 during a reconciliation run', () => {
     await stack.killApi();
     const interrupted = await request;
     // The API's run is one transaction with its Idempotency-Key: killed, it leaves no run behind.
-    const afterKill = { runs: (await runs()).length - runsBefore, stuck: (await runs()).filter((run) => run.status === 'running') };
+    const afterKill = {
+      runs: (await runs()).length - runsBefore,
+      stuck: (await runs()).filter((run) => run.status === 'running'),
+    };
     await stack.startApi();
-    const retried = await stack.request('POST', '/v1/reconciliation/runs', { key: tenant.financeKey, idempotencyKey, body: {} });
+    const retried = await stack.request('POST', '/v1/reconciliation/runs', {
+      key: tenant.financeKey,
+      idempotencyKey,
+      body: {},
+    });
     const after = await tickets();
     await recordFigures('reconciliation-kill-api', {
       headline: `API run killed ${killDelayMs} ms into its transaction: ${afterKill.runs} run rows left; retry ${retried.status} ${retried.body?.status}; tickets ${before.tickets} before, ${after.tickets} after`,

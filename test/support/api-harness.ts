@@ -11,7 +11,9 @@ import { type Answer, type RequestOptions, requestJson } from './http-json';
 
 export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789';
 /** A proof signing key made for this test run only. */
-export const TEST_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+export const TEST_SIGNING_KEY = generateKeyPairSync('ed25519')
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
 
 /** The console as `npm run build` (which `npm test` runs first) leaves it. */
 export const BUILT_CONSOLE_DIR = resolve(__dirname, '..', '..', 'dist', 'apps', 'console');
@@ -49,10 +51,20 @@ export type ApiResponse = Answer;
  * configuration reads them (e.g. allowing webhook targets on loopback, where the tests' receivers
  * listen); everything else has its documented default.
  */
-export async function startApi(options: { poolSize?: number; rateLimit?: RateLimit; settings?: Record<string, string>; embedded?: boolean } = {}): Promise<ApiHarness> {
+export async function startApi(
+  options: { poolSize?: number; rateLimit?: RateLimit; settings?: Record<string, string>; embedded?: boolean } = {},
+): Promise<ApiHarness> {
   const db = options.embedded ? await embeddedTestDatabase() : await createTestDatabase(options.poolSize ?? 20);
   const events = loadConfig(options.settings ?? {}).events;
-  const app = await createApiApp({ database: db.database, operatorToken: TEST_OPERATOR_TOKEN, rateLimit: options.rateLimit, events, signingKey: TEST_SIGNING_KEY, logLevels: ['error'], consoleDir: BUILT_CONSOLE_DIR });
+  const app = await createApiApp({
+    database: db.database,
+    operatorToken: TEST_OPERATOR_TOKEN,
+    rateLimit: options.rateLimit,
+    events,
+    signingKey: TEST_SIGNING_KEY,
+    logLevels: ['error'],
+    consoleDir: BUILT_CONSOLE_DIR,
+  });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
@@ -69,7 +81,8 @@ export async function startApi(options: { poolSize?: number; rateLimit?: RateLim
     },
     async createTenant(name = 'test tenant') {
       const created = await harness.request('POST', '/v1/tenants', { key: TEST_OPERATOR_TOKEN, body: { name } });
-      if (created.status !== 201) throw new Error(`tenant creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+      if (created.status !== 201)
+        throw new Error(`tenant creation failed: ${created.status} ${JSON.stringify(created.body)}`);
       return { tenantId: created.body.tenant.id, adminKey: created.body.apiKey };
     },
   };

@@ -1,5 +1,16 @@
 import type { ApiHarness } from './api-harness';
-import { DAY_MS, type NewAccountBody, type TestTenant, createAccount, createApiKey, isoFromNow, mustPost, postWithKey, setupTenant, transfer } from './ledger-fixtures';
+import {
+  DAY_MS,
+  type NewAccountBody,
+  type TestTenant,
+  createAccount,
+  createApiKey,
+  isoFromNow,
+  mustPost,
+  postWithKey,
+  setupTenant,
+  transfer,
+} from './ledger-fixtures';
 
 /** The accounts of the audited ledger: four currencies (exponents 2, 2, 0, 3), both normal sides. */
 export const AUDIT_ACCOUNTS: NewAccountBody[] = [
@@ -26,11 +37,13 @@ export interface AuditedLedger {
   codes: string[];
 }
 
-const usd = (debit: string, credit: string, amount: string, extra: Record<string, unknown> = {}) => transfer(debit, credit, amount, 'USD', extra);
+const usd = (debit: string, credit: string, amount: string, extra: Record<string, unknown> = {}) =>
+  transfer(debit, credit, amount, 'USD', extra);
 
 /** More postings in USD between alice and bob: used to move the journal on between two proofs. */
 export async function postMore(api: ApiHarness, tenant: TestTenant, count: number): Promise<void> {
-  for (let index = 0; index < count; index++) await mustPost(api, tenant.posterKey, usd('liabilities:wallets:alice', 'liabilities:wallets:bob', `${index + 1}`));
+  for (let index = 0; index < count; index++)
+    await mustPost(api, tenant.posterKey, usd('liabilities:wallets:alice', 'liabilities:wallets:bob', `${index + 1}`));
 }
 
 /**
@@ -44,10 +57,23 @@ export async function seedAuditedLedger(api: ApiHarness): Promise<AuditedLedger>
   for (const account of AUDIT_ACCOUNTS) await createAccount(api, tenant.adminKey, account);
   const post = (body: unknown) => mustPost(api, tenant.posterKey, body);
   await post(usd('assets:bank:usd', 'equity:capital:usd', '100000000', { description: 'Opening capital' }));
-  await post(transfer('assets:bank:jpy', 'equity:capital:jpy', '1000000', 'JPY', { description: 'Opening capital (JPY)' }));
-  await post(transfer('assets:bank:bhd', 'equity:capital:bhd', '1234', 'BHD', { description: 'Opening capital; BHD has 3 decimals' }));
-  await post(usd('assets:bank:usd', 'liabilities:wallets:alice', '25000', { externalRef: 'dep-1', description: 'Deposit' }));
-  await post(usd('assets:bank:usd', 'liabilities:wallets:alice', '100', { description: 'Back-dated deposit', effectiveAt: isoFromNow(-3 * DAY_MS) }));
+  await post(
+    transfer('assets:bank:jpy', 'equity:capital:jpy', '1000000', 'JPY', { description: 'Opening capital (JPY)' }),
+  );
+  await post(
+    transfer('assets:bank:bhd', 'equity:capital:bhd', '1234', 'BHD', {
+      description: 'Opening capital; BHD has 3 decimals',
+    }),
+  );
+  await post(
+    usd('assets:bank:usd', 'liabilities:wallets:alice', '25000', { externalRef: 'dep-1', description: 'Deposit' }),
+  );
+  await post(
+    usd('assets:bank:usd', 'liabilities:wallets:alice', '100', {
+      description: 'Back-dated deposit',
+      effectiveAt: isoFromNow(-3 * DAY_MS),
+    }),
+  );
   await post({
     description: '(payment) alice pays bob; fee 0.50',
     entries: [
@@ -66,13 +92,34 @@ export async function seedAuditedLedger(api: ApiHarness): Promise<AuditedLedger>
     ],
   });
   const expiresAt = isoFromNow(DAY_MS);
-  const captured = await post(usd('liabilities:wallets:alice', 'liabilities:wallets:bob', '2000', { pending: { expiresAt }, description: 'Hold, captured in part' }));
+  const captured = await post(
+    usd('liabilities:wallets:alice', 'liabilities:wallets:bob', '2000', {
+      pending: { expiresAt },
+      description: 'Hold, captured in part',
+    }),
+  );
   expectCreated(await postWithKey(api, tenant.posterKey, `/v1/transactions/${captured.id}/post`, { amount: '1500' }));
-  const voided = await post(usd('liabilities:wallets:alice', 'liabilities:wallets:bob', '700', { pending: { expiresAt }, description: 'Hold, voided' }));
+  const voided = await post(
+    usd('liabilities:wallets:alice', 'liabilities:wallets:bob', '700', {
+      pending: { expiresAt },
+      description: 'Hold, voided',
+    }),
+  );
   expectCreated(await postWithKey(api, tenant.posterKey, `/v1/transactions/${voided.id}/void`));
-  await post(usd('liabilities:wallets:alice', 'liabilities:wallets:bob', '300', { pending: { expiresAt }, description: 'Hold, still open' }));
-  const mistaken = await post(usd('liabilities:wallets:bob', 'liabilities:wallets:alice', '500', { description: 'Sent by mistake' }));
-  expectCreated(await postWithKey(api, tenant.posterKey, `/v1/transactions/${mistaken.id}/reverse`, { description: 'Reversal of a mistake' }));
+  await post(
+    usd('liabilities:wallets:alice', 'liabilities:wallets:bob', '300', {
+      pending: { expiresAt },
+      description: 'Hold, still open',
+    }),
+  );
+  const mistaken = await post(
+    usd('liabilities:wallets:bob', 'liabilities:wallets:alice', '500', { description: 'Sent by mistake' }),
+  );
+  expectCreated(
+    await postWithKey(api, tenant.posterKey, `/v1/transactions/${mistaken.id}/reverse`, {
+      description: 'Reversal of a mistake',
+    }),
+  );
   return { tenant, auditorKey, codes: AUDIT_ACCOUNTS.map((account) => account.code) };
 }
 

@@ -3,7 +3,9 @@ import { resolve, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** `npm run build`'s output: this file runs from test/support (vitest) or from dist/test/support (the benches). */
-const DIST_DIRECTORY = __dirname.includes(`${sep}dist${sep}`) ? resolve(__dirname, '..', '..') : resolve(__dirname, '..', '..', 'dist');
+const DIST_DIRECTORY = __dirname.includes(`${sep}dist${sep}`)
+  ? resolve(__dirname, '..', '..')
+  : resolve(__dirname, '..', '..', 'dist');
 
 /** The compiled entry points: the fault tests, the soak and the posting bench run the real processes. */
 export const BUILT = {
@@ -64,7 +66,7 @@ export class BuiltProcess {
 
   static spawn(name: string, entry: string, options: SpawnOptions): BuiltProcess {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry, ...(options.args ?? [])], {
-      env: { PATH: process.env['PATH'] ?? '', ...options.env },
+      env: { PATH: process.env.PATH ?? '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new BuiltProcess(name, child);

@@ -11,7 +11,15 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const SCREENSHOTS_DIR = resolve(__dirname, '..', '..', 'test-results', 'console');
 
 // Headless, as root, on a machine with no network but loopback: no sandbox, no GPU, nothing that phones home.
-export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface ConsoleBrowser {
   page: Page;
@@ -30,12 +38,19 @@ export interface ConsoleBrowser {
 /** A fresh Chromium profile at laptop size (1366×768), closed and removed by `close`. */
 export async function openConsoleBrowser(): Promise<ConsoleBrowser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`the console tests need Debian's Chromium at ${CHROMIUM_PATH}: apt-get install chromium (.ci/run installs it when it is missing)`);
+    throw new Error(
+      `the console tests need Debian's Chromium at ${CHROMIUM_PATH}: apt-get install chromium (.ci/run installs it when it is missing)`,
+    );
   }
   const profile = await mkdtemp(join(tmpdir(), 'console-chromium-'));
   let context: BrowserContext;
   try {
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1366, height: 768 } });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+      viewport: { width: 1366, height: 768 },
+    });
   } catch (error) {
     await rm(profile, { recursive: true, force: true });
     throw error;

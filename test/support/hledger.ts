@@ -21,7 +21,11 @@ export async function ensureHledger(): Promise<void> {
   const [command, ...prefix] = process.getuid?.() === 0 ? ['apt-get'] : ['sudo', '-n', 'apt-get'];
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const problems: string[] = [];
-  for (const step of [['install', '-y', '-qq', 'hledger'], ['update', '-qq'], ['install', '-y', '-qq', 'hledger']]) {
+  for (const step of [
+    ['install', '-y', '-qq', 'hledger'],
+    ['update', '-qq'],
+    ['install', '-y', '-qq', 'hledger'],
+  ]) {
     try {
       await run(command!, [...prefix, ...step], { env });
       if (await installed()) return;
@@ -29,7 +33,9 @@ export async function ensureHledger(): Promise<void> {
       problems.push(`apt-get ${step.join(' ')}: ${(error as Error).message.split('\n')[0]}`);
     }
   }
-  throw new Error(`hledger is not installed and could not be installed (${problems.join('; ') || 'apt-get ran but no hledger appeared'}); install it with: apt-get install -y hledger`);
+  throw new Error(
+    `hledger is not installed and could not be installed (${problems.join('; ') || 'apt-get ran but no hledger appeared'}); install it with: apt-get install -y hledger`,
+  );
 }
 
 /** Runs hledger; resolves with its output, or rejects with its stderr. */
@@ -37,6 +43,8 @@ export async function hledger(args: string[]): Promise<string> {
   try {
     return (await run('hledger', args, { maxBuffer: 64 * 1024 * 1024 })).stdout;
   } catch (error) {
-    throw new Error(`hledger ${args.join(' ')} failed: ${(error as { stderr?: string }).stderr ?? (error as Error).message}`);
+    throw new Error(
+      `hledger ${args.join(' ')} failed: ${(error as { stderr?: string }).stderr ?? (error as Error).message}`,
+    );
   }
 }

@@ -16,15 +16,25 @@ export interface RequestOptions {
 }
 
 /** A JSON request to the API; throws only when no answer came (refused, reset, timed out). */
-export async function requestJson(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<Answer> {
+export async function requestJson(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
-  if (options.key) headers['authorization'] = `Bearer ${options.key}`;
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
   if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
   if (options.body !== undefined) headers['content-type'] ??= 'application/json';
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers,
-    body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+    body:
+      options.body === undefined
+        ? undefined
+        : typeof options.body === 'string'
+          ? options.body
+          : JSON.stringify(options.body),
     signal: options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs),
   });
   const text = await response.text();

@@ -2,7 +2,10 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 
 /** Every message a stream holds, in stream order, parsed as the relay's JSON events. */
-export async function readStream(url: string, stream: string): Promise<{ subject: string; msgId: string | undefined; event: any }[]> {
+export async function readStream(
+  url: string,
+  stream: string,
+): Promise<{ subject: string; msgId: string | undefined; event: any }[]> {
   const connection = await connect({ servers: url });
   try {
     const manager = await jetstreamManager(connection);

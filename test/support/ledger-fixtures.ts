@@ -16,9 +16,19 @@ export interface Leg {
   currency: string;
 }
 
-export async function createApiKey(api: ApiHarness, adminKey: string, roles: string[], name = roles.join('+')): Promise<string> {
-  const created = await api.request('POST', '/v1/api-keys', { key: adminKey, idempotencyKey: randomUUID(), body: { name, roles } });
-  if (created.status !== 201) throw new Error(`api key creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+export async function createApiKey(
+  api: ApiHarness,
+  adminKey: string,
+  roles: string[],
+  name = roles.join('+'),
+): Promise<string> {
+  const created = await api.request('POST', '/v1/api-keys', {
+    key: adminKey,
+    idempotencyKey: randomUUID(),
+    body: { name, roles },
+  });
+  if (created.status !== 201)
+    throw new Error(`api key creation failed: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body.key;
 }
 
@@ -40,12 +50,19 @@ export interface NewAccountBody {
 /** Creates an account and returns the API's view of it; fails the test setup on anything but 201. */
 export async function createAccount(api: ApiHarness, adminKey: string, body: NewAccountBody): Promise<any> {
   const created = await api.request('POST', '/v1/accounts', { key: adminKey, idempotencyKey: randomUUID(), body });
-  if (created.status !== 201) throw new Error(`account creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status !== 201)
+    throw new Error(`account creation failed: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body;
 }
 
 /** A two-leg transfer body: `debit` is debited, `credit` is credited. */
-export function transfer(debit: string, credit: string, amount: string, currency = 'USD', extra: Record<string, unknown> = {}) {
+export function transfer(
+  debit: string,
+  credit: string,
+  amount: string,
+  currency = 'USD',
+  extra: Record<string, unknown> = {},
+) {
   return {
     ...extra,
     entries: [
@@ -55,7 +72,12 @@ export function transfer(debit: string, credit: string, amount: string, currency
   };
 }
 
-export function postTransaction(api: ApiHarness, key: string, body: unknown, idempotencyKey: string = randomUUID()): Promise<ApiResponse> {
+export function postTransaction(
+  api: ApiHarness,
+  key: string,
+  body: unknown,
+  idempotencyKey: string = randomUUID(),
+): Promise<ApiResponse> {
   return api.request('POST', '/v1/transactions', { key, idempotencyKey, body });
 }
 
@@ -90,7 +112,10 @@ export function expectValidationError(response: ApiResponse, path: string): void
 }
 
 async function count(api: ApiHarness, table: string, tenantId: string): Promise<number> {
-  const rows = await api.db.database.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [tenantId]);
+  const rows = await api.db.database.sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`,
+    [tenantId],
+  );
   return rows[0]!.n;
 }
 
@@ -134,12 +159,22 @@ export async function expectNothingWritten<T>(
   return result;
 }
 
-export async function sqlRows<Row extends object>(api: ApiHarness, text: string, params: unknown[] = []): Promise<Row[]> {
+export async function sqlRows<Row extends object>(
+  api: ApiHarness,
+  text: string,
+  params: unknown[] = [],
+): Promise<Row[]> {
   return api.db.database.sql.query<Row>(text, params);
 }
 
 /** Follows a `{data, nextCursor}` list to its end, failing on a loop. */
-export async function readAllPages(api: ApiHarness, key: string, path: string, limit: number, pagesMax = 100): Promise<{ items: any[]; pages: number }> {
+export async function readAllPages(
+  api: ApiHarness,
+  key: string,
+  path: string,
+  limit: number,
+  pagesMax = 100,
+): Promise<{ items: any[]; pages: number }> {
   const items: any[] = [];
   let cursor: string | null = null;
   for (let page = 1; page <= pagesMax; page++) {
@@ -212,14 +247,25 @@ export async function getTransaction(api: ApiHarness, key: string, id: string): 
 }
 
 /** A POST with a fresh Idempotency-Key (and no body unless one is given). */
-export function postWithKey(api: ApiHarness, key: string, path: string, body?: unknown, idempotencyKey: string = randomUUID()): Promise<ApiResponse> {
+export function postWithKey(
+  api: ApiHarness,
+  key: string,
+  path: string,
+  body?: unknown,
+  idempotencyKey: string = randomUUID(),
+): Promise<ApiResponse> {
   return api.request('POST', path, { key, idempotencyKey, body });
 }
 
 /** A tenant with an `equity:seed` account that may go negative, to fund the others from. */
 export async function seededTenant(api: ApiHarness, name: string): Promise<TestTenant> {
   const tenant = await setupTenant(api, name);
-  await createAccount(api, tenant.adminKey, { code: 'equity:seed', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+  await createAccount(api, tenant.adminKey, {
+    code: 'equity:seed',
+    currency: 'USD',
+    normalBalance: 'credit',
+    allowNegative: true,
+  });
   return tenant;
 }
 

@@ -8,11 +8,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './free-port';
 
 /** The shared NATS server (JetStream) the machine runs; .ci/run starts it when it is down. */
-export const SHARED_NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+export const SHARED_NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 /** Found as .ci/run finds it: on PATH, else Debian's /usr/sbin/nats-server. */
 export function natsServerBinary(): string {
-  const candidates = [...(process.env['PATH'] ?? '').split(delimiter).map((dir) => join(dir, 'nats-server')), '/usr/sbin/nats-server'];
+  const candidates = [
+    ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'nats-server')),
+    '/usr/sbin/nats-server',
+  ];
   const found = candidates.find((path) => existsSync(path));
   if (!found) throw new Error('nats-server not found on PATH nor in /usr/sbin (apt-get install nats-server)');
   return found;
@@ -43,7 +46,9 @@ export async function startPrivateNatsServer(): Promise<PrivateNatsServer> {
     url: `nats://127.0.0.1:${port}`,
     async start() {
       if (child) return;
-      child = spawn(natsServerBinary(), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+      child = spawn(natsServerBinary(), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+        stdio: 'ignore',
+      });
       for (let tries = 0; tries < 100; tries++) {
         if (await accepts(port)) return;
         await sleep(50);

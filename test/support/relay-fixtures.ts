@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  type EventPublisher, type LedgerEvent, NatsEventPublisher, PollingLoop, QueueWebhookDeliveriesUseCase, type RelayFaults, RelayOutboxUseCase, RelayRepository, WebhookRepository,
+  type EventPublisher,
+  type LedgerEvent,
+  NatsEventPublisher,
+  PollingLoop,
+  QueueWebhookDeliveriesUseCase,
+  type RelayFaults,
+  RelayOutboxUseCase,
+  RelayRepository,
+  WebhookRepository,
 } from '@ledger/outbox';
 import type { ApiHarness } from './api-harness';
 
@@ -33,8 +41,18 @@ export class RecordingPublisher implements EventPublisher {
 }
 
 /** A relay as the worker builds one (what a separate relay process would run), on the test's database. */
-export function relayOf(api: ApiHarness, publisher: EventPublisher, options: { batchSizeMax?: number; faults?: RelayFaults } = {}): RelayOutboxUseCase {
-  return new RelayOutboxUseCase(api.db.database, new RelayRepository(api.db.database), publisher, options.batchSizeMax, options.faults);
+export function relayOf(
+  api: ApiHarness,
+  publisher: EventPublisher,
+  options: { batchSizeMax?: number; faults?: RelayFaults } = {},
+): RelayOutboxUseCase {
+  return new RelayOutboxUseCase(
+    api.db.database,
+    new RelayRepository(api.db.database),
+    publisher,
+    options.batchSizeMax,
+    options.faults,
+  );
 }
 
 const TEST_LOOP_DELAYS = { idleDelayMs: 20, errorDelayBaseMs: 50, errorDelayCapMs: 500 };
@@ -50,11 +68,17 @@ export function webhookQueueOf(api: ApiHarness): QueueWebhookDeliveriesUseCase {
 
 export function webhookQueueLoop(api: ApiHarness): PollingLoop {
   const queue = webhookQueueOf(api);
-  return new PollingLoop({ name: 'test-webhook-queue', ...TEST_LOOP_DELAYS }, async () => (await queue.execute()).claimed);
+  return new PollingLoop(
+    { name: 'test-webhook-queue', ...TEST_LOOP_DELAYS },
+    async () => (await queue.execute()).claimed,
+  );
 }
 
 export async function outboxIds(api: ApiHarness, tenantId: string): Promise<{ id: string; published: boolean }[]> {
-  return api.db.database.sql.query(`SELECT id, published_at IS NOT NULL AS published FROM outbox_events WHERE tenant_id = $1 ORDER BY xid, position`, [tenantId]);
+  return api.db.database.sql.query(
+    `SELECT id, published_at IS NOT NULL AS published FROM outbox_events WHERE tenant_id = $1 ORDER BY xid, position`,
+    [tenantId],
+  );
 }
 
 export async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {

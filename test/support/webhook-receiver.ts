@@ -2,7 +2,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 
 // The verification snippet of the README, as a receiver would paste it.
-export function verifyLedgerSignature(header: string, rawBody: string, secret: string, toleranceSeconds = 300): boolean {
+export function verifyLedgerSignature(
+  header: string,
+  rawBody: string,
+  secret: string,
+  toleranceSeconds = 300,
+): boolean {
   const fields = header.split(',').map((part) => part.split('='));
   const timestamp = Number(fields.find(([key]) => key === 't')?.[1]);
   if (!Number.isInteger(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > toleranceSeconds) return false;

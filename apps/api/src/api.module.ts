@@ -81,7 +81,11 @@ export class ApiModule {
         ProofsController,
         ExportsController,
       ],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, { provide: EVENT_DELIVERY_CONFIG, useValue: options.events }, LedgerMetrics],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: EVENT_DELIVERY_CONFIG, useValue: options.events },
+        LedgerMetrics,
+      ],
     };
   }
 }

@@ -10,7 +10,6 @@ import { jsonBody } from './http/json-body';
 import { jsonContentCheck } from './http/json-content.middleware';
 import { consoleAssets } from './http/console-assets';
 import { jsonOnly } from './http/json-only.middleware';
-import { keepSignedRawBody } from './http/raw-body';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { postingMetrics } from './metrics/posting-metrics.middleware';
 import { statementUpload } from './http/statement-upload.middleware';
@@ -49,7 +48,9 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
     app,
     new DocumentBuilder()
       .setTitle('Ledger')
-      .setDescription('Double-entry ledger: amounts are strings of integer minor units; every POST takes an Idempotency-Key.')
+      .setDescription(
+        'Double-entry ledger: amounts are strings of integer minor units; every POST takes an Idempotency-Key.',
+      )
       .setVersion('1')
       .addBearerAuth()
       .build(),

@@ -7,7 +7,11 @@ import type { AppConfig } from '@ledger/config';
  * In embedded mode the operator token and the demo keys live in the data directory (mode 0600),
  * so that every start can print them again. A server deployment sets LEDGER_ADMIN_TOKEN instead.
  */
-export async function readOrCreateSecret(dataDir: string, name: string, create: () => Promise<string> | string): Promise<string> {
+export async function readOrCreateSecret(
+  dataDir: string,
+  name: string,
+  create: () => Promise<string> | string,
+): Promise<string> {
   const path = join(dataDir, name);
   try {
     return (await readFile(path, 'utf8')).trim();

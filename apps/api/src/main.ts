@@ -14,10 +14,19 @@ async function operatorToken(config: AppConfig): Promise<string | undefined> {
   return readOrCreateSecret(config.dataDir, 'admin-token', newOperatorToken);
 }
 
-async function demoKey(config: AppConfig, database: Database, app: Parameters<typeof loadDemoData>[0]): Promise<string | undefined> {
+async function demoKey(
+  config: AppConfig,
+  database: Database,
+  app: Parameters<typeof loadDemoData>[0],
+): Promise<string | undefined> {
   if (!config.demoData) return undefined;
   const tenants = await database.prisma.tenant.count();
-  if (tenants > 0) return readOrCreateSecret(config.dataDir, 'demo-api-key', () => 'unknown: the demo was loaded by another data directory');
+  if (tenants > 0)
+    return readOrCreateSecret(
+      config.dataDir,
+      'demo-api-key',
+      () => 'unknown: the demo was loaded by another data directory',
+    );
   const demo = await loadDemoData(app);
   await readOrCreateSecret(config.dataDir, 'demo-admin-key', () => demo.adminKey);
   return readOrCreateSecret(config.dataDir, 'demo-api-key', () => demo.posterKey);
@@ -45,8 +54,14 @@ function closeOnSignal(close: () => Promise<void>): void {
 async function main(): Promise<void> {
   const config = loadConfig();
   const mode = config.databaseUrl === undefined ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
-  const { database, applied } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
-  console.log(`database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`);
+  const { database, applied } = await openMigratedDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
+  console.log(
+    `database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`,
+  );
   const token = await operatorToken(config);
   // The console is built beside the compiled API: dist/apps/console next to dist/apps/api.
   const consoleDir = resolve(__dirname, '..', '..', 'console');
@@ -61,7 +76,14 @@ async function main(): Promise<void> {
     runLeaseSeconds: config.reconcileRunLeaseSeconds,
   });
   const worker = config.workerInProcess
-    ? await NestFactory.createApplicationContext(WorkerModule.forRoot(database, { reconcileCron: config.reconcileCron, runLeaseSeconds: config.reconcileRunLeaseSeconds, events: config.events }), { logger: ['error', 'warn'] })
+    ? await NestFactory.createApplicationContext(
+        WorkerModule.forRoot(database, {
+          reconcileCron: config.reconcileCron,
+          runLeaseSeconds: config.reconcileRunLeaseSeconds,
+          events: config.events,
+        }),
+        { logger: ['error', 'warn'] },
+      )
     : undefined;
   await worker?.init();
   closeOnSignal(async () => {
@@ -77,8 +99,15 @@ async function main(): Promise<void> {
     `  console:             ${base}/console/`,
     `  API docs (OpenAPI):  ${base}/docs`,
     `  health:              ${base}/health`,
-    ...(token && config.databaseUrl === undefined ? [`  operator token:      ${token}   (creates tenants: POST /v1/tenants)`] : []),
-    ...(key ? [`  demo API key:        ${key}`, `  try: curl -H "Authorization: Bearer ${key}" ${base}/v1/accounts/assets:bank:main`] : []),
+    ...(token && config.databaseUrl === undefined
+      ? [`  operator token:      ${token}   (creates tenants: POST /v1/tenants)`]
+      : []),
+    ...(key
+      ? [
+          `  demo API key:        ${key}`,
+          `  try: curl -H "Authorization: Bearer ${key}" ${base}/v1/accounts/assets:bank:main`,
+        ]
+      : []),
   ];
   console.log(`\n${lines.join('\n')}\n`);
 }

@@ -2,7 +2,14 @@ import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { type Command, InvalidArgumentError } from 'commander';
-import { ExportJournalUseCase, IssueBalanceProofUseCase, JOURNAL_FORMATS, type JournalFormat, type Verdict, verifyProof } from '@ledger/proofs';
+import {
+  ExportJournalUseCase,
+  IssueBalanceProofUseCase,
+  JOURNAL_FORMATS,
+  type JournalFormat,
+  type Verdict,
+  verifyProof,
+} from '@ledger/proofs';
 
 export type UseCaseContext = { get<U>(type: new (...args: never[]) => U): U };
 type WithUseCases = <T>(work: (context: UseCaseContext) => Promise<T>) => Promise<T>;
@@ -14,7 +21,8 @@ function parseInstant(text: string): Date {
 }
 
 function parseFormat(text: string): JournalFormat {
-  if (!(JOURNAL_FORMATS as readonly string[]).includes(text)) throw new InvalidArgumentError(`one of: ${JOURNAL_FORMATS.join(', ')}`);
+  if (!(JOURNAL_FORMATS as readonly string[]).includes(text))
+    throw new InvalidArgumentError(`one of: ${JOURNAL_FORMATS.join(', ')}`);
   return text as JournalFormat;
 }
 
@@ -29,7 +37,10 @@ async function readJson(file: string): Promise<JsonFile> {
   }
 }
 
-async function verifyFiles(file: string, options: { account?: string; previous?: string; key?: string }): Promise<Verdict> {
+async function verifyFiles(
+  file: string,
+  options: { account?: string; previous?: string; key?: string },
+): Promise<Verdict> {
   const document = await readJson(file);
   if (!document.ok) {
     const failure = { check: 'format' as const, ok: false, detail: document.message };
@@ -37,12 +48,19 @@ async function verifyFiles(file: string, options: { account?: string; previous?:
   }
   // An unreadable previous proof still fails, at the consistency check.
   const previous = options.previous === undefined ? undefined : await readJson(options.previous);
-  return verifyProof(document.value, { account: options.account, previous: previous === undefined ? undefined : previous.ok ? previous.value : {}, trustedKeyId: options.key });
+  return verifyProof(document.value, {
+    account: options.account,
+    previous: previous === undefined ? undefined : previous.ok ? previous.value : {},
+    trustedKeyId: options.key,
+  });
 }
 
 function printVerdict(verdict: Verdict): void {
-  for (const check of verdict.checks) console.log(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.check.padEnd(12)}  ${check.detail}`);
-  console.log(verdict.ok ? 'verdict: VERIFIED' : `verdict: NOT VERIFIED (first failing check: ${verdict.firstFailure!.check})`);
+  for (const check of verdict.checks)
+    console.log(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.check.padEnd(12)}  ${check.detail}`);
+  console.log(
+    verdict.ok ? 'verdict: VERIFIED' : `verdict: NOT VERIFIED (first failing check: ${verdict.firstFailure!.check})`,
+  );
 }
 
 /** `ledger proof export|verify` and `ledger export journal`: what an auditor runs. */
@@ -56,15 +74,24 @@ export function registerAuditCommands(program: Command, withUseCases: WithUseCas
     .option('--since <proofId>', 'include the journal links since this earlier proof (for --previous)')
     .option('--out <file>', 'write to this file (default stdout)')
     .action(async (options: { tenant: string; asOf?: Date; since?: string; out?: string }) => {
-      const document = await withUseCases((context) => context.get(IssueBalanceProofUseCase).execute({ tenantId: options.tenant, asOf: options.asOf, since: options.since }));
+      const document = await withUseCases((context) =>
+        context
+          .get(IssueBalanceProofUseCase)
+          .execute({ tenantId: options.tenant, asOf: options.asOf, since: options.since }),
+      );
       const text = `${JSON.stringify(document, null, 2)}\n`;
       if (options.out) await writeFile(options.out, text);
       else process.stdout.write(text);
-      if (options.out) console.log(`proof ${document.id}: ${document.accounts.length} accounts, journal head ${document.journal.head}, written to ${options.out}`);
+      if (options.out)
+        console.log(
+          `proof ${document.id}: ${document.accounts.length} accounts, journal head ${document.journal.head}, written to ${options.out}`,
+        );
     });
   proof
     .command('verify <file>')
-    .description('check a balance or inclusion proof with no database: signature, sums, tree, inclusion, consistency (exit 1 if any fails)')
+    .description(
+      'check a balance or inclusion proof with no database: signature, sums, tree, inclusion, consistency (exit 1 if any fails)',
+    )
     .option('--account <account>', 'also check that this account (id or code) is counted in the totals')
     .option('--previous <file>', 'an earlier balance proof whose journal this one must extend')
     .option('--key <keyId>', 'accept only this signing key id (hex, from GET /v1/proofs/key)')
@@ -84,7 +111,9 @@ export function registerAuditCommands(program: Command, withUseCases: WithUseCas
     .option('--out <file>', 'write to this file (default stdout)')
     .action(async (options: { tenant: string; format: JournalFormat; asOf?: Date; out?: string }) => {
       await withUseCases(async (context) => {
-        const exported = await context.get(ExportJournalUseCase).execute({ tenantId: options.tenant, format: options.format, asOf: options.asOf });
+        const exported = await context
+          .get(ExportJournalUseCase)
+          .execute({ tenantId: options.tenant, format: options.format, asOf: options.asOf });
         const output = options.out ? createWriteStream(options.out) : process.stdout;
         for await (const chunk of exported.chunks) if (!output.write(chunk)) await once(output, 'drain');
         if (options.out) {

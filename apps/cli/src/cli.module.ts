@@ -12,7 +12,15 @@ export class CliModule {
   static forRoot(database: Database, signingKey: string | undefined, runLeaseSeconds: number): DynamicModule {
     return {
       module: CliModule,
-      imports: [DatabaseModule.forRoot(database), AuthModule.forRoot({ operatorToken: undefined }), LedgerModule, ImportsModule, ReconciliationSettingsModule.forRoot({ runLeaseSeconds }), ReconciliationModule, ProofsModule.forRoot({ signingKey })],
+      imports: [
+        DatabaseModule.forRoot(database),
+        AuthModule.forRoot({ operatorToken: undefined }),
+        LedgerModule,
+        ImportsModule,
+        ReconciliationSettingsModule.forRoot({ runLeaseSeconds }),
+        ReconciliationModule,
+        ProofsModule.forRoot({ signingKey }),
+      ],
     };
   }
 }

@@ -18,7 +18,11 @@ import { type UseCaseContext, registerAuditCommands } from './audit-commands';
 
 async function withDatabase<T>(work: (database: Database, config: AppConfig) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const { database } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  const { database } = await openMigratedDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: 2,
+  });
   try {
     return await work(database, config);
   } finally {
@@ -28,7 +32,10 @@ async function withDatabase<T>(work: (database: Database, config: AppConfig) => 
 
 async function withUseCases<T>(work: (context: UseCaseContext) => Promise<T>): Promise<T> {
   return withDatabase(async (database, config) => {
-    const context = await NestFactory.createApplicationContext(CliModule.forRoot(database, await signingKey(config), config.reconcileRunLeaseSeconds), { logger: ['error'] });
+    const context = await NestFactory.createApplicationContext(
+      CliModule.forRoot(database, await signingKey(config), config.reconcileRunLeaseSeconds),
+      { logger: ['error'] },
+    );
     try {
       return await work(context);
     } finally {
@@ -40,18 +47,27 @@ async function withUseCases<T>(work: (context: UseCaseContext) => Promise<T>): P
 function parseRoles(text: string): Role[] {
   const roles = text.split(',').map((role) => role.trim());
   const unknown = roles.filter((role) => !(ROLES as readonly string[]).includes(role));
-  if (unknown.length > 0 || roles.length === 0) throw new InvalidArgumentError(`roles are a comma-separated list of: ${ROLES.join(', ')}`);
+  if (unknown.length > 0 || roles.length === 0)
+    throw new InvalidArgumentError(`roles are a comma-separated list of: ${ROLES.join(', ')}`);
   return roles as Role[];
 }
 
-const program = new Command('ledger').description('Operate the ledger: migrations, tenants, keys, statement imports, reconciliation, journal verification, balance proofs and exports').showHelpAfterError();
+const program = new Command('ledger')
+  .description(
+    'Operate the ledger: migrations, tenants, keys, statement imports, reconciliation, journal verification, balance proofs and exports',
+  )
+  .showHelpAfterError();
 
 program
   .command('migrate')
   .description('apply pending SQL migrations (DATABASE_URL, or the embedded database in LEDGER_DATA_DIR)')
   .action(async () => {
     const config = loadConfig();
-    const { database, applied } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+    const { database, applied } = await openMigratedDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: 2,
+    });
     await database.close();
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'up to date: no pending migrations');
   });
@@ -99,7 +115,9 @@ program
       }),
     ).finally(() => bar.finish());
     const view = result.import;
-    console.log(`${result.created ? 'imported' : 'already imported'}: ${view.id}, ${view.lines} lines (${view.duplicates} already known), ${view.statements.length} statement(s)`);
+    console.log(
+      `${result.created ? 'imported' : 'already imported'}: ${view.id}, ${view.lines} lines (${view.duplicates} already known), ${view.statements.length} statement(s)`,
+    );
     for (const warning of view.warnings) console.log(`warning: ${warning}`);
   });
 
@@ -115,7 +133,9 @@ program
         try {
           const run = await context.get(RunReconciliationUseCase).execute({ tenantId, trigger: 'cli' });
           const { opened, updated, reopened, resolved, matched } = run.stats as Record<string, unknown>;
-          console.log(`tenant ${tenantId}: run ${run.id} in ${run.durationMs} ms; matched ${JSON.stringify(matched)}; tickets opened ${opened}, updated ${updated}, reopened ${reopened}, resolved ${resolved}`);
+          console.log(
+            `tenant ${tenantId}: run ${run.id} in ${run.durationMs} ms; matched ${JSON.stringify(matched)}; tickets opened ${opened}, updated ${updated}, reopened ${reopened}, resolved ${resolved}`,
+          );
         } catch (error) {
           failures++;
           console.log(`tenant ${tenantId}: run failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -143,7 +163,9 @@ journal
         }
         failures++;
         const link = result.firstBroken!;
-        console.log(`tenant ${tenantId}: BROKEN at stripe ${link.stripe ?? '-'} seq ${link.seq ?? '-'} transaction ${link.transactionId ?? '-'}: ${link.reason}`);
+        console.log(
+          `tenant ${tenantId}: BROKEN at stripe ${link.stripe ?? '-'} seq ${link.seq ?? '-'} transaction ${link.transactionId ?? '-'}: ${link.reason}`,
+        );
       }
       return failures;
     });

@@ -41,8 +41,14 @@ function parseBody(text: string): unknown {
 }
 
 function toApiError(status: number, body: unknown): ApiError {
-  const error = (body as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
-  return new ApiError(status, error?.code ?? `HTTP_${status}`, error?.message ?? `the server answered ${status}`, error?.details ?? {});
+  const error = (body as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)
+    ?.error;
+  return new ApiError(
+    status,
+    error?.code ?? `HTTP_${status}`,
+    error?.message ?? `the server answered ${status}`,
+    error?.details ?? {},
+  );
 }
 
 async function send<T>(method: string, path: string, options: { query?: Query; json?: unknown } = {}): Promise<T> {
@@ -52,7 +58,11 @@ async function send<T>(method: string, path: string, options: { query?: Query; j
   if (method === 'POST') extra['idempotency-key'] = crypto.randomUUID();
   let response: Response;
   try {
-    response = await fetch(url(path, options.query), { method, headers: headers(extra), body: options.json === undefined ? undefined : JSON.stringify(options.json) });
+    response = await fetch(url(path, options.query), {
+      method,
+      headers: headers(extra),
+      body: options.json === undefined ? undefined : JSON.stringify(options.json),
+    });
   } catch {
     throw new ApiError(0, 'NETWORK', 'the server cannot be reached', {});
   }
@@ -66,7 +76,8 @@ function upload<T>(path: string, form: FormData, onProgress: (fraction: number) 
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', path);
-    for (const [name, value] of Object.entries(headers({ 'idempotency-key': crypto.randomUUID() }))) request.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries(headers({ 'idempotency-key': crypto.randomUUID() })))
+      request.setRequestHeader(name, value);
     request.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     });
@@ -75,7 +86,9 @@ function upload<T>(path: string, form: FormData, onProgress: (fraction: number) 
       if (request.status >= 200 && request.status < 300) resolve(body as T);
       else reject(toApiError(request.status, body));
     });
-    request.addEventListener('error', () => reject(new ApiError(0, 'NETWORK', 'the upload did not reach the server', {})));
+    request.addEventListener('error', () =>
+      reject(new ApiError(0, 'NETWORK', 'the upload did not reach the server', {})),
+    );
     request.send(form);
   });
 }

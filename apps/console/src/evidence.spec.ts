@@ -19,9 +19,20 @@ describe('ticket evidence', () => {
   });
 
   it('puts each evidence field on the statement side, the ledger side or with the check', () => {
-    expect(['statementAmount', 'bookedOn', 'references', 'reference'].map(evidenceSide)).toEqual(['statement', 'statement', 'statement', 'statement']);
-    expect(['ledgerAmount', 'transactionId', 'candidateTransactionIds', 'effectiveOn', 'leg'].map(evidenceSide)).toEqual(['ledger', 'ledger', 'ledger', 'ledger', 'ledger']);
+    expect(['statementAmount', 'bookedOn', 'references', 'reference'].map(evidenceSide)).toEqual([
+      'statement',
+      'statement',
+      'statement',
+      'statement',
+    ]);
+    expect(
+      ['ledgerAmount', 'transactionId', 'candidateTransactionIds', 'effectiveOn', 'leg'].map(evidenceSide),
+    ).toEqual(['ledger', 'ledger', 'ledger', 'ledger', 'ledger']);
     expect(evidenceSide('check')).toBe('check');
-    expect([evidenceText('x'), evidenceText(['a', 'b']), evidenceText({ ref: 'INV-1' })]).toEqual(['x', 'a, b', '{"ref":"INV-1"}']);
+    expect([evidenceText('x'), evidenceText(['a', 'b']), evidenceText({ ref: 'INV-1' })]).toEqual([
+      'x',
+      'a, b',
+      '{"ref":"INV-1"}',
+    ]);
   });
 });

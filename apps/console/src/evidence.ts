@@ -23,13 +23,21 @@ function strings(value: unknown): string[] {
 
 /** Statement line ids, the line first and any twin after it (at most EVIDENCE_MEMBERS_MAX). */
 export function statementLineIds(evidence: Record<string, unknown>): string[] {
-  const ids = [...strings(evidence['statementLineId']), ...strings(evidence['statementLineIds']), ...strings(evidence['twinStatementLineId'])];
+  const ids = [
+    ...strings(evidence.statementLineId),
+    ...strings(evidence.statementLineIds),
+    ...strings(evidence.twinStatementLineId),
+  ];
   return [...new Set(ids)].slice(0, EVIDENCE_MEMBERS_MAX);
 }
 
 /** Transaction ids: named directly, as candidates, or as group members written `<transaction id>:<leg>`. */
 export function transactionIds(evidence: Record<string, unknown>): string[] {
-  const named = [...strings(evidence['transactionId']), ...strings(evidence['candidateTransactionIds']), ...strings(evidence['entries'])];
+  const named = [
+    ...strings(evidence.transactionId),
+    ...strings(evidence.candidateTransactionIds),
+    ...strings(evidence.entries),
+  ];
   const ids = named.flatMap((text) => UUID_PREFIX.exec(text)?.[0] ?? []);
   return [...new Set(ids)].slice(0, EVIDENCE_MEMBERS_MAX);
 }

@@ -64,7 +64,11 @@ async function show(): Promise<void> {
     principal ??= await api.get<Principal>('/v1/api-keys/current');
   } catch (error) {
     const refused = error instanceof ApiError && error.status === 401;
-    return showSignIn(refused ? 'This API key was not accepted. Check it and try again.' : `Cannot sign in: ${(error as Error).message}`);
+    return showSignIn(
+      refused
+        ? 'This API key was not accepted. Check it and try again.'
+        : `Cannot sign in: ${(error as Error).message}`,
+    );
   }
   const route = parseRoute(location.hash);
   const who = principal;
@@ -90,7 +94,8 @@ async function show(): Promise<void> {
   try {
     await PAGES[route.name](context);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return showSignIn('The server no longer accepts this key; sign in again.');
+    if (error instanceof ApiError && error.status === 401)
+      return showSignIn('The server no longer accepts this key; sign in again.');
     context.render(html`<h1 tabindex="-1">Something went wrong</h1>${failure(error, context.reload)}`);
   }
 }

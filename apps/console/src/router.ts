@@ -2,7 +2,16 @@ import type { Query } from './api-client';
 
 // Hash routes (`#/discrepancies/<id>`): the server serves one index.html, and back/forward just work.
 
-export type RouteName = 'queue' | 'ticket' | 'imports' | 'import' | 'runs' | 'accounts' | 'account' | 'proofs' | 'not-found';
+export type RouteName =
+  | 'queue'
+  | 'ticket'
+  | 'imports'
+  | 'import'
+  | 'runs'
+  | 'accounts'
+  | 'account'
+  | 'proofs'
+  | 'not-found';
 
 export interface Route {
   name: RouteName;

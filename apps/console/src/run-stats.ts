@@ -10,8 +10,10 @@ function count(value: unknown): number {
 
 /** Lines matched by any rule in the run. */
 export function matchedTotal(run: Run): number {
-  const matched = run.stats['matched'];
-  return matched && typeof matched === 'object' ? Object.values(matched).reduce<number>((sum, value) => sum + count(value), 0) : 0;
+  const matched = run.stats.matched;
+  return matched && typeof matched === 'object'
+    ? Object.values(matched).reduce<number>((sum, value) => sum + count(value), 0)
+    : 0;
 }
 
 export function statOf(run: Run, name: 'findings' | 'opened' | 'resolved' | 'reopened'): number {

@@ -1,5 +1,12 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { DeliverWebhooksUseCase, EVENT_PUBLISHER, type EventPublisher, PollingLoop, QueueWebhookDeliveriesUseCase, RelayOutboxUseCase } from '@ledger/outbox';
+import {
+  DeliverWebhooksUseCase,
+  EVENT_PUBLISHER,
+  type EventPublisher,
+  PollingLoop,
+  QueueWebhookDeliveriesUseCase,
+  RelayOutboxUseCase,
+} from '@ledger/outbox';
 
 /** Pause when there was nothing to do, and the backoff range while a step fails (broker or endpoint down). */
 const IDLE_DELAY_MS = 250;
@@ -22,9 +29,16 @@ export class EventDeliveryJobs implements OnApplicationBootstrap, OnApplicationS
     webhooks: DeliverWebhooksUseCase,
     @Inject(EVENT_PUBLISHER) private readonly publisher: EventPublisher,
   ) {
-    const options = { idleDelayMs: IDLE_DELAY_MS, errorDelayBaseMs: ERROR_DELAY_BASE_MS, errorDelayCapMs: ERROR_DELAY_CAP_MS };
+    const options = {
+      idleDelayMs: IDLE_DELAY_MS,
+      errorDelayBaseMs: ERROR_DELAY_BASE_MS,
+      errorDelayCapMs: ERROR_DELAY_CAP_MS,
+    };
     this.loops = [
-      new PollingLoop({ name: `outbox-relay (${publisher.name})`, ...options }, async () => (await relay.execute()).claimed),
+      new PollingLoop(
+        { name: `outbox-relay (${publisher.name})`, ...options },
+        async () => (await relay.execute()).claimed,
+      ),
       new PollingLoop({ name: 'webhook-queue', ...options }, async () => (await webhookQueue.execute()).claimed),
       new PollingLoop({ name: 'webhook-delivery', ...options }, async () => (await webhooks.execute()).claimed),
     ];

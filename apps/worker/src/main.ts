@@ -6,8 +6,18 @@ import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const { database } = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(database, { reconcileCron: config.reconcileCron, runLeaseSeconds: config.reconcileRunLeaseSeconds, events: config.events }));
+  const { database } = await openMigratedDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
+  const app = await NestFactory.createApplicationContext(
+    WorkerModule.forRoot(database, {
+      reconcileCron: config.reconcileCron,
+      runLeaseSeconds: config.reconcileRunLeaseSeconds,
+      events: config.events,
+    }),
+  );
   await app.init();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

@@ -65,7 +65,10 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
 
   onApplicationBootstrap(): void {
     for (const job of this.jobs()) {
-      const task = cron.schedule(job.schedule, () => this.track(this.runOnce(job)), { name: job.name, noOverlap: true });
+      const task = cron.schedule(job.schedule, () => this.track(this.runOnce(job)), {
+        name: job.name,
+        noOverlap: true,
+      });
       this.tasks.push(task);
     }
     this.logger.log(`scheduled ${this.tasks.length} job(s)`);

@@ -19,7 +19,14 @@ export class WorkerModule {
   static forRoot(database: Database, options: WorkerOptions): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [DatabaseModule.forRoot(database), IdempotencyModule, LedgerModule, ReconciliationSettingsModule.forRoot({ runLeaseSeconds: options.runLeaseSeconds }), ReconciliationModule, EventDeliveryModule.forRoot(options.events)],
+      imports: [
+        DatabaseModule.forRoot(database),
+        IdempotencyModule,
+        LedgerModule,
+        ReconciliationSettingsModule.forRoot({ runLeaseSeconds: options.runLeaseSeconds }),
+        ReconciliationModule,
+        EventDeliveryModule.forRoot(options.events),
+      ],
       providers: [ScheduledJobs, EventDeliveryJobs, { provide: RECONCILE_CRON, useValue: options.reconcileCron }],
     };
   }

@@ -29,11 +29,13 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const access =
-      this.reflector.getAllAndOverride<Access>(ACCESS_METADATA, [context.getHandler(), context.getClass()]) ?? DEFAULT_ACCESS;
+      this.reflector.getAllAndOverride<Access>(ACCESS_METADATA, [context.getHandler(), context.getClass()]) ??
+      DEFAULT_ACCESS;
     if (access.kind === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest & { headers: Record<string, unknown> }>();
-    const token = bearerToken(request.headers['authorization']);
-    if (token === undefined) throw new DomainError('UNAUTHENTICATED', 'send an API key as "Authorization: Bearer <key>"');
+    const token = bearerToken(request.headers.authorization);
+    if (token === undefined)
+      throw new DomainError('UNAUTHENTICATED', 'send an API key as "Authorization: Bearer <key>"');
     if (access.kind === 'operator') {
       if (this.operatorToken === undefined || !constantTimeEquals(sha256(token), sha256(this.operatorToken))) {
         throw new DomainError('UNAUTHENTICATED', 'this route needs the operator token');
@@ -44,7 +46,11 @@ export class AuthGuard implements CanActivate {
     if (principal === undefined) throw new DomainError('UNAUTHENTICATED', 'the API key is not valid');
     const retryAfterSeconds = this.rateLimiter.take(principal.keyId);
     if (retryAfterSeconds > 0) {
-      throw new DomainError('RATE_LIMITED', `this API key sent more requests than its limit; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+      throw new DomainError(
+        'RATE_LIMITED',
+        `this API key sent more requests than its limit; retry in ${retryAfterSeconds} s`,
+        { retryAfterSeconds },
+      );
     }
     if (!access.roles.some((role) => principal.roles.includes(role))) {
       throw new DomainError('FORBIDDEN', `this needs one of the roles: ${access.roles.join(', ')}`, {

@@ -23,7 +23,13 @@ export class CreateApiKeyUseCase {
     const issued = issueApiKey(command.tenantId, id);
     const roles = [...new Set(command.roles)];
     await this.db.transaction('read committed', (tx) =>
-      this.keys.insert(tx, { tenantId: command.tenantId, id, name: command.name, secretHash: issued.secretHash, roles }),
+      this.keys.insert(tx, {
+        tenantId: command.tenantId,
+        id,
+        name: command.name,
+        secretHash: issued.secretHash,
+        roles,
+      }),
     );
     return { id, name: command.name, key: issued.plaintext, roles };
   }

@@ -22,7 +22,13 @@ export class CreateTenantUseCase {
     const issued = issueApiKey(tenant.id, keyId);
     await this.db.transaction('read committed', async (tx) => {
       await this.keys.insertTenant(tx, tenant);
-      await this.keys.insert(tx, { tenantId: tenant.id, id: keyId, name: 'initial admin key', secretHash: issued.secretHash, roles: ['admin'] });
+      await this.keys.insert(tx, {
+        tenantId: tenant.id,
+        id: keyId,
+        name: 'initial admin key',
+        secretHash: issued.secretHash,
+        roles: ['admin'],
+      });
     });
     return { tenant, apiKey: issued.plaintext };
   }

@@ -31,7 +31,10 @@ export class RateLimiter {
     if (this.limit.perSecond === 0) return 0;
     const now = this.now();
     const bucket = this.buckets.get(keyId) ?? { tokens: this.limit.burst, refilledAt: now };
-    bucket.tokens = Math.min(this.limit.burst, bucket.tokens + ((now - bucket.refilledAt) / 1000) * this.limit.perSecond);
+    bucket.tokens = Math.min(
+      this.limit.burst,
+      bucket.tokens + ((now - bucket.refilledAt) / 1000) * this.limit.perSecond,
+    );
     bucket.refilledAt = now;
     this.buckets.delete(keyId);
     this.buckets.set(keyId, bucket);

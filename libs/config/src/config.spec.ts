@@ -3,11 +3,20 @@ import { ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('defaults to the embedded database with the worker in process and demo data', () => {
-    expect(loadConfig({})).toMatchObject({ databaseUrl: undefined, port: 3000, workerInProcess: true, demoData: true, reconcileCron: '*/15 * * * *' });
+    expect(loadConfig({})).toMatchObject({
+      databaseUrl: undefined,
+      port: 3000,
+      workerInProcess: true,
+      demoData: true,
+      reconcileCron: '*/15 * * * *',
+    });
   });
 
   it('with a database URL, runs neither the worker nor the demo unless asked', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1/ledger' })).toMatchObject({ workerInProcess: false, demoData: false });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1/ledger' })).toMatchObject({
+      workerInProcess: false,
+      demoData: false,
+    });
   });
 
   it('gives a silent reconciliation run up after ten minutes, or the lease set', () => {
@@ -23,7 +32,9 @@ describe('loadConfig', () => {
 
   it('publishes to NATS only when NATS_URL is set, and refuses private webhook targets unless allowed', () => {
     expect(loadConfig({}).events).toMatchObject({ nats: undefined, webhooks: { allowPrivateTargets: false } });
-    expect(loadConfig({ NATS_URL: 'nats://127.0.0.1:4222', LEDGER_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).events).toMatchObject({
+    expect(
+      loadConfig({ NATS_URL: 'nats://127.0.0.1:4222', LEDGER_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).events,
+    ).toMatchObject({
       nats: { url: 'nats://127.0.0.1:4222', stream: 'LEDGER', subjectPrefix: 'ledger' },
       webhooks: { allowPrivateTargets: true },
     });

@@ -10,18 +10,42 @@ const configSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   LEDGER_ADMIN_TOKEN: z.string().min(16).optional(),
   NATS_URL: z.string().optional(),
-  NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('LEDGER'),
-  NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('ledger'),
-  LEDGER_OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(168),
+  NATS_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .default('LEDGER'),
+  NATS_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .default('ledger'),
+  LEDGER_OUTBOX_RETENTION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(168),
   LEDGER_OUTBOX_LAG_WARN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   LEDGER_WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
   LEDGER_WEBHOOK_ATTEMPTS_MAX: z.coerce.number().int().min(1).max(50).default(12),
   LEDGER_WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
-  LEDGER_WEBHOOK_BACKOFF_CAP_MS: z.coerce.number().int().min(1).max(86_400_000).default(6 * 3_600_000),
+  LEDGER_WEBHOOK_BACKOFF_CAP_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400_000)
+    .default(6 * 3_600_000),
   LEDGER_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  LEDGER_WEBHOOK_SECRET_GRACE_HOURS: z.coerce.number().int().min(0).max(24 * 30).default(24),
+  LEDGER_WEBHOOK_SECRET_GRACE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
   RECONCILE_RUN_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
-  RECONCILE_CRON: z.string().default('*/15 * * * *').refine((expression) => cron.validate(expression), { message: 'not a cron expression' }),
+  RECONCILE_CRON: z
+    .string()
+    .default('*/15 * * * *')
+    .refine((expression) => cron.validate(expression), { message: 'not a cron expression' }),
   LEDGER_SIGNING_KEY: z.string().optional(),
   LEDGER_WORKER_IN_PROCESS: z.enum(['true', 'false']).optional(),
   LEDGER_DEMO_DATA: z.enum(['true', 'false']).optional(),
@@ -94,7 +118,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reconcileCron: values.RECONCILE_CRON,
     reconcileRunLeaseSeconds: values.RECONCILE_RUN_LEASE_SECONDS,
     events: {
-      nats: values.NATS_URL === undefined ? undefined : { url: values.NATS_URL, stream: values.NATS_STREAM, subjectPrefix: values.NATS_SUBJECT_PREFIX },
+      nats:
+        values.NATS_URL === undefined
+          ? undefined
+          : { url: values.NATS_URL, stream: values.NATS_STREAM, subjectPrefix: values.NATS_SUBJECT_PREFIX },
       outboxRetentionHours: values.LEDGER_OUTBOX_RETENTION_HOURS,
       outboxLagWarnSeconds: values.LEDGER_OUTBOX_LAG_WARN_SECONDS,
       webhooks: {
@@ -107,9 +134,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     signingKey: values.LEDGER_SIGNING_KEY,
-    workerInProcess: values.LEDGER_WORKER_IN_PROCESS === undefined ? embedded : values.LEDGER_WORKER_IN_PROCESS === 'true',
+    workerInProcess:
+      values.LEDGER_WORKER_IN_PROCESS === undefined ? embedded : values.LEDGER_WORKER_IN_PROCESS === 'true',
     demoData: values.LEDGER_DEMO_DATA === undefined ? embedded : values.LEDGER_DEMO_DATA === 'true',
     logLevel: values.LOG_LEVEL,
-    rateLimit: { perSecond: values.RATE_LIMIT_PER_SECOND, burst: values.RATE_LIMIT_BURST ?? 2 * values.RATE_LIMIT_PER_SECOND },
+    rateLimit: {
+      perSecond: values.RATE_LIMIT_PER_SECOND,
+      burst: values.RATE_LIMIT_BURST ?? 2 * values.RATE_LIMIT_PER_SECOND,
+    },
   };
 }

@@ -6,7 +6,7 @@ import { hash } from 'node:crypto';
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') {
-    return typeof value === 'bigint' ? JSON.stringify(value.toString()) : JSON.stringify(value) ?? 'null';
+    return typeof value === 'bigint' ? JSON.stringify(value.toString()) : (JSON.stringify(value) ?? 'null');
   }
   if (value instanceof Date) return JSON.stringify(value.toISOString());
   // Plain loops and one growing string: this runs over every batch body (1000 items) and every item.

@@ -38,7 +38,9 @@ describe('Database.transaction', () => {
   it('joins an enclosing transaction instead of opening a second one', async () => {
     await expect(
       test.database.transaction('read committed', async () => {
-        await test.database.transaction('read committed', (inner) => inner.query('UPDATE counters SET value = -1 WHERE id = 1'));
+        await test.database.transaction('read committed', (inner) =>
+          inner.query('UPDATE counters SET value = -1 WHERE id = 1'),
+        );
         throw new Error('roll back both');
       }),
     ).rejects.toThrow('roll back both');
@@ -51,7 +53,9 @@ describe('Database.transaction', () => {
     await expect(
       test.database.transaction('read committed', async (tx) => {
         await tx.query('UPDATE counters SET value = -2 WHERE id = 1');
-        const [separate] = await test.database.separateTransaction('repeatable read', (other) => other.query<{ pid: number; value: number }>(backend));
+        const [separate] = await test.database.separateTransaction('repeatable read', (other) =>
+          other.query<{ pid: number; value: number }>(backend),
+        );
         const [enclosing] = await test.database.executor.query<{ pid: number; value: number }>(backend);
         expect(separate!.pid).not.toBe(enclosing!.pid);
         expect(enclosing!.value).toBe(-2);

@@ -5,10 +5,23 @@ import { sqlErrorFields } from './sql-client';
 // clients (node-postgres, Prisma Client on it) say so.
 
 /** Socket errors of a connection attempt or of an open connection. */
-const SOCKET_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const SOCKET_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 /** node-postgres raises these without a code when the server goes away under it. */
-const PG_CONNECTION_MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/, /connection error and is not queryable/, /^Query read timeout/];
+const PG_CONNECTION_MESSAGES = [
+  /^Connection terminated/,
+  /timeout exceeded when trying to connect/,
+  /connection error and is not queryable/,
+  /^Query read timeout/,
+];
 
 /** Prisma: can't reach the server, timed out reaching it, operation timed out, server closed the connection, no pool connection in time. */
 const PRISMA_UNREACHABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
@@ -17,7 +30,12 @@ const PRISMA_UNREACHABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P
 const UNAVAILABLE_SQLSTATE_CLASSES = new Set(['08', '53', '57']);
 
 /** Prisma's driver adapter kinds for the same conditions. */
-const ADAPTER_UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+const ADAPTER_UNREACHABLE_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+]);
 
 const NESTING_DEPTH_MAX = 5;
 
@@ -27,7 +45,11 @@ function saysUnavailable(error: object): boolean {
   if (typeof kind === 'string' && ADAPTER_UNREACHABLE_KINDS.has(kind)) return true;
   const sql = sqlErrorFields(error);
   if (sql && UNAVAILABLE_SQLSTATE_CLASSES.has(sql.code.slice(0, 2))) return true;
-  return typeof message === 'string' && typeof code !== 'string' && PG_CONNECTION_MESSAGES.some((pattern) => pattern.test(message));
+  return (
+    typeof message === 'string' &&
+    typeof code !== 'string' &&
+    PG_CONNECTION_MESSAGES.some((pattern) => pattern.test(message))
+  );
 }
 
 /** What an error wraps: its `cause`, or (Prisma Client) the driver adapter's error with the server's SQLSTATE. */

@@ -47,7 +47,11 @@ export class Database {
   async transaction<T>(isolation: IsolationLevel, work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
     const current = this.ambient.getStore();
     if (current) {
-      assert.equal(current.isolation, isolation, `nested transaction asks for ${isolation} inside ${current.isolation}`);
+      assert.equal(
+        current.isolation,
+        isolation,
+        `nested transaction asks for ${isolation} inside ${current.isolation}`,
+      );
       return work(current.tx);
     }
     for (let attempt = 1; ; attempt++) {

@@ -18,11 +18,10 @@ describe('embedded PGlite database', () => {
       let code: string | undefined;
       try {
         await first.database.sql.transaction('read committed', (tx) =>
-          tx.query(`INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at) VALUES ($1, $2, 'posted', $3, now())`, [
-            tenantId,
-            newId(),
-            Buffer.alloc(32),
-          ]),
+          tx.query(
+            `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at) VALUES ($1, $2, 'posted', $3, now())`,
+            [tenantId, newId(), Buffer.alloc(32)],
+          ),
         );
       } catch (error) {
         code = sqlErrorFields(error)?.code;

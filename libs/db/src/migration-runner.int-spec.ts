@@ -13,7 +13,10 @@ describe('migration runner', () => {
     test = await createTestDatabase(4);
     directory = await mkdtemp(join(tmpdir(), 'migrations-'));
     await mkdir(join(directory, '20990101000000_extra'));
-    await writeFile(join(directory, '20990101000000_extra', 'migration.sql'), 'CREATE TABLE extra_one (id int); CREATE TABLE extra_two (id int);');
+    await writeFile(
+      join(directory, '20990101000000_extra', 'migration.sql'),
+      'CREATE TABLE extra_one (id int); CREATE TABLE extra_two (id int);',
+    );
   });
   afterAll(async () => {
     await test.drop();
@@ -22,7 +25,12 @@ describe('migration runner', () => {
   it('applies a pending migration once, records it as Prisma does, and skips it afterwards', async () => {
     expect(await applyMigrations(test.database.sql, directory)).toEqual(['20990101000000_extra']);
     expect(await applyMigrations(test.database.sql, directory)).toEqual([]);
-    const rows = await test.database.sql.query<{ migration_name: string; checksum: string; applied_steps_count: number; finished: boolean }>(
+    const rows = await test.database.sql.query<{
+      migration_name: string;
+      checksum: string;
+      applied_steps_count: number;
+      finished: boolean;
+    }>(
       `SELECT migration_name, checksum, applied_steps_count, finished_at IS NOT NULL AS finished
          FROM _prisma_migrations WHERE migration_name = '20990101000000_extra'`,
     );
@@ -38,10 +46,18 @@ describe('migration runner', () => {
 
   it('applies nothing of a migration that fails half way', async () => {
     await mkdir(join(directory, '20990102000000_broken'));
-    await writeFile(join(directory, '20990102000000_broken', 'migration.sql'), 'CREATE TABLE half_done (id int); SELECT no_such_function();');
-    await writeFile(join(directory, '20990101000000_extra', 'migration.sql'), 'CREATE TABLE extra_one (id int); CREATE TABLE extra_two (id int);');
+    await writeFile(
+      join(directory, '20990102000000_broken', 'migration.sql'),
+      'CREATE TABLE half_done (id int); SELECT no_such_function();',
+    );
+    await writeFile(
+      join(directory, '20990101000000_extra', 'migration.sql'),
+      'CREATE TABLE extra_one (id int); CREATE TABLE extra_two (id int);',
+    );
     await expect(applyMigrations(test.database.sql, directory)).rejects.toThrow();
-    const tables = await test.database.sql.query<{ n: bigint }>(`SELECT count(*)::int8 AS n FROM pg_tables WHERE tablename = 'half_done'`);
+    const tables = await test.database.sql.query<{ n: bigint }>(
+      `SELECT count(*)::int8 AS n FROM pg_tables WHERE tablename = 'half_done'`,
+    );
     expect(tables[0]!.n).toBe(0n);
   });
 });

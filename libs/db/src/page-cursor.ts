@@ -22,4 +22,3 @@ const UUID_PART = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 export function decodeIdCursor(cursor: string): string {
   return decodeCursor(cursor, UUID_PART)[0]!;
 }
-

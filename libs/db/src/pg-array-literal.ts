@@ -64,7 +64,8 @@ function element(value: unknown): string {
     case 'boolean':
       return value ? 't' : 'f';
     default:
-      if (value instanceof Uint8Array) return `"\\\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}"`;
+      if (value instanceof Uint8Array)
+        return `"\\\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}"`;
       throw new TypeError(`cannot send ${Object.prototype.toString.call(value)} as an array element`);
   }
 }

@@ -15,7 +15,8 @@ const TEMPLATE_ENV = 'LEDGER_TEST_TEMPLATE_DATABASE';
 
 function templateDatabase(): string {
   const name = process.env[TEMPLATE_ENV];
-  if (name === undefined) throw new Error(`${TEMPLATE_ENV} is not set: run integration tests through vitest's global setup`);
+  if (name === undefined)
+    throw new Error(`${TEMPLATE_ENV} is not set: run integration tests through vitest's global setup`);
   return name;
 }
 
@@ -46,7 +47,8 @@ export async function prepareTemplateDatabase(): Promise<() => Promise<void>> {
   } finally {
     await pool.close();
   }
-  return () => onServer(async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`)));
+  return () =>
+    onServer(async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`)));
 }
 
 export interface TestDatabase {

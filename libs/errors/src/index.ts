@@ -1,1 +1,8 @@
-export { DomainError, ERROR_STATUS, errorBody, type ErrorBody, type ErrorCode, type ErrorDetails } from './domain-error';
+export {
+  DomainError,
+  ERROR_STATUS,
+  errorBody,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorDetails,
+} from './domain-error';

@@ -46,16 +46,22 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const options = this.reflector.get<IdempotencyOptions | undefined>(IDEMPOTENCY_METADATA, context.getHandler());
     if (request.method !== 'POST' || options?.required === false) return next.handle();
     const key = request.headers['idempotency-key'];
-    if (key === undefined) throw new DomainError('IDEMPOTENCY_KEY_MISSING', 'POST requests need an Idempotency-Key header');
+    if (key === undefined)
+      throw new DomainError('IDEMPOTENCY_KEY_MISSING', 'POST requests need an Idempotency-Key header');
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
       throw new DomainError('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 printable ASCII characters', {
         fields: [{ path: 'Idempotency-Key', message: 'invalid header value' }],
       });
     }
     const tenantId = request.principal!.tenantId;
-    const content = request.upload === undefined ? (request.body ?? null) : { fields: request.body ?? null, fileSha256: request.upload.sha256 };
+    const content =
+      request.upload === undefined
+        ? (request.body ?? null)
+        : { fields: request.body ?? null, fileSha256: request.upload.sha256 };
     const fingerprint = sha256(`POST ${request.path}\n${canonicalJson(content)}`);
-    const response = context.switchToHttp().getResponse<{ statusCode: number; setHeader(name: string, value: string): void }>();
+    const response = context
+      .switchToHttp()
+      .getResponse<{ statusCode: number; setHeader(name: string, value: string): void }>();
     const successStatus = response.statusCode;
     const run = async () => {
       const outcome = await this.execution.run(

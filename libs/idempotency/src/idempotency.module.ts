@@ -6,7 +6,12 @@ import { IdempotentExecution } from './idempotent-execution';
 import { PurgeExpiredKeysUseCase } from './purge-expired-keys.use-case';
 
 @Module({
-  providers: [IdempotencyRepository, IdempotentExecution, PurgeExpiredKeysUseCase, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
+  providers: [
+    IdempotencyRepository,
+    IdempotentExecution,
+    PurgeExpiredKeysUseCase,
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+  ],
   exports: [PurgeExpiredKeysUseCase, IdempotentExecution],
 })
 export class IdempotencyModule {}

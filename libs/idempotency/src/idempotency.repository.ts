@@ -33,19 +33,43 @@ export class IdempotencyRepository {
 
   /** Locks the key for this transaction (or finds it locked) and reads its stored outcome. */
   async claim(tx: SqlExecutor, tenantId: string, key: string): Promise<Claim> {
-    const rows = await tx.query<{ state: StoredOutcome['state'] | 'in_progress'; fingerprint: Uint8Array; response_status: number; response_body: unknown }>(
-      CLAIM_KEY,
-      [tenantId, key],
-    );
+    const rows = await tx.query<{
+      state: StoredOutcome['state'] | 'in_progress';
+      fingerprint: Uint8Array;
+      response_status: number;
+      response_body: unknown;
+    }>(CLAIM_KEY, [tenantId, key]);
     const row = rows[0];
     if (row === undefined) return { kind: 'new' };
     if (row.state === 'in_progress') return { kind: 'in_progress' };
-    return { kind: 'stored', outcome: { fingerprint: Buffer.from(row.fingerprint), state: row.state, status: row.response_status, body: row.response_body } };
+    return {
+      kind: 'stored',
+      outcome: {
+        fingerprint: Buffer.from(row.fingerprint),
+        state: row.state,
+        status: row.response_status,
+        body: row.response_body,
+      },
+    };
   }
 
   /** `bodyJson` is the outcome's body as JSON text (the caller may send the same text as its answer). */
-  async store(tx: SqlExecutor, tenantId: string, key: string, outcome: Omit<StoredOutcome, 'body'> & { bodyJson: string }, ttlSeconds: number): Promise<void> {
-    await tx.query(STORE_OUTCOME, [tenantId, key, outcome.fingerprint, outcome.state, outcome.status, outcome.bodyJson, ttlSeconds]);
+  async store(
+    tx: SqlExecutor,
+    tenantId: string,
+    key: string,
+    outcome: Omit<StoredOutcome, 'body'> & { bodyJson: string },
+    ttlSeconds: number,
+  ): Promise<void> {
+    await tx.query(STORE_OUTCOME, [
+      tenantId,
+      key,
+      outcome.fingerprint,
+      outcome.state,
+      outcome.status,
+      outcome.bodyJson,
+      ttlSeconds,
+    ]);
   }
 
   /** Removes up to `limit` expired keys; returns how many. */

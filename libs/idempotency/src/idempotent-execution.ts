@@ -32,7 +32,9 @@ function isStorableFailure(error: unknown): error is DomainError {
 
 function redacted(body: unknown, fields: readonly string[]): unknown {
   if (fields.length === 0 || typeof body !== 'object' || body === null) return body;
-  return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, fields.includes(name) ? '[shown once]' : value]));
+  return Object.fromEntries(
+    Object.entries(body).map(([name, value]) => [name, fields.includes(name) ? '[shown once]' : value]),
+  );
 }
 
 /**
@@ -53,11 +55,20 @@ export class IdempotentExecution {
       return await this.db.transaction('read committed', async (tx) => {
         const claim = await this.keys.claim(tx, request.tenantId, request.key);
         if (claim.kind === 'in_progress') {
-          throw new DomainError('IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with this Idempotency-Key is still running; retry later', { key: request.key });
+          throw new DomainError(
+            'IDEMPOTENCY_KEY_IN_PROGRESS',
+            'a request with this Idempotency-Key is still running; retry later',
+            { key: request.key },
+          );
         }
         if (claim.kind === 'stored') return this.replay(request, claim.outcome);
         const body = await handler();
-        const stored = await this.store(tx, request, { fingerprint: request.fingerprint, state: 'completed', status: request.successStatus, body });
+        const stored = await this.store(tx, request, {
+          fingerprint: request.fingerprint,
+          state: 'completed',
+          status: request.successStatus,
+          body,
+        });
         return { kind: 'executed', body, bodyJson: stored.redacted ? null : stored.bodyJson } as const;
       });
     } catch (error) {
@@ -80,12 +91,18 @@ export class IdempotentExecution {
 
   private replay(request: IdempotentRequest, stored: StoredOutcome): Outcome {
     if (!stored.fingerprint.equals(request.fingerprint)) {
-      throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for a different request', { key: request.key });
+      throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for a different request', {
+        key: request.key,
+      });
     }
     return { kind: 'replayed', status: stored.status, body: stored.body };
   }
 
-  private async store(tx: SqlTransaction, request: IdempotentRequest, outcome: StoredOutcome): Promise<{ bodyJson: string; redacted: boolean }> {
+  private async store(
+    tx: SqlTransaction,
+    request: IdempotentRequest,
+    outcome: StoredOutcome,
+  ): Promise<{ bodyJson: string; redacted: boolean }> {
     const { body, ...rest } = outcome;
     const safe = redacted(body, request.redact);
     const bodyJson = JSON.stringify(safe);

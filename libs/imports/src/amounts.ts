@@ -7,7 +7,12 @@ export type Converted<T> = { ok: true; value: T } | { ok: false; reason: string 
  * Exact decimal text -> signed minor units, with libs/money's rules (extra decimals that are not zeros are an
  * error, never a rounding). Only MoneyError is a data problem; anything else is a bug and propagates.
  */
-export function toMinor(text: string, currency: string, format: DecimalFormat = {}, label = 'amount'): Converted<bigint> {
+export function toMinor(
+  text: string,
+  currency: string,
+  format: DecimalFormat = {},
+  label = 'amount',
+): Converted<bigint> {
   try {
     return { ok: true, value: decimalToMinor(text, currency, format) };
   } catch (error) {

@@ -28,13 +28,23 @@ export function balanceCheck(statement: StatementHeader, lines: Iterable<LineAmo
   }
   const actualClosingMinor = closing?.amountMinor ?? null;
   if (opening === null || closing === null) {
-    const missing = opening === null && closing === null ? 'opening and closing balances' : opening === null ? 'an opening balance' : 'a closing balance';
+    const missing =
+      opening === null && closing === null
+        ? 'opening and closing balances'
+        : opening === null
+          ? 'an opening balance'
+          : 'a closing balance';
     return { ok: false, expectedClosingMinor: null, actualClosingMinor, reason: `the statement has no ${missing}` };
   }
   const foreign = [...sums.keys()].filter((currency) => currency !== opening.currency);
   if (closing.currency !== opening.currency || foreign.length > 0) {
     const currencies = [...new Set([opening.currency, closing.currency, ...foreign])].join(', ');
-    return { ok: false, expectedClosingMinor: null, actualClosingMinor, reason: `balances and lines mix currencies (${currencies})` };
+    return {
+      ok: false,
+      expectedClosingMinor: null,
+      actualClosingMinor,
+      reason: `balances and lines mix currencies (${currencies})`,
+    };
   }
   const expectedClosingMinor = opening.amountMinor + (sums.get(opening.currency) ?? 0n);
   if (expectedClosingMinor === actualClosingMinor) return { ok: true, expectedClosingMinor, actualClosingMinor };

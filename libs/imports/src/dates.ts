@@ -33,14 +33,22 @@ export function isoDate(text: string): string | null {
 
 // An ISO date-time keeps the calendar date the bank wrote (its local date), not the UTC date: a booking at
 // 00:30+01:00 on the 1st belongs to the 1st of the bank's day.
-const ISO_DATE_TIME_PATTERN = /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE_TIME_PATTERN =
+  /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 export function isoDateOfDateTime(text: string): string | null {
   const match = ISO_DATE_TIME_PATTERN.exec(text);
   return match === null ? null : isoDate(match[1]);
 }
 
-export const CSV_DATE_FORMATS = ['YYYY-MM-DD', 'DD.MM.YYYY', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD-MM-YYYY', 'YYYYMMDD'] as const;
+export const CSV_DATE_FORMATS = [
+  'YYYY-MM-DD',
+  'DD.MM.YYYY',
+  'DD/MM/YYYY',
+  'MM/DD/YYYY',
+  'DD-MM-YYYY',
+  'YYYYMMDD',
+] as const;
 export type CsvDateFormat = (typeof CSV_DATE_FORMATS)[number];
 
 const DATE_FORMAT_PATTERNS: Readonly<Record<CsvDateFormat, { pattern: RegExp; order: 'ymd' | 'dmy' | 'mdy' }>> = {

@@ -8,7 +8,9 @@ const STATEMENT_FILE = /\.(xml|sta|csv)$/;
 const LINES_MAX = 1000;
 
 function statementFiles(kind: 'ok' | 'not-ok'): string[] {
-  return readdirSync(path.join(OWN_FIXTURES, kind)).filter((file) => STATEMENT_FILE.test(file)).sort();
+  return readdirSync(path.join(OWN_FIXTURES, kind))
+    .filter((file) => STATEMENT_FILE.test(file))
+    .sort();
 }
 
 async function collectFixture(kind: 'ok' | 'not-ok', file: string, chunkBytes?: number) {
@@ -21,13 +23,18 @@ describe('ok fixtures', () => {
   it('has a fixture for every format and built-in profile', () => {
     const files = statementFiles('ok');
     for (const ending of ['.xml', '.sta', '.gateway.csv', '.bank.csv', '.custom.csv']) {
-      expect(files.some((file) => file.endsWith(ending)), ending).toBe(true);
+      expect(
+        files.some((file) => file.endsWith(ending)),
+        ending,
+      ).toBe(true);
     }
   });
 
   for (const file of statementFiles('ok')) {
     it(`${file} gives exactly its .expected.json, whatever the chunk size`, async () => {
-      const expected: unknown = JSON.parse(readFileSync(path.join(OWN_FIXTURES, 'ok', `${file}.expected.json`), 'utf8'));
+      const expected: unknown = JSON.parse(
+        readFileSync(path.join(OWN_FIXTURES, 'ok', `${file}.expected.json`), 'utf8'),
+      );
       for (const chunkBytes of [1, 13, 64 * 1024]) {
         const collected = await collectFixture('ok', file, chunkBytes);
         expect(collected.errors).toEqual([]);
@@ -39,8 +46,15 @@ describe('ok fixtures', () => {
       const { statements, lines } = await collectFixture('ok', file);
       for (const line of lines) expect(typeof line.amountMinor).toBe('bigint');
       for (const statement of statements.filter((each) => each.openingBalance !== null)) {
-        const check = balanceCheck(statement, lines.filter((line) => line.statementIndex === statement.statementIndex));
-        expect(check).toEqual({ ok: true, expectedClosingMinor: statement.closingBalance?.amountMinor, actualClosingMinor: statement.closingBalance?.amountMinor });
+        const check = balanceCheck(
+          statement,
+          lines.filter((line) => line.statementIndex === statement.statementIndex),
+        );
+        expect(check).toEqual({
+          ok: true,
+          expectedClosingMinor: statement.closingBalance?.amountMinor,
+          actualClosingMinor: statement.closingBalance?.amountMinor,
+        });
       }
     });
   }
@@ -51,7 +65,9 @@ describe('not-ok fixtures', () => {
 
   for (const file of statementFiles('not-ok')) {
     it(`${file} gives exactly the errors of its .errors.json, listed in the README`, async () => {
-      const expected = JSON.parse(readFileSync(path.join(OWN_FIXTURES, 'not-ok', `${file}.errors.json`), 'utf8')) as Array<{ lineNumber: number; reason: string }>;
+      const expected = JSON.parse(
+        readFileSync(path.join(OWN_FIXTURES, 'not-ok', `${file}.errors.json`), 'utf8'),
+      ) as Array<{ lineNumber: number; reason: string }>;
       const collected = await collectFixture('not-ok', file);
       expect(collected.errors.map(({ lineNumber, reason }) => ({ lineNumber, reason }))).toEqual(expected);
       expect(expected.length).toBeGreaterThan(0);

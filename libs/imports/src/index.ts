@@ -24,7 +24,12 @@ export type {
 } from './statement-items';
 export type { StatementInput } from './text-input';
 export { ImportsModule } from './importing/imports.module';
-export { ImportStatementUseCase, IMPORT_FILE_BYTES_MAX, IMPORT_LINES_MAX, type ImportResult } from './importing/import-statement.use-case';
+export {
+  ImportStatementUseCase,
+  IMPORT_FILE_BYTES_MAX,
+  IMPORT_LINES_MAX,
+  type ImportResult,
+} from './importing/import-statement.use-case';
 export { CreateSourceUseCase, ListSourcesUseCase, SaveCsvProfileUseCase } from './importing/sources.use-cases';
 export { GetImportUseCase, GetStatementLineUseCase, ListImportLinesUseCase } from './importing/import-reads.use-cases';
 export type { ImportView, SourceView, StatementSummary, StoredLineView } from './importing/import.views';

@@ -51,7 +51,8 @@ function fieldProblems(draft: LineDraft, bankId: string | undefined): string[] {
       problems.push(`${label} is ${value.length} characters long, more than ${charsMax}`);
     }
   };
-  for (const name in draft.references) check(`reference ${name}`, draft.references[name as keyof LineReferences], FIELD_CHARS_MAX);
+  for (const name in draft.references)
+    check(`reference ${name}`, draft.references[name as keyof LineReferences], FIELD_CHARS_MAX);
   check('counterparty name', draft.counterparty?.name, FIELD_CHARS_MAX);
   check('counterparty account', draft.counterparty?.account, FIELD_CHARS_MAX);
   check('type code', draft.typeCode, FIELD_CHARS_MAX);

@@ -40,12 +40,17 @@ describe('parse()', () => {
   it('refuses input that is not UTF-8, at the line of the bad byte, and stops', async () => {
     const latin1 = bytes([...Buffer.from(':20:X\n:25:A\n'), 0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72, 0x0a]);
     const { errors } = await collectStatement('mt940', latin1, { linesMax: 10 });
-    expect(errors).toEqual([{ kind: 'error', lineNumber: 3, reason: 'the file is not valid UTF-8 text (only UTF-8 is accepted)' }]);
+    expect(errors).toEqual([
+      { kind: 'error', lineNumber: 3, reason: 'the file is not valid UTF-8 text (only UTF-8 is accepted)' },
+    ]);
   });
 
   it('reads a UTF-8 character split across chunks, and drops a byte order mark', async () => {
     const name = Buffer.from('Müller');
-    const text = [...Buffer.from('\uFEFFdate,value date,description,amount,currency,reference,counterparty\n2024-01-02,,'), ...name.subarray(0, 2)];
+    const text = [
+      ...Buffer.from('\uFEFFdate,value date,description,amount,currency,reference,counterparty\n2024-01-02,,'),
+      ...name.subarray(0, 2),
+    ];
     const rest = [...name.subarray(2), ...Buffer.from(',1.00,EUR,,\n')];
     const { lines, errors } = await collectStatement('csv:bank', bytes(text, rest), { linesMax: 10 });
     expect(errors).toEqual([]);
@@ -53,20 +58,31 @@ describe('parse()', () => {
   });
 
   it(`stops after ${PARSE_ERRORS_MAX} errors`, async () => {
-    const { errors } = await collectStatement('mt940', textInput('x\n'.repeat(PARSE_ERRORS_MAX + 50), 4096), { linesMax: 10 });
+    const { errors } = await collectStatement('mt940', textInput('x\n'.repeat(PARSE_ERRORS_MAX + 50), 4096), {
+      linesMax: 10,
+    });
     expect(errors).toHaveLength(PARSE_ERRORS_MAX + 1);
-    expect(errors.at(-1)).toEqual({ kind: 'error', lineNumber: PARSE_ERRORS_MAX, reason: `more than ${PARSE_ERRORS_MAX} errors; stopped reading the file` });
+    expect(errors.at(-1)).toEqual({
+      kind: 'error',
+      lineNumber: PARSE_ERRORS_MAX,
+      reason: `more than ${PARSE_ERRORS_MAX} errors; stopped reading the file`,
+    });
   });
 });
 
 describe('collectStatement()', () => {
   const bankCsv = (rows: number): StatementInput =>
-    textInput(`date,value date,description,amount,currency,reference,counterparty\n${'2024-01-02,,x,1.00,EUR,,\n'.repeat(rows)}`, 64);
+    textInput(
+      `date,value date,description,amount,currency,reference,counterparty\n${'2024-01-02,,x,1.00,EUR,,\n'.repeat(rows)}`,
+      64,
+    );
 
   it('keeps at most linesMax lines and says so', async () => {
     const { lines, errors } = await collectStatement('csv:bank', bankCsv(5), { linesMax: 3 });
     expect(lines).toHaveLength(3);
-    expect(errors).toEqual([{ kind: 'error', lineNumber: 5, reason: 'more than 3 statement lines; stream the file with parse() instead' }]);
+    expect(errors).toEqual([
+      { kind: 'error', lineNumber: 5, reason: 'more than 3 statement lines; stream the file with parse() instead' },
+    ]);
   });
 
   it('gives identical rows of one statement distinct, stable ids', async () => {
@@ -85,21 +101,34 @@ describe('balanceCheck()', () => {
   const line = (amountMinor: bigint, currency = 'EUR') => ({ statementIndex: 0, amountMinor, currency });
 
   it('passes when opening plus lines is the closing balance, also from running totals', () => {
-    expect(balanceCheck(header({}), [line(300n), line(-50n)])).toEqual({ ok: true, expectedClosingMinor: 1250n, actualClosingMinor: 1250n });
+    expect(balanceCheck(header({}), [line(300n), line(-50n)])).toEqual({
+      ok: true,
+      expectedClosingMinor: 1250n,
+      actualClosingMinor: 1250n,
+    });
     expect(balanceCheck(header({}), [line(250n)]).ok).toBe(true);
   });
 
   it('reports a gap, missing balances and mixed currencies', () => {
-    expect(balanceCheck(header({}), [line(200n)])).toMatchObject({ ok: false, expectedClosingMinor: 1200n, actualClosingMinor: 1250n });
+    expect(balanceCheck(header({}), [line(200n)])).toMatchObject({
+      ok: false,
+      expectedClosingMinor: 1200n,
+      actualClosingMinor: 1250n,
+    });
     expect(balanceCheck(header({ openingBalance: null, closingBalance: null }), [])).toMatchObject({
       ok: false,
       reason: 'the statement has no opening and closing balances',
     });
-    expect(balanceCheck(header({}), [line(250n, 'USD')])).toMatchObject({ ok: false, reason: 'balances and lines mix currencies (EUR, USD)' });
+    expect(balanceCheck(header({}), [line(250n, 'USD')])).toMatchObject({
+      ok: false,
+      reason: 'balances and lines mix currencies (EUR, USD)',
+    });
   });
 
   it('refuses lines of another statement as a programming error', () => {
-    expect(() => balanceCheck(header({}), [{ statementIndex: 1, amountMinor: 1n, currency: 'EUR' }])).toThrow(/another statement/);
+    expect(() => balanceCheck(header({}), [{ statementIndex: 1, amountMinor: 1n, currency: 'EUR' }])).toThrow(
+      /another statement/,
+    );
   });
 });
 

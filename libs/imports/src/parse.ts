@@ -44,7 +44,10 @@ function formatParser(format: StatementFormat, options: ParseOptions): FormatPar
   throw new RangeError(`unknown statement format ${JSON.stringify(format)}`);
 }
 
-async function* checkedItems(parser: FormatParser, input: StatementInput): AsyncGenerator<StatementItem, void, undefined> {
+async function* checkedItems(
+  parser: FormatParser,
+  input: StatementInput,
+): AsyncGenerator<StatementItem, void, undefined> {
   let statementsSeen = 0;
   let linesOfStatement = 0;
   let errors = 0;
@@ -61,7 +64,8 @@ async function* checkedItems(parser: FormatParser, input: StatementInput): Async
         linesOfStatement = 0;
       }
       yield item;
-      if (item.kind === 'error' && (errors += 1) >= PARSE_ERRORS_MAX) {
+      if (item.kind === 'error') errors += 1;
+      if (item.kind === 'error' && errors >= PARSE_ERRORS_MAX) {
         yield statementError(item.lineNumber, `more than ${PARSE_ERRORS_MAX} errors; stopped reading the file`);
         return;
       }
@@ -78,7 +82,11 @@ async function* checkedItems(parser: FormatParser, input: StatementInput): Async
  * UTF-8, where nothing that follows can be trusted). An unknown format or profile throws at once: it is the
  * caller's mistake, not the file's.
  */
-export function parse(format: StatementFormat, input: StatementInput, options: ParseOptions = {}): AsyncGenerator<StatementItem, void, undefined> {
+export function parse(
+  format: StatementFormat,
+  input: StatementInput,
+  options: ParseOptions = {},
+): AsyncGenerator<StatementItem, void, undefined> {
   return checkedItems(formatParser(format, options), input);
 }
 
@@ -97,17 +105,28 @@ export interface CollectedStatements {
 export const COLLECTED_STATEMENTS_MAX = 10_000;
 
 /** Parses a small file into memory, for tests and small uploads; stays bounded by linesMax. */
-export async function collectStatement(format: StatementFormat, input: StatementInput, options: CollectOptions): Promise<CollectedStatements> {
+export async function collectStatement(
+  format: StatementFormat,
+  input: StatementInput,
+  options: CollectOptions,
+): Promise<CollectedStatements> {
   assert.ok(Number.isSafeInteger(options.linesMax) && options.linesMax >= 0, 'linesMax must be a non-negative integer');
   const collected: CollectedStatements = { statements: [], lines: [], errors: [] };
   for await (const item of parse(format, input, options)) {
     if (item.kind === 'error') collected.errors.push(item);
     else if (item.kind === 'line' && collected.lines.length >= options.linesMax) {
-      collected.errors.push(statementError(item.lineNumber, `more than ${options.linesMax} statement lines; stream the file with parse() instead`));
+      collected.errors.push(
+        statementError(
+          item.lineNumber,
+          `more than ${options.linesMax} statement lines; stream the file with parse() instead`,
+        ),
+      );
       break;
     } else if (item.kind === 'line') collected.lines.push(item);
     else if (collected.statements.length >= COLLECTED_STATEMENTS_MAX) {
-      collected.errors.push(statementError(item.lineNumber, `more than ${COLLECTED_STATEMENTS_MAX} statements in one file`));
+      collected.errors.push(
+        statementError(item.lineNumber, `more than ${COLLECTED_STATEMENTS_MAX} statements in one file`),
+      );
       break;
     } else collected.statements.push(item);
   }

@@ -10,16 +10,18 @@ import { type StatementFormat, parse } from './parse';
 // name a line: it never throws anything else and never runs on without end.
 
 const ROOT = resolve(__dirname, '..', '..', '..');
-const SEEDS = ([
-  { format: 'camt053', path: '../shared/statements/camt/camt053.v2.multi.statement.xml' },
-  { format: 'camt053', path: '../shared/statements/camt/camt053.v8.xml' },
-  { format: 'camt053', path: 'fixtures/statements/ok/camt053-v08-batch-reversal.xml' },
-  { format: 'mt940', path: '../shared/statements/mt940/betterplace/sepa_mt9401.sta' },
-  { format: 'mt940', path: '../shared/statements/mt940/jejik/rabobank.sta' },
-  { format: 'mt940', path: 'fixtures/statements/ok/mt940-year-end.sta' },
-  { format: 'csv:gateway', path: 'fixtures/statements/ok/gateway-balance.gateway.csv' },
-  { format: 'csv:bank', path: 'fixtures/statements/ok/bank-thousands.bank.csv' },
-] satisfies { format: StatementFormat; path: string }[]).map((seed) => ({ format: seed.format as StatementFormat, path: resolve(ROOT, seed.path) }));
+const SEEDS = (
+  [
+    { format: 'camt053', path: '../shared/statements/camt/camt053.v2.multi.statement.xml' },
+    { format: 'camt053', path: '../shared/statements/camt/camt053.v8.xml' },
+    { format: 'camt053', path: 'fixtures/statements/ok/camt053-v08-batch-reversal.xml' },
+    { format: 'mt940', path: '../shared/statements/mt940/betterplace/sepa_mt9401.sta' },
+    { format: 'mt940', path: '../shared/statements/mt940/jejik/rabobank.sta' },
+    { format: 'mt940', path: 'fixtures/statements/ok/mt940-year-end.sta' },
+    { format: 'csv:gateway', path: 'fixtures/statements/ok/gateway-balance.gateway.csv' },
+    { format: 'csv:bank', path: 'fixtures/statements/ok/bank-thousands.bank.csv' },
+  ] satisfies { format: StatementFormat; path: string }[]
+).map((seed) => ({ format: seed.format as StatementFormat, path: resolve(ROOT, seed.path) }));
 
 /** Items a parser yields for a mutated file; each must be one of its three kinds, and an error names a line. */
 async function parseAll(format: StatementFormat, bytes: Buffer): Promise<number> {
@@ -44,17 +46,29 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     return copy;
   }),
   fc.nat().map((at) => (bytes: Buffer) => bytes.subarray(0, at % (bytes.length + 1))),
-  fc.record({ at: fc.nat(), text: fc.oneof(fc.string(), fc.constantFrom('<', '>', '&', ':61:', ':86:', '"', ',', '\r\n', '\u0000', '\uFFFD', '<Ntry>', '</Stmt>')) }).map(
-    ({ at, text }) => (bytes: Buffer) => {
+  fc
+    .record({
+      at: fc.nat(),
+      text: fc.oneof(
+        fc.string(),
+        fc.constantFrom('<', '>', '&', ':61:', ':86:', '"', ',', '\r\n', '\u0000', '\uFFFD', '<Ntry>', '</Stmt>'),
+      ),
+    })
+    .map(({ at, text }) => (bytes: Buffer) => {
       const cut = at % (bytes.length + 1);
       return Buffer.concat([bytes.subarray(0, cut), Buffer.from(text), bytes.subarray(cut)]);
-    },
-  ),
-  fc.record({ from: fc.nat(), length: fc.integer({ min: 1, max: 400 }), times: fc.integer({ min: 2, max: 20 }) }).map(({ from, length, times }) => (bytes: Buffer) => {
-    const start = from % (bytes.length + 1);
-    const piece = bytes.subarray(start, start + length);
-    return Buffer.concat([bytes.subarray(0, start), ...Array.from({ length: times }, () => piece), bytes.subarray(start)]);
-  }),
+    }),
+  fc
+    .record({ from: fc.nat(), length: fc.integer({ min: 1, max: 400 }), times: fc.integer({ min: 2, max: 20 }) })
+    .map(({ from, length, times }) => (bytes: Buffer) => {
+      const start = from % (bytes.length + 1);
+      const piece = bytes.subarray(start, start + length);
+      return Buffer.concat([
+        bytes.subarray(0, start),
+        ...Array.from({ length: times }, () => piece),
+        bytes.subarray(start),
+      ]);
+    }),
 );
 
 describe.each(SEEDS)('$format parser on mutations of $path', ({ format, path }) => {
@@ -67,7 +81,10 @@ describe.each(SEEDS)('$format parser on mutations of $path', ({ format, path }) 
   it('answers every mutated file with lines, statements or errors, and nothing else', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 4 }), async (mutations) => {
-        await parseAll(format, mutations.reduce<Buffer>((bytes, mutate) => mutate(bytes), original));
+        await parseAll(
+          format,
+          mutations.reduce<Buffer>((bytes, mutate) => mutate(bytes), original),
+        );
       }),
       { numRuns: 150 },
     );

@@ -13,7 +13,10 @@ function existing(directory: string, what: string): string {
   return directory;
 }
 
-export const SHARED_STATEMENTS = existing(path.resolve(REPO_ROOT, '..', 'shared', 'statements'), 'shared/statements (the real samples)');
+export const SHARED_STATEMENTS = existing(
+  path.resolve(REPO_ROOT, '..', 'shared', 'statements'),
+  'shared/statements (the real samples)',
+);
 export const OWN_FIXTURES = existing(path.resolve(REPO_ROOT, 'fixtures', 'statements'), 'fixtures/statements');
 
 /** The file as a stream in small chunks, so that every parser is exercised across chunk boundaries. */
@@ -21,7 +24,8 @@ export function fileInput(file: string, chunkBytes = 97): StatementInput {
   return createReadStream(file, { highWaterMark: chunkBytes });
 }
 
-export const GATEWAY_HEADER = 'id,created,available_on,currency,gross,fee,net,reporting_category,source_id,payout_id,description';
+export const GATEWAY_HEADER =
+  'id,created,available_on,currency,gross,fee,net,reporting_category,source_id,payout_id,description';
 
 /**
  * A csv:gateway export of `rows` lines, made as it is read (never whole in memory). Line i nets
@@ -60,7 +64,11 @@ export function fixtureFormat(file: string): { format: StatementFormat; csvProfi
 /** Bigints as strings and raw copies left out: the shape stored in the fixtures' .expected.json files. */
 export function comparable(collected: CollectedStatements): unknown {
   const lines = collected.lines.map(({ raw: _raw, ...line }) => line);
-  return JSON.parse(JSON.stringify({ statements: collected.statements, lines }, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
+  return JSON.parse(
+    JSON.stringify({ statements: collected.statements, lines }, (_key, value: unknown) =>
+      typeof value === 'bigint' ? value.toString() : value,
+    ),
+  );
 }
 
 /** Heap in use after a full collection, so that garbage not yet collected does not count as held memory. */

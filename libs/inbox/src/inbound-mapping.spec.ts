@@ -12,7 +12,11 @@ const template: PostingTemplate = {
 
 describe('inbound mappings', () => {
   it('reads $.paths from the message and takes other values literally', () => {
-    const request = postingRequestOf(template, { id: 'msg_1', type: 'payment.succeeded', data: { payment: 'pay_9', amount: 1250, currency: 'EUR' } }, 'psp');
+    const request = postingRequestOf(
+      template,
+      { id: 'msg_1', type: 'payment.succeeded', data: { payment: 'pay_9', amount: 1250, currency: 'EUR' } },
+      'psp',
+    );
     expect(request).toMatchObject({
       externalRef: 'pay_9',
       description: 'card payment',
@@ -25,14 +29,26 @@ describe('inbound mappings', () => {
   });
 
   it('refuses a message without a mapped field, or with an inexact amount', () => {
-    expect(() => postingRequestOf(template, { id: 'm', type: 't', data: { payment: 'p', currency: 'EUR' } }, 'psp')).toThrow(/data.amount/);
-    expect(() => postingRequestOf(template, { id: 'm', type: 't', data: { payment: 'p', amount: 12.5, currency: 'EUR' } }, 'psp')).toThrow(/data.amount/);
-    expect(() => postingRequestOf(template, { id: 'm', type: 't', data: { payment: 'p', amount: 1, currency: 'EUR', __proto__: { x: 1 } } }, 'psp')).not.toThrow();
+    expect(() =>
+      postingRequestOf(template, { id: 'm', type: 't', data: { payment: 'p', currency: 'EUR' } }, 'psp'),
+    ).toThrow(/data.amount/);
+    expect(() =>
+      postingRequestOf(template, { id: 'm', type: 't', data: { payment: 'p', amount: 12.5, currency: 'EUR' } }, 'psp'),
+    ).toThrow(/data.amount/);
+    expect(() =>
+      postingRequestOf(
+        template,
+        { id: 'm', type: 't', data: { payment: 'p', amount: 1, currency: 'EUR', __proto__: { x: 1 } } },
+        'psp',
+      ),
+    ).not.toThrow();
   });
 
   it('validates mappings: at least two entries, known directions', () => {
     expect(inboundMappingsSchema.safeParse({ 'payment.succeeded': template }).success).toBe(true);
-    expect(inboundMappingsSchema.safeParse({ 'payment.succeeded': { entries: template.entries.slice(0, 1) } }).success).toBe(false);
+    expect(
+      inboundMappingsSchema.safeParse({ 'payment.succeeded': { entries: template.entries.slice(0, 1) } }).success,
+    ).toBe(false);
     expect(inboundMappingsSchema.safeParse({ 'bad type!': template }).success).toBe(false);
   });
 });

@@ -12,7 +12,14 @@ export const postingTemplateSchema = z.strictObject({
   description: valueSchema.optional(),
   externalRef: valueSchema.optional(),
   entries: z
-    .array(z.strictObject({ account: valueSchema, direction: z.enum(['debit', 'credit']), amount: valueSchema, currency: valueSchema }))
+    .array(
+      z.strictObject({
+        account: valueSchema,
+        direction: z.enum(['debit', 'credit']),
+        amount: valueSchema,
+        currency: valueSchema,
+      }),
+    )
     .min(2)
     .max(20),
 });
@@ -32,14 +39,19 @@ export interface InboundMessage {
 }
 
 function unmappable(path: string, message: string): DomainError {
-  return new DomainError('VALIDATION_FAILED', `the message does not fit its mapping: ${path} ${message}`, { fields: [{ path, message }] });
+  return new DomainError('VALIDATION_FAILED', `the message does not fit its mapping: ${path} ${message}`, {
+    fields: [{ path, message }],
+  });
 }
 
 function resolve(value: string, message: InboundMessage): string {
   if (!value.startsWith('$.')) return value;
   let current: unknown = message;
   for (const key of value.slice(2).split('.')) {
-    current = typeof current === 'object' && current !== null && Object.hasOwn(current, key) ? (current as Record<string, unknown>)[key] : undefined;
+    current =
+      typeof current === 'object' && current !== null && Object.hasOwn(current, key)
+        ? (current as Record<string, unknown>)[key]
+        : undefined;
   }
   if (typeof current === 'string' && current.length > 0) return current;
   // Gateways send minor units as JSON integers; only exact ones are taken.
@@ -51,7 +63,11 @@ function resolve(value: string, message: InboundMessage): string {
 export type PostingRequestBody = z.input<typeof postTransactionSchema>;
 
 /** The posting request a message makes under a template (validated afterwards like any posting). */
-export function postingRequestOf(template: PostingTemplate, message: InboundMessage, sourceName: string): PostingRequestBody {
+export function postingRequestOf(
+  template: PostingTemplate,
+  message: InboundMessage,
+  sourceName: string,
+): PostingRequestBody {
   return {
     externalRef: template.externalRef === undefined ? undefined : resolve(template.externalRef, message),
     description: template.description === undefined ? undefined : resolve(template.description, message),

@@ -17,7 +17,13 @@ export interface InboundSourceView {
 }
 
 function sourceView(row: SourceRow): InboundSourceView {
-  return { id: row.id, name: row.name, endpoint: `/v1/inbound/${row.id}`, mappings: row.mappings, createdAt: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    endpoint: `/v1/inbound/${row.id}`,
+    mappings: row.mappings,
+    createdAt: row.created_at.toISOString(),
+  };
 }
 
 /** A gateway that will send signed messages; the secret (shown once) is what it signs them with. */
@@ -25,10 +31,17 @@ function sourceView(row: SourceRow): InboundSourceView {
 export class CreateInboundSourceUseCase {
   constructor(private readonly inbox: InboxRepository) {}
 
-  async execute(command: { tenantId: string; name: string; mappings: InboundMappings }): Promise<InboundSourceView & { secret: string }> {
+  async execute(command: {
+    tenantId: string;
+    name: string;
+    mappings: InboundMappings;
+  }): Promise<InboundSourceView & { secret: string }> {
     const secret = newSigningSecret();
     const row = await this.inbox.createSource(command.tenantId, newId(), command.name, secret, command.mappings);
-    if (!row) throw new DomainError('VALIDATION_FAILED', `an inbound source named ${command.name} exists`, { fields: [{ path: 'name', message: 'already taken' }] });
+    if (!row)
+      throw new DomainError('VALIDATION_FAILED', `an inbound source named ${command.name} exists`, {
+        fields: [{ path: 'name', message: 'already taken' }],
+      });
     return { ...sourceView(row), secret };
   }
 }

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import type { InboundMappings } from './inbound-mapping';
-import { CLAIM_MESSAGE, FIND_SOURCE_BY_ID, GET_MESSAGE, INSERT_SOURCE, LIST_SOURCES, RECORD_TRANSACTION } from './inbox.sql';
+import {
+  CLAIM_MESSAGE,
+  FIND_SOURCE_BY_ID,
+  GET_MESSAGE,
+  INSERT_SOURCE,
+  LIST_SOURCES,
+  RECORD_TRANSACTION,
+} from './inbox.sql';
 
 export interface SourceRow {
   tenant_id: string;
@@ -30,8 +37,16 @@ export class InboxRepository {
   constructor(private readonly db: Database) {}
 
   /** Undefined when the tenant already has a source of that name. */
-  async createSource(tenantId: string, id: string, name: string, secret: string, mappings: InboundMappings): Promise<SourceRow | undefined> {
-    return (await this.db.executor.query<SourceRow>(INSERT_SOURCE, [tenantId, id, name, secret, JSON.stringify(mappings)]))[0];
+  async createSource(
+    tenantId: string,
+    id: string,
+    name: string,
+    secret: string,
+    mappings: InboundMappings,
+  ): Promise<SourceRow | undefined> {
+    return (
+      await this.db.executor.query<SourceRow>(INSERT_SOURCE, [tenantId, id, name, secret, JSON.stringify(mappings)])
+    )[0];
   }
 
   listSources(tenantId: string, limit: number): Promise<SourceRow[]> {
@@ -44,7 +59,10 @@ export class InboxRepository {
 
   /** True when this call recorded the message; false when it had been received already. */
   async claim(key: MessageKey, type: string, status: InboxRow['status']): Promise<boolean> {
-    return (await this.db.executor.query(CLAIM_MESSAGE, [key.tenantId, key.sourceId, key.messageId, type, status])).length === 1;
+    return (
+      (await this.db.executor.query(CLAIM_MESSAGE, [key.tenantId, key.sourceId, key.messageId, type, status]))
+        .length === 1
+    );
   }
 
   async recordTransaction(key: MessageKey, transactionId: string): Promise<void> {

@@ -46,11 +46,16 @@ export class ReceiveInboundMessageUseCase {
   async execute(command: ReceiveInboundCommand): Promise<InboundOutcome> {
     const source = isUuid(command.sourceId) ? await this.inbox.findSource(command.sourceId) : undefined;
     if (!source) throw new DomainError('NOT_FOUND', `no inbound source ${command.sourceId}`);
-    if (command.signature === undefined || !verifySignature(command.signature, command.rawBody, source.secret, Math.floor(Date.now() / 1000))) {
-      throw new DomainError('UNAUTHENTICATED', 'the Ledger-Signature header does not verify with this source\'s secret');
+    if (
+      command.signature === undefined ||
+      !verifySignature(command.signature, command.rawBody, source.secret, Math.floor(Date.now() / 1000))
+    ) {
+      throw new DomainError('UNAUTHENTICATED', "the Ledger-Signature header does not verify with this source's secret");
     }
     const key: MessageKey = { tenantId: source.tenant_id, sourceId: source.id, messageId: command.message.id };
-    const template = Object.hasOwn(source.mappings, command.message.type) ? source.mappings[command.message.type] : undefined;
+    const template = Object.hasOwn(source.mappings, command.message.type)
+      ? source.mappings[command.message.type]
+      : undefined;
     return this.db.transaction('read committed', async () => {
       if (!(await this.inbox.claim(key, command.message.type, template ? 'posted' : 'ignored'))) {
         const seen = (await this.inbox.get(key))!;

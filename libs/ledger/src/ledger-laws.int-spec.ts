@@ -15,7 +15,14 @@ describe('ledger laws in PostgreSQL', () => {
     const ledger = await ledgerFixture(test.database);
     tenantId = await ledger.tenant();
     cashId = (await ledger.account(tenantId, { code: 'assets:cash', currency: 'USD', normalBalance: 'debit' })).id;
-    salesId = (await ledger.account(tenantId, { code: 'income:sales', currency: 'USD', normalBalance: 'credit', allowNegative: true })).id;
+    salesId = (
+      await ledger.account(tenantId, {
+        code: 'income:sales',
+        currency: 'USD',
+        normalBalance: 'credit',
+        allowNegative: true,
+      })
+    ).id;
     postedId = (await ledger.transfer(tenantId, 'assets:cash', 'income:sales', 500n)).transaction.id;
   });
   afterAll(async () => {
@@ -33,7 +40,10 @@ describe('ledger laws in PostgreSQL', () => {
     }
   }
 
-  async function insertTransaction(tx: { query: (text: string, params?: readonly unknown[]) => Promise<unknown> }, id: string) {
+  async function insertTransaction(
+    tx: { query: (text: string, params?: readonly unknown[]) => Promise<unknown> },
+    id: string,
+  ) {
     await tx.query(
       `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at) VALUES ($1, $2, 'posted', $3, now())`,
       [tenantId, id, Buffer.alloc(32)],
@@ -97,20 +107,29 @@ describe('ledger laws in PostgreSQL', () => {
   });
 
   it('makes entries and transactions append-only: UPDATE, DELETE and TRUNCATE raise', async () => {
-    expect(await sqlState('UPDATE entries SET amount_minor = amount_minor + 1 WHERE transaction_id = $1', [postedId])).toBe('LG002');
+    expect(
+      await sqlState('UPDATE entries SET amount_minor = amount_minor + 1 WHERE transaction_id = $1', [postedId]),
+    ).toBe('LG002');
     expect(await sqlState('DELETE FROM entries WHERE transaction_id = $1', [postedId])).toBe('LG002');
     expect(await sqlState('TRUNCATE entries CASCADE')).toBe('LG002');
     expect(await sqlState(`UPDATE transactions SET description = 'edited' WHERE id = $1`, [postedId])).toBe('LG002');
     expect(await sqlState('DELETE FROM transactions WHERE id = $1', [postedId])).toBe('LG002');
     expect(await sqlState('TRUNCATE transactions CASCADE')).toBe('LG002');
-    const rows = await test.database.sql.query<{ n: bigint }>('SELECT count(*)::int8 AS n FROM entries WHERE transaction_id = $1', [postedId]);
+    const rows = await test.database.sql.query<{ n: bigint }>(
+      'SELECT count(*)::int8 AS n FROM entries WHERE transaction_id = $1',
+      [postedId],
+    );
     expect(rows[0]!.n).toBe(2n);
   });
 
   it('keeps a non-negative account at or above zero whatever is written to it', async () => {
-    expect(await sqlState('UPDATE accounts SET posted_credits = posted_credits + 501 WHERE id = $1', [cashId])).toBe('23514');
+    expect(await sqlState('UPDATE accounts SET posted_credits = posted_credits + 501 WHERE id = $1', [cashId])).toBe(
+      '23514',
+    );
     expect(await sqlState('UPDATE accounts SET pending_credits = 501 WHERE id = $1', [cashId])).toBe('23514');
-    expect(await sqlState('UPDATE accounts SET posted_credits = posted_credits + 500 WHERE id = $1', [cashId])).toBeUndefined();
+    expect(
+      await sqlState('UPDATE accounts SET posted_credits = posted_credits + 500 WHERE id = $1', [cashId]),
+    ).toBeUndefined();
   });
 
   it('refuses a key without tenant_id: the same account id in another tenant is another account', async () => {

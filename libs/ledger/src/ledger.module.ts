@@ -42,7 +42,15 @@ const useCases = [
 
 @Module({
   imports: [OutboxModule],
-  providers: [AccountRepository, TransactionRepository, PostingRepository, HoldRepository, JournalRepository, PostingEngine, ...useCases],
+  providers: [
+    AccountRepository,
+    TransactionRepository,
+    PostingRepository,
+    HoldRepository,
+    JournalRepository,
+    PostingEngine,
+    ...useCases,
+  ],
   // The journal's pages are read by the proofs and exports (libs/proofs).
   exports: [...useCases, JournalRepository],
 })

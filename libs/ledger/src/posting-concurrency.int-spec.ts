@@ -18,7 +18,9 @@ describe('concurrent posting', () => {
 
   async function outcomes(attempts: Promise<unknown>[]) {
     const settled = await Promise.allSettled(attempts);
-    const refused = settled.filter((result) => result.status === 'rejected').map((result) => (result as PromiseRejectedResult).reason);
+    const refused = settled
+      .filter((result) => result.status === 'rejected')
+      .map((result) => (result as PromiseRejectedResult).reason);
     for (const reason of refused) {
       if (!(reason instanceof DomainError) || reason.code !== 'INSUFFICIENT_FUNDS') throw reason;
     }
@@ -32,7 +34,9 @@ describe('concurrent posting', () => {
     await ledger.account(tenantId, { code: 'merchant', currency: 'USD', normalBalance: 'credit' });
     // 37 withdrawals of 7 are affordable out of 260 (37 * 7 = 259).
     await ledger.transfer(tenantId, 'equity', 'wallet', 260n);
-    const result = await outcomes(Array.from({ length: 60 }, () => ledger.transfer(tenantId, 'wallet', 'merchant', 7n)));
+    const result = await outcomes(
+      Array.from({ length: 60 }, () => ledger.transfer(tenantId, 'wallet', 'merchant', 7n)),
+    );
     expect(result).toEqual({ succeeded: 37, refused: 23 });
     const rows = await test.database.sql.query<{ balance: bigint; entries: bigint }>(
       `SELECT a.posted_credits - a.posted_debits AS balance,
@@ -77,8 +81,14 @@ describe('concurrent posting', () => {
     const tenantId = await ledger.tenant();
     await ledger.account(tenantId, { code: 'equity', currency: 'USD', normalBalance: 'credit', allowNegative: true });
     await ledger.account(tenantId, { code: 'w', currency: 'USD', normalBalance: 'credit' });
-    await Promise.all(Array.from({ length: 40 }, (_, index) => ledger.transfer(tenantId, 'equity', 'w', BigInt(index + 1))));
-    const rows = await test.database.sql.query<{ account_version: bigint; posted_balance_after: bigint; amount_minor: bigint }>(
+    await Promise.all(
+      Array.from({ length: 40 }, (_, index) => ledger.transfer(tenantId, 'equity', 'w', BigInt(index + 1))),
+    );
+    const rows = await test.database.sql.query<{
+      account_version: bigint;
+      posted_balance_after: bigint;
+      amount_minor: bigint;
+    }>(
       `SELECT e.account_version, e.posted_balance_after, e.amount_minor
          FROM entries e JOIN accounts a ON a.tenant_id = e.tenant_id AND a.id = e.account_id
         WHERE e.tenant_id = $1 AND a.code = 'w' ORDER BY e.account_version`,

@@ -26,7 +26,13 @@ export async function ledgerFixture(db: Database) {
     account(tenantId: string, request: z.input<typeof createAccountSchema>) {
       return get(CreateAccountUseCase).execute({ tenantId, request: createAccountSchema.parse(request) });
     },
-    transfer(tenantId: string, from: string, to: string, amount: bigint, options: { currency?: string; pendingUntil?: Date; effectiveAt?: Date } = {}) {
+    transfer(
+      tenantId: string,
+      from: string,
+      to: string,
+      amount: bigint,
+      options: { currency?: string; pendingUntil?: Date; effectiveAt?: Date } = {},
+    ) {
       const currency = options.currency ?? 'USD';
       const request = postTransactionSchema.parse({
         entries: [
@@ -38,7 +44,8 @@ export async function ledgerFixture(db: Database) {
       });
       return post.execute({ tenantId, request });
     },
-    post: (tenantId: string, body: z.input<typeof postTransactionSchema>) => post.execute({ tenantId, request: postTransactionSchema.parse(body) }),
+    post: (tenantId: string, body: z.input<typeof postTransactionSchema>) =>
+      post.execute({ tenantId, request: postTransactionSchema.parse(body) }),
   };
 }
 

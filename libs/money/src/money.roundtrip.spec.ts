@@ -37,7 +37,13 @@ describe('round trips', () => {
   });
 
   it('plain decimals on both sides of the 15-digit fast path give the exact string arithmetic result', () => {
-    const plainText = fc.tuple(currency, fc.boolean(), fc.stringMatching(/^[0-9]{1,16}$/), fc.nat({ max: 4 }), fc.stringMatching(/^[0-9]{4}$/));
+    const plainText = fc.tuple(
+      currency,
+      fc.boolean(),
+      fc.stringMatching(/^[0-9]{1,16}$/),
+      fc.nat({ max: 4 }),
+      fc.stringMatching(/^[0-9]{4}$/),
+    );
     fc.assert(
       fc.property(plainText, ([code, negative, integerPart, fractionLength, fractionSource]) => {
         const exponent = currencyExponent(code) ?? 0;

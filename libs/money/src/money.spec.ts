@@ -249,7 +249,6 @@ describe('decimalToMinor', () => {
   it('checks the currency before the amount', () => {
     expectCode(() => decimalToMinor('not a number', 'XYZ'), 'UNKNOWN_CURRENCY');
   });
-
 });
 
 describe('minorToDecimal', () => {

@@ -22,7 +22,6 @@ export class MoneyError extends Error {
   }
 }
 
-
 // 2^63 - 1 has 19 digits, so any longer digit string is out of range before BigInt has to read it.
 const AMOUNT_MINOR_MAX_DIGITS = AMOUNT_MINOR_MAX.toString().length;
 const MINOR_UNITS_PATTERN = /^(?:0|[1-9][0-9]*)$/;

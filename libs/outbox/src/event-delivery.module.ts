@@ -18,7 +18,11 @@ export const NATS_PUBLISH_TIMEOUT_MS = 5_000;
 
 function publisherFor(config: EventDeliveryConfig): EventPublisher {
   if (config.nats === undefined) return new NoEventPublisher();
-  return new NatsEventPublisher({ ...config.nats, duplicateWindowMs: NATS_DUPLICATE_WINDOW_MS, publishTimeoutMs: NATS_PUBLISH_TIMEOUT_MS });
+  return new NatsEventPublisher({
+    ...config.nats,
+    duplicateWindowMs: NATS_DUPLICATE_WINDOW_MS,
+    publishTimeoutMs: NATS_PUBLISH_TIMEOUT_MS,
+  });
 }
 
 /** What the worker runs to get events out: the relay, webhook delivery, the outbox's cleanup. */
@@ -33,12 +37,14 @@ export class EventDeliveryModule {
         {
           provide: RelayOutboxUseCase,
           inject: [Database, RelayRepository, EVENT_PUBLISHER],
-          useFactory: (db: Database, outbox: RelayRepository, publisher: EventPublisher) => new RelayOutboxUseCase(db, outbox, publisher),
+          useFactory: (db: Database, outbox: RelayRepository, publisher: EventPublisher) =>
+            new RelayOutboxUseCase(db, outbox, publisher),
         },
         {
           provide: PurgePublishedEventsUseCase,
           inject: [RelayRepository, WebhookRepository],
-          useFactory: (outbox: RelayRepository, webhooks: WebhookRepository) => new PurgePublishedEventsUseCase(outbox, webhooks, config.outboxRetentionHours),
+          useFactory: (outbox: RelayRepository, webhooks: WebhookRepository) =>
+            new PurgePublishedEventsUseCase(outbox, webhooks, config.outboxRetentionHours),
         },
       ],
       exports: [EVENT_PUBLISHER, RelayOutboxUseCase, PurgePublishedEventsUseCase, WebhooksModule],

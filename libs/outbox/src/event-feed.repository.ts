@@ -36,7 +36,11 @@ export const FEED_START: FeedPosition = { xid: '0', position: 0n };
 export class EventFeedRepository {
   constructor(private readonly db: Database) {}
 
-  async listAfter(tenantId: string, after: FeedPosition, limit: number): Promise<{ event: LedgerEvent; position: FeedPosition }[]> {
+  async listAfter(
+    tenantId: string,
+    after: FeedPosition,
+    limit: number,
+  ): Promise<{ event: LedgerEvent; position: FeedPosition }[]> {
     const rows = await this.db.executor.query<OutboxRow>(LIST_EVENTS, [tenantId, after.xid, after.position, limit]);
     return rows.map((row) => ({
       event: toLedgerEvent(row),

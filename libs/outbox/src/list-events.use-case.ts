@@ -23,7 +23,10 @@ export function encodeFeedCursor(position: FeedPosition): string {
 
 export function decodeFeedCursor(cursor: string): FeedPosition {
   const match = /^(\d{1,20})\.(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw new DomainError('VALIDATION_FAILED', 'after is not a cursor this feed gave out', { fields: [{ path: 'after', message: 'invalid cursor' }] });
+  if (!match)
+    throw new DomainError('VALIDATION_FAILED', 'after is not a cursor this feed gave out', {
+      fields: [{ path: 'after', message: 'invalid cursor' }],
+    });
   return { xid: match[1]!, position: BigInt(match[2]!) };
 }
 

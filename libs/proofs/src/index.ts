@@ -1,5 +1,12 @@
 export { buildBalanceProof, inclusionProofOf, type BooksAtPosition } from './domain/build-proof';
-export { verifyProof, CHECKS, type CheckName, type CheckResult, type Verdict, type VerifyOptions } from './domain/verify-proof';
+export {
+  verifyProof,
+  CHECKS,
+  type CheckName,
+  type CheckResult,
+  type Verdict,
+  type VerifyOptions,
+} from './domain/verify-proof';
 export { proofKeyFrom, keyIdOf, type ProofKey } from './domain/signing';
 export { ACCOUNTS_PER_PROOF_MAX, CONSISTENCY_LINKS_MAX } from './domain/limits';
 export type { BalanceProofDocument, InclusionProofDocument, ConsistencyDocument } from './domain/proof-document';
@@ -7,5 +14,14 @@ export { ProofsModule } from './proofs.module';
 export { IssueBalanceProofUseCase } from './balance-proofs/issue-balance-proof.use-case';
 export { GetInclusionProofUseCase } from './balance-proofs/get-inclusion-proof.use-case';
 export { GetProofKeyUseCase } from './balance-proofs/get-proof-key.use-case';
-export { ExportJournalUseCase, JOURNAL_FORMATS, type JournalFormat, type JournalExport } from './exports/export-journal.use-case';
-export { ExportReconciliationUseCase, RECONCILIATION_RECORDS, type ReconciliationRecords } from './exports/export-reconciliation.use-case';
+export {
+  ExportJournalUseCase,
+  JOURNAL_FORMATS,
+  type JournalFormat,
+  type JournalExport,
+} from './exports/export-journal.use-case';
+export {
+  ExportReconciliationUseCase,
+  RECONCILIATION_RECORDS,
+  type ReconciliationRecords,
+} from './exports/export-reconciliation.use-case';

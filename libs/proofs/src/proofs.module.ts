@@ -10,7 +10,13 @@ import { ProofSigner } from './balance-proofs/proof-signer';
 import { ExportJournalUseCase } from './exports/export-journal.use-case';
 import { ExportReconciliationUseCase } from './exports/export-reconciliation.use-case';
 
-const useCases = [IssueBalanceProofUseCase, GetInclusionProofUseCase, GetProofKeyUseCase, ExportJournalUseCase, ExportReconciliationUseCase];
+const useCases = [
+  IssueBalanceProofUseCase,
+  GetInclusionProofUseCase,
+  GetProofKeyUseCase,
+  ExportJournalUseCase,
+  ExportReconciliationUseCase,
+];
 
 @Module({})
 export class ProofsModule {
@@ -19,7 +25,12 @@ export class ProofsModule {
     return {
       module: ProofsModule,
       imports: [LedgerModule, ReconciliationModule],
-      providers: [{ provide: ProofSigner, useValue: new ProofSigner(options.signingKey) }, ProofRepository, JournalSegmentReader, ...useCases],
+      providers: [
+        { provide: ProofSigner, useValue: new ProofSigner(options.signingKey) },
+        ProofRepository,
+        JournalSegmentReader,
+        ...useCases,
+      ],
       exports: useCases,
     };
   }

@@ -3,12 +3,22 @@ export { ReconciliationSettingsModule, type ReconciliationSettings } from './rec
 export { RunReconciliationUseCase } from './run-reconciliation.use-case';
 export { GetRunUseCase, ListRunsUseCase, CreateOwnerRouteUseCase } from './run-reads.use-cases';
 export { RunRepository, RUN_LEASE_SECONDS, type RunView, type RunTrigger } from './run.repository';
-export { ListDiscrepanciesUseCase, GetDiscrepancyUseCase, CountDiscrepanciesUseCase } from './tickets/discrepancy-reads.use-cases';
+export {
+  ListDiscrepanciesUseCase,
+  GetDiscrepancyUseCase,
+  CountDiscrepanciesUseCase,
+} from './tickets/discrepancy-reads.use-cases';
 export { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';
 export type { TicketView, TicketEventView, TicketStatus, TicketCounts } from './tickets/ticket.views';
 export { DISCREPANCY_KINDS, KIND_POLICY, type DiscrepancyKind, type Finding } from './domain/finding';
 export { ownerFor, UNASSIGNED, type OwnerRoute } from './domain/routing';
 export { ManageMatchesUseCase, MANUAL_MATCH_MEMBERS_MAX, type MatchView } from './matching/manage-matches.use-cases';
 export { MatchingRulesUseCases, type MatchingRulesView, type MatchingRuleView } from './rules/matching-rules.use-cases';
-export { matchingRule, percentToBasisPoints, MATCHING_RULES_MAX, MATCH_WINDOW_DAYS_MAX, type MatchingRule } from './rules/matching-rule';
+export {
+  matchingRule,
+  percentToBasisPoints,
+  MATCHING_RULES_MAX,
+  MATCH_WINDOW_DAYS_MAX,
+  type MatchingRule,
+} from './rules/matching-rule';
 export { ReconciliationStatisticsUseCase, type ReconciliationStatistics } from './reconciliation-statistics.use-case';

@@ -12,6 +12,10 @@ export interface ReconciliationSettings {
 @Module({})
 export class ReconciliationSettingsModule {
   static forRoot(settings: ReconciliationSettings): DynamicModule {
-    return { module: ReconciliationSettingsModule, providers: [{ provide: RECONCILIATION_SETTINGS, useValue: settings }], exports: [RECONCILIATION_SETTINGS] };
+    return {
+      module: ReconciliationSettingsModule,
+      providers: [{ provide: RECONCILIATION_SETTINGS, useValue: settings }],
+      exports: [RECONCILIATION_SETTINGS],
+    };
   }
 }

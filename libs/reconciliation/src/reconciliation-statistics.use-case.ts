@@ -18,7 +18,9 @@ export class ReconciliationStatisticsUseCase {
   constructor(private readonly db: Database) {}
 
   async execute(): Promise<ReconciliationStatistics> {
-    const rows = await this.db.executor.query<{ measure: 'run' | 'open_ticket'; label: string; count: bigint }>(RECONCILIATION_STATISTICS);
+    const rows = await this.db.executor.query<{ measure: 'run' | 'open_ticket'; label: string; count: bigint }>(
+      RECONCILIATION_STATISTICS,
+    );
     const result: ReconciliationStatistics = { runs: {}, openTickets: {} };
     for (const row of rows) (row.measure === 'run' ? result.runs : result.openTickets)[row.label] = Number(row.count);
     return result;

@@ -9,7 +9,11 @@ import { ReconciliationStatisticsUseCase } from './reconciliation-statistics.use
 import { RunRepository } from './run.repository';
 import { CreateOwnerRouteUseCase, GetRunUseCase, ListRunsUseCase } from './run-reads.use-cases';
 import { RunReconciliationUseCase } from './run-reconciliation.use-case';
-import { CountDiscrepanciesUseCase, GetDiscrepancyUseCase, ListDiscrepanciesUseCase } from './tickets/discrepancy-reads.use-cases';
+import {
+  CountDiscrepanciesUseCase,
+  GetDiscrepancyUseCase,
+  ListDiscrepanciesUseCase,
+} from './tickets/discrepancy-reads.use-cases';
 import { SyncTickets } from './tickets/sync-tickets';
 import { TicketRepository } from './tickets/ticket.repository';
 import { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';

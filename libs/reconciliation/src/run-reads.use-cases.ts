@@ -21,7 +21,11 @@ export class GetRunUseCase {
 export class ListRunsUseCase {
   constructor(private readonly runs: RunRepository) {}
 
-  async execute(command: { tenantId: string; cursor?: string; limit: number }): Promise<{ data: RunView[]; nextCursor: string | null }> {
+  async execute(command: {
+    tenantId: string;
+    cursor?: string;
+    limit: number;
+  }): Promise<{ data: RunView[]; nextCursor: string | null }> {
     const beforeId = command.cursor === undefined ? undefined : decodeIdCursor(command.cursor);
     const rows = await this.runs.list(command.tenantId, beforeId, command.limit + 1);
     const page = rows.slice(0, command.limit);
@@ -58,6 +62,14 @@ export class CreateOwnerRouteUseCase {
       owner: command.owner,
     };
     await this.db.transaction('read committed', (tx) => this.tickets.insertRoute(tx, command.tenantId, id, route));
-    return { id, priority: route.priority, kind: route.kind, source: route.source, accountPrefix: route.accountPrefix, minAmount: route.minAmountMinor?.toString() ?? null, owner: route.owner };
+    return {
+      id,
+      priority: route.priority,
+      kind: route.kind,
+      source: route.source,
+      accountPrefix: route.accountPrefix,
+      minAmount: route.minAmountMinor?.toString() ?? null,
+      owner: route.owner,
+    };
   }
 }

@@ -48,15 +48,24 @@ export class RunReconciliationUseCase {
     const timings = new RunTimings();
     await timings.step('statistics', () => this.runs.refreshStatistics());
     if (!(await this.runs.claim(command.tenantId, runId, command.trigger, startedAt))) {
-      throw new DomainError('RECONCILIATION_IN_PROGRESS', 'a reconciliation run of this tenant is already going; try again when it has finished');
+      throw new DomainError(
+        'RECONCILIATION_IN_PROGRESS',
+        'a reconciliation run of this tenant is already going; try again when it has finished',
+      );
     }
     try {
       const beat = () => this.runs.heartbeat(command.tenantId, runId);
-      const { outcomes, result: matching } = await this.checks.runAlongside(command.tenantId, () => timings.step('matching', () => this.matcher.run(command.tenantId, runId, beat)));
+      const { outcomes, result: matching } = await this.checks.runAlongside(command.tenantId, () =>
+        timings.step('matching', () => this.matcher.run(command.tenantId, runId, beat)),
+      );
       timings.record('checks', Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.durationMs])));
       return await this.complete(command, runId, startedAt, outcomes, matching, timings);
     } catch (error) {
-      await this.runs.finish(this.db.executor, command.tenantId, runId, { status: 'failed', stats: {}, error: error instanceof Error ? error.message.slice(0, 2000) : String(error) });
+      await this.runs.finish(this.db.executor, command.tenantId, runId, {
+        status: 'failed',
+        stats: {},
+        error: error instanceof Error ? error.message.slice(0, 2000) : String(error),
+      });
       throw error;
     }
   }
@@ -72,7 +81,9 @@ export class RunReconciliationUseCase {
   ): Promise<RunView> {
     return this.db.transaction('read committed', async (tx) => {
       const findings = [...outcomes.flatMap((outcome) => outcome.findings), ...matching.findings];
-      const synced = await timings.step('tickets', () => this.tickets.execute(tx, command.tenantId, runId, CHECKED_KINDS, findings, startedAt));
+      const synced = await timings.step('tickets', () =>
+        this.tickets.execute(tx, command.tenantId, runId, CHECKED_KINDS, findings, startedAt),
+      );
       const stats = {
         checks: Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.findings.length])),
         matched: matching.matched,
@@ -93,7 +104,13 @@ export class RunReconciliationUseCase {
       };
       await this.outbox.append(tx, command.tenantId, [
         ...synced.events,
-        { type: 'reconciliation.completed', aggregateType: 'reconciliation_run', aggregateId: runId, aggregateVersion: 1n, data: { run } },
+        {
+          type: 'reconciliation.completed',
+          aggregateType: 'reconciliation_run',
+          aggregateId: runId,
+          aggregateVersion: 1n,
+          data: { run },
+        },
       ]);
       return run;
     });

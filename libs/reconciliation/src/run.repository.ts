@@ -1,7 +1,16 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Database, type SqlExecutor } from '@ledger/db';
 import { RECONCILIATION_SETTINGS, type ReconciliationSettings } from './reconciliation-settings.module';
-import { ABANDON_SILENT_RUN, ALL_TENANTS, CLAIM_RUN, FIND_RUN, FINISH_RUN, HEARTBEAT, LIST_RUNS, REFRESH_STATISTICS } from './runs.sql';
+import {
+  ABANDON_SILENT_RUN,
+  ALL_TENANTS,
+  CLAIM_RUN,
+  FIND_RUN,
+  FINISH_RUN,
+  HEARTBEAT,
+  LIST_RUNS,
+  REFRESH_STATISTICS,
+} from './runs.sql';
 
 /** A running run that has not beaten for this long is taken for dead (longer than any one step of a run); `RECONCILE_RUN_LEASE_SECONDS`. */
 export const RUN_LEASE_SECONDS = 600;
@@ -76,8 +85,19 @@ export class RunRepository {
   }
 
   /** Undefined when the run is no longer running (it was given up for silent meanwhile). */
-  async finish(sql: SqlExecutor, tenantId: string, id: string, outcome: { status: 'completed' | 'failed'; stats: Record<string, unknown>; error?: string }): Promise<Date | undefined> {
-    const rows = await sql.query<{ finished_at: Date }>(FINISH_RUN, [tenantId, id, outcome.status, JSON.stringify(outcome.stats), outcome.error ?? null]);
+  async finish(
+    sql: SqlExecutor,
+    tenantId: string,
+    id: string,
+    outcome: { status: 'completed' | 'failed'; stats: Record<string, unknown>; error?: string },
+  ): Promise<Date | undefined> {
+    const rows = await sql.query<{ finished_at: Date }>(FINISH_RUN, [
+      tenantId,
+      id,
+      outcome.status,
+      JSON.stringify(outcome.stats),
+      outcome.error ?? null,
+    ]);
     return rows[0]?.finished_at;
   }
 

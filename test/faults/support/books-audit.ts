@@ -1,5 +1,13 @@
 import { expect } from 'vitest';
-import { ACCOUNTS_DISAGREEING_WITH_ENTRIES, ACKNOWLEDGED_FOUND, HALF_TRANSACTIONS, ORPHANS, TRIAL_BALANCE, UNACKNOWLEDGED_TRANSACTIONS, UNBALANCED_TRANSACTIONS } from './books-audit.sql';
+import {
+  ACCOUNTS_DISAGREEING_WITH_ENTRIES,
+  ACKNOWLEDGED_FOUND,
+  HALF_TRANSACTIONS,
+  ORPHANS,
+  TRIAL_BALANCE,
+  UNACKNOWLEDGED_TRANSACTIONS,
+  UNBALANCED_TRANSACTIONS,
+} from './books-audit.sql';
 import type { LedgerStack } from './ledger-stack';
 
 export interface BooksAudit {
@@ -20,9 +28,16 @@ export interface BooksAudit {
  * written, the trial balance zero, account totals equal to their entries, and `ledger journal verify`
  * (the built CLI) content with every hash chain.
  */
-export async function auditBooks(stack: LedgerStack, tenantId: string, acknowledgedIds: readonly string[], setupIds: readonly string[]): Promise<BooksAudit> {
+export async function auditBooks(
+  stack: LedgerStack,
+  tenantId: string,
+  acknowledgedIds: readonly string[],
+  setupIds: readonly string[],
+): Promise<BooksAudit> {
   const known = [...acknowledgedIds, ...setupIds];
-  const [{ found }] = (await stack.sql<{ found: number }>(ACKNOWLEDGED_FOUND, [tenantId, acknowledgedIds])) as [{ found: number }];
+  const [{ found }] = (await stack.sql<{ found: number }>(ACKNOWLEDGED_FOUND, [tenantId, acknowledgedIds])) as [
+    { found: number },
+  ];
   const trialBalance = await stack.sql<{ currency: string; net_minor: string }>(TRIAL_BALANCE, [tenantId]);
   const verify = await stack.runCli(['journal', 'verify', '--tenant', tenantId]);
   return {

@@ -31,7 +31,12 @@ export async function waitForRelay(stack: LedgerStack, tenantId: string, timeout
 }
 
 /** Every committed outbox event against what the JetStream stream holds. */
-export async function auditEvents(stack: LedgerStack, tenantId: string, natsUrl: string, stream: string): Promise<EventAudit> {
+export async function auditEvents(
+  stack: LedgerStack,
+  tenantId: string,
+  natsUrl: string,
+  stream: string,
+): Promise<EventAudit> {
   const unpublishedAfterWait = await waitForRelay(stack, tenantId, 60_000);
   const committed = (await stack.sql<{ id: string }>(COMMITTED, [tenantId])).map((row) => row.id);
   const messages = (await readStream(natsUrl, stream)).filter((message) => message.event.tenantId === tenantId);

@@ -4,7 +4,8 @@ function setting(name: string, fallback: number, min: number, max: number): numb
   const raw = process.env[name];
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be an integer from ${min} to ${max}`);
   return value;
 }
 

@@ -6,7 +6,7 @@ import { FAULT_SEED } from './seeded-random';
  * worker draws from it), and at the end the summary in test-results/faults.json.
  */
 export default async function faultSetup(): Promise<() => Promise<void>> {
-  process.env['FAULT_SEED'] = String(FAULT_SEED);
+  process.env.FAULT_SEED = String(FAULT_SEED);
   console.log(`fault suite seed: ${FAULT_SEED} (replay with FAULT_SEED=${FAULT_SEED})`);
   await clearFigures();
   const startedAt = Date.now();

@@ -21,12 +21,21 @@ async function created(stack: LedgerStack, path: string, key: string, body: unkn
 
 /** A tenant with poster and finance keys and `walletCount` wallets funded far beyond what the load moves. */
 export async function setupFaultTenant(stack: LedgerStack, walletCount: number): Promise<FaultTenant> {
-  const tenant = await stack.request('POST', '/v1/tenants', { key: FAULT_OPERATOR_TOKEN, body: { name: `faults ${randomUUID().slice(0, 8)}` } });
+  const tenant = await stack.request('POST', '/v1/tenants', {
+    key: FAULT_OPERATOR_TOKEN,
+    body: { name: `faults ${randomUUID().slice(0, 8)}` },
+  });
   if (tenant.status !== 201) throw new Error(`tenant: ${tenant.status} ${JSON.stringify(tenant.body)}`);
   const adminKey: string = tenant.body.apiKey;
   const posterKey: string = (await created(stack, '/v1/api-keys', adminKey, { name: 'poster', roles: ['poster'] })).key;
-  const financeKey: string = (await created(stack, '/v1/api-keys', adminKey, { name: 'finance', roles: ['finance'] })).key;
-  await created(stack, '/v1/accounts', adminKey, { code: 'equity:seed', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+  const financeKey: string = (await created(stack, '/v1/api-keys', adminKey, { name: 'finance', roles: ['finance'] }))
+    .key;
+  await created(stack, '/v1/accounts', adminKey, {
+    code: 'equity:seed',
+    currency: 'USD',
+    normalBalance: 'credit',
+    allowNegative: true,
+  });
   const wallets = Array.from({ length: walletCount }, (_, index) => `liabilities:wallets:w${index}`);
   const setupTransactionIds: string[] = [];
   for (const wallet of wallets) {

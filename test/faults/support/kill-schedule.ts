@@ -19,7 +19,9 @@ const DOWNTIME_MAX_MS = 1_000;
  * postings are in flight), alternating targets from a random first one so that both die.
  */
 export function planKills(random: SeededRandom, count: number, loadMs: number): PlannedKill[] {
-  const moments = Array.from({ length: count }, () => Math.round(loadMs * (0.1 + 0.8 * random.next()))).sort((a, b) => a - b);
+  const moments = Array.from({ length: count }, () => Math.round(loadMs * (0.1 + 0.8 * random.next()))).sort(
+    (a, b) => a - b,
+  );
   const first: KillTarget = random.next() < 0.5 ? 'api' : 'worker';
   return moments.map((atMs, index) => ({
     atMs,
@@ -29,7 +31,11 @@ export function planKills(random: SeededRandom, count: number, loadMs: number): 
 }
 
 /** Carries out the plan against the stack: SIGKILL, wait, start again. A kill due during a restart waits for it. */
-export async function carryOutKills(stack: LedgerStack, plan: readonly PlannedKill[], loadStartedAt: number): Promise<{ target: KillTarget; atMs: number; pid: number }[]> {
+export async function carryOutKills(
+  stack: LedgerStack,
+  plan: readonly PlannedKill[],
+  loadStartedAt: number,
+): Promise<{ target: KillTarget; atMs: number; pid: number }[]> {
   const done = [];
   for (const kill of plan) {
     await sleep(Math.max(0, loadStartedAt + kill.atMs - Date.now()));

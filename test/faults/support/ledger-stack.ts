@@ -39,7 +39,12 @@ export class LedgerStack {
   static async create(options: StackOptions): Promise<LedgerStack> {
     const databaseName = `faults_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
     await recreateDatabase(options.adminDatabaseUrl, databaseName);
-    return new LedgerStack(databaseUrlFor(options.adminDatabaseUrl, databaseName), databaseName, await freePort(), options);
+    return new LedgerStack(
+      databaseUrlFor(options.adminDatabaseUrl, databaseName),
+      databaseName,
+      await freePort(),
+      options,
+    );
   }
 
   get baseUrl(): string {
@@ -99,7 +104,11 @@ export class LedgerStack {
     return { code, output: command.printed };
   }
 
-  request(method: string, path: string, options: { key?: string; body?: unknown; idempotencyKey?: string } = {}): Promise<Answer> {
+  request(
+    method: string,
+    path: string,
+    options: { key?: string; body?: unknown; idempotencyKey?: string } = {},
+  ): Promise<Answer> {
     return requestJson(this.baseUrl, method, path, { ...options, timeoutMs: REQUEST_TIMEOUT_MS });
   }
 

@@ -96,19 +96,34 @@ export class PostingLoad {
     if (roll < 0.12 && this.openHolds.length > 0) {
       const hold = this.openHolds.splice(random.between(0, this.openHolds.length - 1), 1)[0]!;
       const kind = random.next() < 0.5 ? 'capture' : 'void';
-      return { kind, path: `/v1/transactions/${hold}/${kind === 'capture' ? 'post' : 'void'}`, body: {}, idempotencyKey: key };
+      return {
+        kind,
+        path: `/v1/transactions/${hold}/${kind === 'capture' ? 'post' : 'void'}`,
+        body: {},
+        idempotencyKey: key,
+      };
     }
     if (roll < 0.2 && this.reversible.length > 0) {
       const original = this.reversible.splice(random.between(0, this.reversible.length - 1), 1)[0]!;
-      return { kind: 'reverse', path: `/v1/transactions/${original}/reverse`, body: { description: 'fault test reversal' }, idempotencyKey: key };
+      return {
+        kind: 'reverse',
+        path: `/v1/transactions/${original}/reverse`,
+        body: { description: 'fault test reversal' },
+        idempotencyKey: key,
+      };
     }
     if (roll < 0.35) {
       const [debit, credit] = pair();
-      const body = { ...transfer(debit, credit, amount()), pending: { expiresAt: new Date(Date.now() + 3_600_000).toISOString() } };
+      const body = {
+        ...transfer(debit, credit, amount()),
+        pending: { expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
+      };
       return { kind: 'hold', path: '/v1/transactions', body, idempotencyKey: key };
     }
     if (roll < 0.5) {
-      const transactions = Array.from({ length: random.between(2, BATCH_SIZE_MAX) }, () => transfer(...pair(), amount()));
+      const transactions = Array.from({ length: random.between(2, BATCH_SIZE_MAX) }, () =>
+        transfer(...pair(), amount()),
+      );
       return { kind: 'batch', path: '/v1/transactions/batch', body: { transactions }, idempotencyKey: key };
     }
     return { kind: 'transfer', path: '/v1/transactions', body: transfer(...pair(), amount()), idempotencyKey: key };
@@ -136,7 +151,8 @@ export class PostingLoad {
       return 'acknowledged';
     }
     if (answer.status === 500) this.internalErrors.push(answer.body);
-    if (answer.status === 503 && (code !== 'UNAVAILABLE' || answer.headers.get('retry-after') === null)) this.unavailableWithoutRetryAfter.push(answer.body);
+    if (answer.status === 503 && (code !== 'UNAVAILABLE' || answer.headers.get('retry-after') === null))
+      this.unavailableWithoutRetryAfter.push(answer.body);
     if (isRetryable(answer.status, code)) return 'unacknowledged';
     this.refused.push({ operation, answer });
     return 'refused';
@@ -145,7 +161,8 @@ export class PostingLoad {
   private acknowledge(operation: Operation, body: any): void {
     if (operation.kind === 'batch') {
       for (const result of body.results) {
-        if (result.status === 'error') this.refused.push({ operation, answer: { status: 201, headers: new Headers(), body: result } });
+        if (result.status === 'error')
+          this.refused.push({ operation, answer: { status: 201, headers: new Headers(), body: result } });
         else this.acknowledged.set(result.transaction.id, 'batch');
       }
       return;

@@ -11,8 +11,11 @@ const POSTGRES_ROOT = '/usr/lib/postgresql';
 
 /** The newest installed server version's binaries (Debian: /usr/lib/postgresql/<major>/bin). */
 function postgresBinaries(): string {
-  const versions = readdirSync(POSTGRES_ROOT).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(a) - Number(b));
-  if (versions.length === 0) throw new Error(`no PostgreSQL server under ${POSTGRES_ROOT} (apt-get install postgresql)`);
+  const versions = readdirSync(POSTGRES_ROOT)
+    .filter((name) => /^\d+$/.test(name))
+    .sort((a, b) => Number(a) - Number(b));
+  if (versions.length === 0)
+    throw new Error(`no PostgreSQL server under ${POSTGRES_ROOT} (apt-get install postgresql)`);
   return join(POSTGRES_ROOT, versions.at(-1)!, 'bin');
 }
 
@@ -42,14 +45,26 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     await chown(directory, postgresId('-u'), postgresId('-g'));
     await chmod(directory, 0o700);
   }
-  const as = (command: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args));
+  const as = (command: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args);
   let running = false;
   const cluster: PrivatePostgres = {
     adminUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     port,
     async start() {
       // -w waits until the server accepts connections (after crash recovery, if any).
-      await as('pg_ctl', ['-D', dataDir, '-w', '-t', '60', '-l', join(directory, 'server.log'), '-o', `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+      await as('pg_ctl', [
+        '-D',
+        dataDir,
+        '-w',
+        '-t',
+        '60',
+        '-l',
+        join(directory, 'server.log'),
+        '-o',
+        `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`,
+        'start',
+      ]);
       running = true;
     },
     async stop(mode) {

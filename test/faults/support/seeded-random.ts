@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 
 /** The run's seed: FAULT_SEED replays a run (the suite prints the seed it used). */
-export const FAULT_SEED: number = process.env['FAULT_SEED'] === undefined ? randomInt(1, 2 ** 31) : Number(process.env['FAULT_SEED']);
+export const FAULT_SEED: number =
+  process.env.FAULT_SEED === undefined ? randomInt(1, 2 ** 31) : Number(process.env.FAULT_SEED);
 
 /** A small deterministic generator (mulberry32): the same seed gives the same kill moments and operations. */
 export class SeededRandom {

@@ -53,7 +53,10 @@ export class AccountsController {
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(createAccountSchema) })
-  create(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(createAccountSchema)) body: CreateAccountRequest): Promise<AccountView> {
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodValidationPipe(createAccountSchema)) body: CreateAccountRequest,
+  ): Promise<AccountView> {
     return this.createAccount.execute({ tenantId: principal.tenantId, request: body });
   }
 

@@ -30,7 +30,10 @@ export class ApiKeysController {
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @Idempotency({ required: true, redact: ['key'] })
   @ApiBody({ schema: requestSchema(createApiKeySchema) })
-  create(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(createApiKeySchema)) body: z.infer<typeof createApiKeySchema>) {
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodValidationPipe(createApiKeySchema)) body: z.infer<typeof createApiKeySchema>,
+  ) {
     return this.createApiKey.execute({ tenantId: principal.tenantId, ...body });
   }
 }

@@ -6,7 +6,10 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { pageQuerySchema } from './query.schemas';
 
 const auditLogQuerySchema = pageQuerySchema.extend({
-  action: z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'an action such as api_key.create').optional(),
+  action: z
+    .string()
+    .regex(/^[a-z_]+\.[a-z_]+$/, 'an action such as api_key.create')
+    .optional(),
 });
 
 @ApiTags('audit')
@@ -18,7 +21,10 @@ export class AuditLogController {
   /** Every change to the tenant's configuration (keys, accounts, sources, routes, rules): who, when, what was sent. */
   @Get()
   @Roles('admin', 'auditor')
-  list(@CurrentPrincipal() principal: Principal, @Query(new ZodValidationPipe(auditLogQuerySchema, 'query')) query: z.output<typeof auditLogQuerySchema>) {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodValidationPipe(auditLogQuerySchema, 'query')) query: z.output<typeof auditLogQuerySchema>,
+  ) {
     return this.auditLog.execute({ tenantId: principal.tenantId, ...query });
   }
 }

@@ -7,7 +7,10 @@ import { ExportJournalUseCase, ExportReconciliationUseCase, JOURNAL_FORMATS } fr
 import { z } from 'zod';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 
-const journalExportQuerySchema = z.strictObject({ format: z.enum(JOURNAL_FORMATS).default('hledger'), asOf: instantSchema.optional() });
+const journalExportQuerySchema = z.strictObject({
+  format: z.enum(JOURNAL_FORMATS).default('hledger'),
+  asOf: instantSchema.optional(),
+});
 
 @ApiTags('exports')
 @ApiBearerAuth()
@@ -43,10 +46,15 @@ export class ExportsController {
   @Roles('auditor', 'admin')
   @ApiProduces('text/csv')
   reconciliationRuns(@CurrentPrincipal() principal: Principal): StreamableFile {
-    return streamed(this.exportReconciliation.execute({ tenantId: principal.tenantId, records: 'reconciliation-runs' }));
+    return streamed(
+      this.exportReconciliation.execute({ tenantId: principal.tenantId, records: 'reconciliation-runs' }),
+    );
   }
 }
 
 function streamed(exported: { contentType: string; fileName: string; chunks: AsyncIterable<string> }): StreamableFile {
-  return new StreamableFile(Readable.from(exported.chunks), { type: exported.contentType, disposition: `attachment; filename="${exported.fileName}"` });
+  return new StreamableFile(Readable.from(exported.chunks), {
+    type: exported.contentType,
+    disposition: `attachment; filename="${exported.fileName}"`,
+  });
 }

@@ -31,9 +31,15 @@ export class HealthController {
     }
     const threshold = this.events.outboxLagWarnSeconds;
     const warnings = [
-      ...(outbox.lagging.includes('relay') ? [`the oldest unpublished event is ${outbox.oldestUnpublishedAgeSeconds} s old (threshold ${threshold} s): is the relay running?`] : []),
+      ...(outbox.lagging.includes('relay')
+        ? [
+            `the oldest unpublished event is ${outbox.oldestUnpublishedAgeSeconds} s old (threshold ${threshold} s): is the relay running?`,
+          ]
+        : []),
       ...(outbox.lagging.includes('webhookQueue')
-        ? [`the oldest event without its webhook deliveries is ${outbox.oldestUnqueuedAgeSeconds} s old (threshold ${threshold} s): is the worker's webhook queue running?`]
+        ? [
+            `the oldest event without its webhook deliveries is ${outbox.oldestUnqueuedAgeSeconds} s old (threshold ${threshold} s): is the worker's webhook queue running?`,
+          ]
         : []),
     ];
     return { status: warnings.length ? 'warn' : 'ok', database: 'up', outbox, warnings };

@@ -50,7 +50,10 @@ export class ImportsController {
     @Res({ passthrough: true }) response: Response,
   ) {
     const upload = request.upload;
-    if (upload === undefined) throw new DomainError('VALIDATION_FAILED', 'send the statement as multipart/form-data field "file"', { fields: [{ path: 'file', message: 'required' }] });
+    if (upload === undefined)
+      throw new DomainError('VALIDATION_FAILED', 'send the statement as multipart/form-data field "file"', {
+        fields: [{ path: 'file', message: 'required' }],
+      });
     const result = await this.importStatement.execute({
       tenantId: principal.tenantId,
       source: fields.source,
@@ -70,7 +73,11 @@ export class ImportsController {
 
   @Get(':id/lines')
   @Roles('finance', 'auditor', 'admin')
-  lines(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query(new ZodValidationPipe(pageQuerySchema, 'query')) query: z.output<typeof pageQuerySchema>) {
+  lines(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query(new ZodValidationPipe(pageQuerySchema, 'query')) query: z.output<typeof pageQuerySchema>,
+  ) {
     return this.listLines.execute({ tenantId: principal.tenantId, id, ...query });
   }
 }

@@ -2,7 +2,12 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/c
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal, Public, Roles } from '@ledger/auth';
 import { Idempotency } from '@ledger/idempotency';
-import { CreateInboundSourceUseCase, ListInboundSourcesUseCase, ReceiveInboundMessageUseCase, inboundMappingsSchema } from '@ledger/inbox';
+import {
+  CreateInboundSourceUseCase,
+  ListInboundSourcesUseCase,
+  ReceiveInboundMessageUseCase,
+  inboundMappingsSchema,
+} from '@ledger/inbox';
 import { z } from 'zod';
 import { requestSchema } from '../http/openapi';
 import { RawBody } from '../http/raw-body';
@@ -35,7 +40,10 @@ export class InboundController {
   @Idempotency({ required: true, redact: ['secret'] })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(createInboundSourceSchema) })
-  create(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(createInboundSourceSchema)) body: z.output<typeof createInboundSourceSchema>) {
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodValidationPipe(createInboundSourceSchema)) body: z.output<typeof createInboundSourceSchema>,
+  ) {
     return this.createSource.execute({ tenantId: principal.tenantId, ...body });
   }
 

@@ -15,7 +15,9 @@ const matchesQuerySchema = z.strictObject({
 const manualMatchSchema = z.strictObject({
   statementLines: z.array(z.string().min(1).max(64)).min(1).max(MANUAL_MATCH_MEMBERS_MAX),
   entries: z
-    .array(z.strictObject({ transaction: z.string().min(1).max(64), leg: z.number().int().min(0).max(1000).optional() }))
+    .array(
+      z.strictObject({ transaction: z.string().min(1).max(64), leg: z.number().int().min(0).max(1000).optional() }),
+    )
     .min(1)
     .max(MANUAL_MATCH_MEMBERS_MAX),
   note: z.string().min(1).max(4000).optional(),
@@ -35,7 +37,10 @@ export class MatchesController {
   /** Why a line or a transaction is matched (or was, before someone undid it): rule, evidence, every line and entry of the match. */
   @Get()
   @Roles('finance', 'auditor', 'admin')
-  list(@CurrentPrincipal() principal: Principal, @Query(new ZodValidationPipe(matchesQuerySchema, 'query')) query: z.output<typeof matchesQuerySchema>) {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodValidationPipe(matchesQuerySchema, 'query')) query: z.output<typeof matchesQuerySchema>,
+  ) {
     return this.matches.list({ tenantId: principal.tenantId, ...query });
   }
 
@@ -45,7 +50,10 @@ export class MatchesController {
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(manualMatchSchema) })
-  create(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(manualMatchSchema)) body: z.output<typeof manualMatchSchema>) {
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodValidationPipe(manualMatchSchema)) body: z.output<typeof manualMatchSchema>,
+  ) {
     return this.matches.matchByHand({ tenantId: principal.tenantId, actor: `api-key:${principal.keyId}`, ...body });
   }
 
@@ -53,7 +61,11 @@ export class MatchesController {
   @Patch(':id')
   @Roles('finance')
   @ApiBody({ schema: requestSchema(decideMatchSchema) })
-  decide(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body(new ZodValidationPipe(decideMatchSchema)) body: z.output<typeof decideMatchSchema>) {
+  decide(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(decideMatchSchema)) body: z.output<typeof decideMatchSchema>,
+  ) {
     return this.matches.decide({ tenantId: principal.tenantId, actor: `api-key:${principal.keyId}`, id, ...body });
   }
 }

@@ -25,7 +25,10 @@ const discrepanciesQuerySchema = pageQuerySchema.extend({
   status: z.enum(['open', 'acknowledged', 'resolved', 'ignored']).optional(),
   owner: z.string().min(1).max(200).optional(),
   kind: z.enum(DISCREPANCY_KINDS).optional(),
-  overdue: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
+  overdue: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
   minAmount: positiveAmountSchema.optional(),
   /** Age filter: tickets opened before this instant. */
   openedBefore: instantSchema.optional(),
@@ -72,7 +75,10 @@ export class ReconciliationController {
 
   @Get('reconciliation/runs')
   @Roles('finance', 'auditor', 'admin')
-  runs(@CurrentPrincipal() principal: Principal, @Query(new ZodValidationPipe(pageQuerySchema, 'query')) query: z.output<typeof pageQuerySchema>) {
+  runs(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodValidationPipe(pageQuerySchema, 'query')) query: z.output<typeof pageQuerySchema>,
+  ) {
     return this.listRuns.execute({ tenantId: principal.tenantId, ...query });
   }
 
@@ -84,7 +90,10 @@ export class ReconciliationController {
 
   @Get('discrepancies')
   @Roles('finance', 'auditor', 'admin')
-  discrepancies(@CurrentPrincipal() principal: Principal, @Query(new ZodValidationPipe(discrepanciesQuerySchema, 'query')) query: z.output<typeof discrepanciesQuerySchema>) {
+  discrepancies(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodValidationPipe(discrepanciesQuerySchema, 'query')) query: z.output<typeof discrepanciesQuerySchema>,
+  ) {
     return this.listDiscrepancies.execute({ tenantId: principal.tenantId, ...query, minAmountMinor: query.minAmount });
   }
 
@@ -105,8 +114,17 @@ export class ReconciliationController {
   @Patch('discrepancies/:id')
   @Roles('finance')
   @ApiBody({ schema: requestSchema(updateDiscrepancySchema) })
-  update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body(new ZodValidationPipe(updateDiscrepancySchema)) body: z.output<typeof updateDiscrepancySchema>) {
-    return this.updateDiscrepancy.execute({ tenantId: principal.tenantId, id, actor: `api-key:${principal.keyId}`, ...body });
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(updateDiscrepancySchema)) body: z.output<typeof updateDiscrepancySchema>,
+  ) {
+    return this.updateDiscrepancy.execute({
+      tenantId: principal.tenantId,
+      id,
+      actor: `api-key:${principal.keyId}`,
+      ...body,
+    });
   }
 
   @Post('owner-routes')
@@ -115,7 +133,10 @@ export class ReconciliationController {
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(ownerRouteSchema) })
-  route(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(ownerRouteSchema)) body: z.output<typeof ownerRouteSchema>) {
+  route(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodValidationPipe(ownerRouteSchema)) body: z.output<typeof ownerRouteSchema>,
+  ) {
     return this.createOwnerRoute.execute({ tenantId: principal.tenantId, ...body, minAmountMinor: body.minAmount });
   }
 }

@@ -35,7 +35,10 @@ export class SourcesController {
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(createSourceSchema) })
-  create(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(createSourceSchema)) body: z.output<typeof createSourceSchema>) {
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodValidationPipe(createSourceSchema)) body: z.output<typeof createSourceSchema>,
+  ) {
     return this.createSource.execute({ tenantId: principal.tenantId, ...body });
   }
 
@@ -52,7 +55,10 @@ export class SourcesController {
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(saveCsvProfileSchema) })
-  saveProfile(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(saveCsvProfileSchema)) body: z.output<typeof saveCsvProfileSchema>) {
+  saveProfile(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodValidationPipe(saveCsvProfileSchema)) body: z.output<typeof saveCsvProfileSchema>,
+  ) {
     return this.saveCsvProfile.execute({ tenantId: principal.tenantId, ...body });
   }
 }

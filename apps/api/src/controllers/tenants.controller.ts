@@ -20,7 +20,9 @@ export class TenantsController {
   @Audited('tenant.create')
   @Idempotency({ required: false })
   @ApiBody({ schema: requestSchema(createTenantSchema) })
-  create(@Body(new ZodValidationPipe(createTenantSchema)) body: z.infer<typeof createTenantSchema>): Promise<CreatedTenant> {
+  create(
+    @Body(new ZodValidationPipe(createTenantSchema)) body: z.infer<typeof createTenantSchema>,
+  ): Promise<CreatedTenant> {
     return this.createTenant.execute(body);
   }
 }

@@ -44,7 +44,10 @@ export class TransactionsController {
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(postBatchSchema) })
-  batch(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(postBatchSchema)) body: z.output<typeof postBatchSchema>) {
+  batch(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodValidationPipe(postBatchSchema)) body: z.output<typeof postBatchSchema>,
+  ) {
     return this.postBatch.execute({ tenantId: principal.tenantId, transactions: body.transactions });
   }
 
@@ -54,15 +57,28 @@ export class TransactionsController {
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(capturePayloadSchema), required: false })
-  capture(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body(new ZodValidationPipe(capturePayloadSchema)) body: z.output<typeof capturePayloadSchema>) {
-    return this.resolveHold.execute({ tenantId: principal.tenantId, holdId: id, action: 'post', amountMinor: body.amount });
+  capture(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(capturePayloadSchema)) body: z.output<typeof capturePayloadSchema>,
+  ) {
+    return this.resolveHold.execute({
+      tenantId: principal.tenantId,
+      holdId: id,
+      action: 'post',
+      amountMinor: body.amount,
+    });
   }
 
   @Post(':id/void')
   @Roles('poster')
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
-  void(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body(new ZodValidationPipe(emptyBodySchema)) _body: object) {
+  void(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(emptyBodySchema)) _body: object,
+  ) {
     return this.resolveHold.execute({ tenantId: principal.tenantId, holdId: id, action: 'void' });
   }
 
@@ -71,7 +87,11 @@ export class TransactionsController {
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(reversePayloadSchema), required: false })
-  reverse(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body(new ZodValidationPipe(reversePayloadSchema)) body: z.output<typeof reversePayloadSchema>) {
+  reverse(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(reversePayloadSchema)) body: z.output<typeof reversePayloadSchema>,
+  ) {
     return this.reverseTransaction.execute({ tenantId: principal.tenantId, id, description: body.description });
   }
 

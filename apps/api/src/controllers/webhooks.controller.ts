@@ -3,7 +3,12 @@ import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
 import { Idempotency } from '@ledger/idempotency';
 import {
-  CreateWebhookUseCase, DeleteWebhookUseCase, EVENT_TYPES, ListWebhookDeliveriesUseCase, ListWebhooksUseCase, RedeliverWebhookUseCase,
+  CreateWebhookUseCase,
+  DeleteWebhookUseCase,
+  EVENT_TYPES,
+  ListWebhookDeliveriesUseCase,
+  ListWebhooksUseCase,
+  RedeliverWebhookUseCase,
   RotateWebhookSecretUseCase,
 } from '@ledger/outbox';
 import { z } from 'zod';
@@ -38,13 +43,19 @@ export class WebhooksController {
   @Idempotency({ required: true, redact: ['secret'] })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
   @ApiBody({ schema: requestSchema(createWebhookSchema) })
-  create(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(createWebhookSchema)) body: z.output<typeof createWebhookSchema>) {
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodValidationPipe(createWebhookSchema)) body: z.output<typeof createWebhookSchema>,
+  ) {
     return this.createWebhook.execute({ tenantId: principal.tenantId, ...body });
   }
 
   @Get()
   @Roles('admin', 'auditor')
-  list(@CurrentPrincipal() principal: Principal, @Query(new ZodValidationPipe(pageQuerySchema, 'query')) query: z.output<typeof pageQuerySchema>) {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodValidationPipe(pageQuerySchema, 'query')) query: z.output<typeof pageQuerySchema>,
+  ) {
     return this.listWebhooks.execute({ tenantId: principal.tenantId, ...query });
   }
 
@@ -60,14 +71,22 @@ export class WebhooksController {
   @Roles('admin')
   @Idempotency({ required: true, redact: ['secret'] })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
-  rotate(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body(new ZodValidationPipe(emptyBodySchema)) _body: object) {
+  rotate(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(emptyBodySchema)) _body: object,
+  ) {
     return this.rotateSecret.execute({ tenantId: principal.tenantId, id });
   }
 
   /** Newest first; `?status=dead` lists the dead letters. */
   @Get(':id/deliveries')
   @Roles('admin', 'auditor')
-  deliveries(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query(new ZodValidationPipe(deliveriesQuerySchema, 'query')) query: z.output<typeof deliveriesQuerySchema>) {
+  deliveries(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query(new ZodValidationPipe(deliveriesQuerySchema, 'query')) query: z.output<typeof deliveriesQuerySchema>,
+  ) {
     return this.listDeliveries.execute({ tenantId: principal.tenantId, webhookId: id, ...query });
   }
 
@@ -76,7 +95,12 @@ export class WebhooksController {
   @Roles('admin')
   @Idempotency({ required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: true })
-  redeliverOne(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Param('deliveryId') deliveryId: string, @Body(new ZodValidationPipe(emptyBodySchema)) _body: object) {
+  redeliverOne(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+    @Body(new ZodValidationPipe(emptyBodySchema)) _body: object,
+  ) {
     return this.redeliver.execute({ tenantId: principal.tenantId, webhookId: id, deliveryId });
   }
 }

@@ -26,15 +26,27 @@ function transfer(ref: string, description: string, legs: [string, 'debit' | 'cr
 }
 
 const DEMO_TRANSACTIONS = [
-  transfer('demo-capital', 'Owner funds the bank account', [['assets:bank:main', 'debit', '5000000', 'USD'], ['equity:capital', 'credit', '5000000', 'USD']]),
-  transfer('demo-topup-alice', 'Alice tops up by card', [['assets:gateway:clearing', 'debit', '25000', 'USD'], ['liabilities:wallets:alice', 'credit', '25000', 'USD']]),
-  transfer('demo-topup-bob', 'Bob tops up by card', [['assets:gateway:clearing', 'debit', '10000', 'USD'], ['liabilities:wallets:bob', 'credit', '10000', 'USD']]),
+  transfer('demo-capital', 'Owner funds the bank account', [
+    ['assets:bank:main', 'debit', '5000000', 'USD'],
+    ['equity:capital', 'credit', '5000000', 'USD'],
+  ]),
+  transfer('demo-topup-alice', 'Alice tops up by card', [
+    ['assets:gateway:clearing', 'debit', '25000', 'USD'],
+    ['liabilities:wallets:alice', 'credit', '25000', 'USD'],
+  ]),
+  transfer('demo-topup-bob', 'Bob tops up by card', [
+    ['assets:gateway:clearing', 'debit', '10000', 'USD'],
+    ['liabilities:wallets:bob', 'credit', '10000', 'USD'],
+  ]),
   transfer('demo-p2p-1', 'Alice pays Bob, 1% fee', [
     ['liabilities:wallets:alice', 'debit', '5050', 'USD'],
     ['liabilities:wallets:bob', 'credit', '5000', 'USD'],
     ['income:fees', 'credit', '50', 'USD'],
   ]),
-  transfer('demo-eur-deposit', 'Carla deposits by SEPA transfer', [['assets:bank:eur', 'debit', '120000', 'EUR'], ['liabilities:wallets:carla-eur', 'credit', '120000', 'EUR']]),
+  transfer('demo-eur-deposit', 'Carla deposits by SEPA transfer', [
+    ['assets:bank:eur', 'debit', '120000', 'EUR'],
+    ['liabilities:wallets:carla-eur', 'credit', '120000', 'EUR'],
+  ]),
 ];
 
 // A card authorisation held for a day: it shows up in Alice's pending and available balances.
@@ -58,7 +70,9 @@ export interface DemoCredentials {
 export async function loadDemoData(app: INestApplicationContext): Promise<DemoCredentials> {
   const created = await app.get(CreateTenantUseCase).execute({ name: 'Demo marketplace' });
   const tenantId = created.tenant.id;
-  const poster = await app.get(CreateApiKeyUseCase).execute({ tenantId, name: 'demo key', roles: ['poster', 'finance', 'auditor'] });
+  const poster = await app
+    .get(CreateApiKeyUseCase)
+    .execute({ tenantId, name: 'demo key', roles: ['poster', 'finance', 'auditor'] });
   for (const account of DEMO_ACCOUNTS) {
     await app.get(CreateAccountUseCase).execute({ tenantId, request: createAccountSchema.parse(account) });
   }
@@ -66,7 +80,11 @@ export async function loadDemoData(app: INestApplicationContext): Promise<DemoCr
     await app.get(PostTransactionUseCase).execute({ tenantId, request });
   }
   // Statement sources, ready for `POST /v1/imports` with the files under fixtures/statements/ok.
-  await app.get(CreateSourceUseCase).execute({ tenantId, name: 'bank-eur', account: 'assets:bank:eur', format: 'camt053' });
-  await app.get(CreateSourceUseCase).execute({ tenantId, name: 'gateway', account: 'assets:gateway:clearing', format: 'csv:gateway' });
+  await app
+    .get(CreateSourceUseCase)
+    .execute({ tenantId, name: 'bank-eur', account: 'assets:bank:eur', format: 'camt053' });
+  await app
+    .get(CreateSourceUseCase)
+    .execute({ tenantId, name: 'gateway', account: 'assets:gateway:clearing', format: 'csv:gateway' });
   return { tenantId, adminKey: created.apiKey, posterKey: poster.key };
 }

@@ -40,7 +40,11 @@ export function consoleAssets(directory: string): Router {
       index: 'index.html',
       redirect: true,
       // Built file names carry a content hash; index.html does not, so it is always revalidated.
-      setHeaders: (response, path) => response.setHeader('Cache-Control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable'),
+      setHeaders: (response, path) =>
+        response.setHeader(
+          'Cache-Control',
+          path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+        ),
     }),
   );
   return router;

@@ -18,15 +18,24 @@ const BODY_PARSER_ERRORS: Record<string, { status: number; code: string; message
   'entity.parse.failed': { status: 400, code: 'VALIDATION_FAILED', message: 'the request body is not valid JSON' },
   'encoding.unsupported': { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported content encoding' },
   'charset.unsupported': { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported charset' },
-  [DUPLICATE_KEY_ERROR]: { status: 400, code: 'VALIDATION_FAILED', message: 'the request body has a key twice in one object' },
+  [DUPLICATE_KEY_ERROR]: {
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    message: 'the request body has a key twice in one object',
+  },
 };
 
 const RETRYABLE_SQLSTATE_CLASSES = ['08', '40', '53', '57'];
 
 function fromDomain(error: DomainError): HttpErrorResponse {
-  const retryAfter = error.details['retryAfterSeconds'];
+  const retryAfter = error.details.retryAfterSeconds;
   const headers: Record<string, string> = typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : {};
-  return { status: error.status, body: errorBody(error.code, error.message, error.details), headers, unexpected: false };
+  return {
+    status: error.status,
+    body: errorBody(error.code, error.message, error.details),
+    headers,
+    unexpected: false,
+  };
 }
 
 /** One mapping from anything thrown to the `{"error": {...}}` shape and a status. */
@@ -38,13 +47,34 @@ export function toHttpError(error: unknown): HttpErrorResponse {
   if (error instanceof HttpException) {
     // Nest wraps body-parser's errors; the original names what went wrong.
     const wrapped = BODY_PARSER_ERRORS[(error.cause as { type?: string } | undefined)?.type ?? ''];
-    if (wrapped) return { status: wrapped.status, body: errorBody(wrapped.code, error.message || wrapped.message), headers: {}, unexpected: false };
+    if (wrapped)
+      return {
+        status: wrapped.status,
+        body: errorBody(wrapped.code, error.message || wrapped.message),
+        headers: {},
+        unexpected: false,
+      };
     const status = error.getStatus();
-    const code = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED';
+    const code =
+      status === 404
+        ? 'NOT_FOUND'
+        : status === 413
+          ? 'PAYLOAD_TOO_LARGE'
+          : status === 415
+            ? 'UNSUPPORTED_MEDIA_TYPE'
+            : status >= 500
+              ? 'INTERNAL'
+              : 'VALIDATION_FAILED';
     return { status, body: errorBody(code, error.message), headers: {}, unexpected: status >= 500 };
   }
   const parserError = BODY_PARSER_ERRORS[(error as { type?: string } | null)?.type ?? ''];
-  if (parserError) return { status: parserError.status, body: errorBody(parserError.code, (error as Error).message || parserError.message), headers: {}, unexpected: false };
+  if (parserError)
+    return {
+      status: parserError.status,
+      body: errorBody(parserError.code, (error as Error).message || parserError.message),
+      headers: {},
+      unexpected: false,
+    };
   const sql = sqlErrorFields(error);
   // A database that is restarting or out of reach is no fault of the request: the same request may be sent again.
   if (isDatabaseUnavailable(error) || (sql && RETRYABLE_SQLSTATE_CLASSES.includes(sql.code.slice(0, 2)))) {
@@ -55,5 +85,10 @@ export function toHttpError(error: unknown): HttpErrorResponse {
       unexpected: true,
     };
   }
-  return { status: 500, body: errorBody('INTERNAL', 'internal error; retry with the same Idempotency-Key'), headers: {}, unexpected: true };
+  return {
+    status: 500,
+    body: errorBody('INTERNAL', 'internal error; retry with the same Idempotency-Key'),
+    headers: {},
+    unexpected: true,
+  };
 }

@@ -13,7 +13,11 @@ export function jsonBody(limit: number) {
     verify: (request, response, buffer) => {
       keepSignedRawBody(request, response, buffer);
       const key = firstDuplicateKey(buffer.toString('utf8'));
-      if (key !== null) throw Object.assign(new Error(`the request body has the key "${key.slice(0, 100)}" twice in one object`), { status: 400, type: DUPLICATE_KEY_ERROR });
+      if (key !== null)
+        throw Object.assign(new Error(`the request body has the key "${key.slice(0, 100)}" twice in one object`), {
+          status: 400,
+          type: DUPLICATE_KEY_ERROR,
+        });
     },
   });
 }

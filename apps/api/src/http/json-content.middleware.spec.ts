@@ -16,9 +16,18 @@ describe('jsonContentProblem', () => {
   });
 
   it('names a NUL character or half a surrogate pair in any value or key, with its path', () => {
-    expect(jsonContentProblem({ description: 'a\u0000b' }, 32)).toEqual({ path: 'body.description', message: 'contains a NUL character' });
-    expect(jsonContentProblem({ metadata: { 'k\u0000': 1 } }, 32)).toEqual({ path: 'body.metadata.k\u0000', message: 'key contains a NUL character' });
-    expect(jsonContentProblem({ entries: [{ account: 'x\ud800' }] }, 32)).toEqual({ path: 'body.entries.0.account', message: 'contains half of a UTF-16 surrogate pair' });
+    expect(jsonContentProblem({ description: 'a\u0000b' }, 32)).toEqual({
+      path: 'body.description',
+      message: 'contains a NUL character',
+    });
+    expect(jsonContentProblem({ metadata: { 'k\u0000': 1 } }, 32)).toEqual({
+      path: 'body.metadata.k\u0000',
+      message: 'key contains a NUL character',
+    });
+    expect(jsonContentProblem({ entries: [{ account: 'x\ud800' }] }, 32)).toEqual({
+      path: 'body.entries.0.account',
+      message: 'contains half of a UTF-16 surrogate pair',
+    });
     expect(jsonContentProblem({ emoji: '💶', accents: 'Zürich', rtl: '\u202e' }, 32)).toBeNull();
   });
 });

@@ -40,7 +40,15 @@ function stringProblem(text: string): string | null {
 export function jsonContentCheck(request: Request, response: Response, next: NextFunction): void {
   const problem = jsonContentProblem(request.body, JSON_DEPTH_MAX);
   if (problem !== null) {
-    response.status(400).json(errorBody('VALIDATION_FAILED', `the request body ${problem.path === 'body' ? '' : `at ${problem.path} `}${problem.message}`, { fields: [{ path: problem.path.replace(/^body\.?/, '') || 'body', message: problem.message }] }));
+    response
+      .status(400)
+      .json(
+        errorBody(
+          'VALIDATION_FAILED',
+          `the request body ${problem.path === 'body' ? '' : `at ${problem.path} `}${problem.message}`,
+          { fields: [{ path: problem.path.replace(/^body\.?/, '') || 'body', message: problem.message }] },
+        ),
+      );
     return;
   }
   next();

@@ -8,7 +8,8 @@ type WithRawBody = IncomingMessage & { rawBody?: string };
 
 /** For express.json's `verify`: keeps the raw text of the bodies that are signed. */
 export function keepSignedRawBody(request: IncomingMessage, _response: unknown, buffer: Buffer): void {
-  if (RAW_BODY_PATHS.some((path) => request.url?.startsWith(path))) (request as WithRawBody).rawBody = buffer.toString('utf8');
+  if (RAW_BODY_PATHS.some((path) => request.url?.startsWith(path)))
+    (request as WithRawBody).rawBody = buffer.toString('utf8');
 }
 
 export const RawBody = createParamDecorator((_data: unknown, context: ExecutionContext): string => {

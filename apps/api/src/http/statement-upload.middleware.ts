@@ -46,14 +46,25 @@ export function statementUpload(request: Request, response: Response, next: Next
       const tooLarge = error.code === 'LIMIT_FILE_SIZE';
       response
         .status(tooLarge ? 413 : 400)
-        .json(errorBody(tooLarge ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_FAILED', tooLarge ? `the file is larger than ${IMPORT_FILE_BYTES_MAX} bytes` : `bad upload: ${error.message}`, { field: error.field ?? null }));
+        .json(
+          errorBody(
+            tooLarge ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_FAILED',
+            tooLarge ? `the file is larger than ${IMPORT_FILE_BYTES_MAX} bytes` : `bad upload: ${error.message}`,
+            { field: error.field ?? null },
+          ),
+        );
       return;
     }
     if (error) return next(error);
     if (!file) return next();
     sha256Of(file.path).then(
       (sha256) => {
-        (request as RequestWithUpload).upload = { path: file.path, originalName: file.originalname, bytes: file.size, sha256 };
+        (request as RequestWithUpload).upload = {
+          path: file.path,
+          originalName: file.originalname,
+          bytes: file.size,
+          sha256,
+        };
         next();
       },
       (hashError: unknown) => next(hashError),

@@ -15,7 +15,8 @@ export class ZodValidationPipe<Schema extends z.ZodType> implements PipeTransfor
     const fields = parsed.error.issues.flatMap((issue) => {
       const path = issue.path.map(String);
       // An unknown field is named by its own path, not by the object that holds it.
-      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'unknown field' }));
+      if (issue.code === 'unrecognized_keys')
+        return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'unknown field' }));
       return [{ path: path.join('.') || this.where, message: issue.message }];
     });
     throw new DomainError('VALIDATION_FAILED', `the request ${this.where} is not valid`, { fields });

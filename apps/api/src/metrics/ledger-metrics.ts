@@ -33,7 +33,11 @@ export class LedgerMetrics {
     registers: [this.registry],
   });
 
-  constructor(outboxBacklog: GetOutboxBacklogUseCase, webhooks: WebhookStatisticsUseCase, reconciliation: ReconciliationStatisticsUseCase) {
+  constructor(
+    outboxBacklog: GetOutboxBacklogUseCase,
+    webhooks: WebhookStatisticsUseCase,
+    reconciliation: ReconciliationStatisticsUseCase,
+  ) {
     collectDefaultMetrics({ register: this.registry });
     const registers = [this.registry];
     const backlog = sharedWhileInFlight(() => outboxBacklog.execute({ lagWarnSeconds: 0 }));
@@ -79,7 +83,8 @@ export class LedgerMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const [status, count] of Object.entries((await reconciliation.execute()).runs)) this.set({ status }, count);
+        for (const [status, count] of Object.entries((await reconciliation.execute()).runs))
+          this.set({ status }, count);
       },
     });
     new Gauge({
@@ -89,7 +94,8 @@ export class LedgerMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const [kind, count] of Object.entries((await reconciliation.execute()).openTickets)) this.set({ kind }, count);
+        for (const [kind, count] of Object.entries((await reconciliation.execute()).openTickets))
+          this.set({ kind }, count);
       },
     });
   }

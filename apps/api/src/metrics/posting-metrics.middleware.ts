@@ -4,7 +4,11 @@ import type { LedgerMetrics } from './ledger-metrics';
 /** `POST /v1/transactions` is a posting; `/batch`, `/:id/post`, `/:id/void`, `/:id/reverse` name theirs. */
 function operationOf(path: string): string {
   const last = path.split('/').filter(Boolean).at(-1);
-  return last === undefined ? 'post' : last === 'batch' || last === 'post' || last === 'void' || last === 'reverse' ? last : 'other';
+  return last === undefined
+    ? 'post'
+    : last === 'batch' || last === 'post' || last === 'void' || last === 'reverse'
+      ? last
+      : 'other';
 }
 
 /** Mounted on /v1/transactions: counts and times every posting request by the status it was answered with. */

@@ -16,7 +16,9 @@ function entryRows(account: Account) {
     <thead><tr><th scope="col">Effective</th><th scope="col">Transaction</th><th scope="col">Direction</th><th scope="col" class="number">Amount</th><th scope="col" class="number">Balance after</th></tr></thead>
     <tbody>
       ${entries.map(
-        (entry) => html`<tr><td>${formatInstant(entry.effectiveAt)}</td><td><code>${entry.transactionId}</code>${entry.pending ? ' (hold)' : ''}</td><td>${entry.direction}</td>
+        (
+          entry,
+        ) => html`<tr><td>${formatInstant(entry.effectiveAt)}</td><td><code>${entry.transactionId}</code>${entry.pending ? ' (hold)' : ''}</td><td>${entry.direction}</td>
           <td class="number">${formatMinor(entry.amount, entry.currency)}</td><td class="number">${formatMinor(entry.postedBalance, account.currency)}</td></tr>`,
       )}
     </tbody>
@@ -29,7 +31,15 @@ function balanceChart(account: Account, entries: AccountEntry[]): TemplateResult
   const scale = 10 ** currencyExponent(account.currency);
   return lineChart({
     title: `Posted balance over time (the ${entries.length} entries on this page), ${account.currency}`,
-    series: [{ name: 'posted balance', points: entries.map((entry) => ({ at: Date.parse(entry.effectiveAt), value: Number(entry.postedBalance) / scale })) }],
+    series: [
+      {
+        name: 'posted balance',
+        points: entries.map((entry) => ({
+          at: Date.parse(entry.effectiveAt),
+          value: Number(entry.postedBalance) / scale,
+        })),
+      },
+    ],
     formatValue: (value) => value.toLocaleString('en', { maximumFractionDigits: 0 }),
   });
 }
@@ -41,7 +51,9 @@ function balanceAsOf(account: Account): TemplateResult {
     const target = output(event);
     const day = String(new FormData(event.currentTarget as HTMLFormElement).get('as-of'));
     try {
-      const balance = await api.get<{ posted: string }>(`/v1/accounts/${encodeURIComponent(account.code)}/balance`, { asOf: `${day}T23:59:59.999Z` });
+      const balance = await api.get<{ posted: string }>(`/v1/accounts/${encodeURIComponent(account.code)}/balance`, {
+        asOf: `${day}T23:59:59.999Z`,
+      });
       target.textContent = `Posted balance at the end of ${day} (UTC): ${formatMinor(balance.posted, account.currency)}`;
     } catch (error) {
       target.textContent = explainError(error);
@@ -82,7 +94,11 @@ export const accountPage: Page = async (context) => {
       ${section}`);
   await pagedSection<AccountEntry>({
     what: 'entries',
-    load: (cursor) => api.get<ListPage<AccountEntry>>(`/v1/accounts/${encodeURIComponent(code)}/entries`, { cursor, limit: String(ENTRIES_PAGE_SIZE) }),
+    load: (cursor) =>
+      api.get<ListPage<AccountEntry>>(`/v1/accounts/${encodeURIComponent(code)}/entries`, {
+        cursor,
+        limit: String(ENTRIES_PAGE_SIZE),
+      }),
     rows: entryRows(account),
     empty: empty('No entries on this account yet.'),
     loaded: (items) => (entries = items),

@@ -15,7 +15,9 @@ function accountRows(accounts: Account[]): TemplateResult {
     <thead><tr><th scope="col">Code</th><th scope="col">Name</th><th scope="col">Normal balance</th><th scope="col" class="number">Posted</th><th scope="col" class="number">Pending</th><th scope="col" class="number">Available</th></tr></thead>
     <tbody>
       ${accounts.map(
-        (account) => html`<tr><td><a href=${link('/accounts', account.code)}>${account.code}</a></td><td>${account.name ?? ''}</td><td>${account.normalBalance}</td>
+        (
+          account,
+        ) => html`<tr><td><a href=${link('/accounts', account.code)}>${account.code}</a></td><td>${account.name ?? ''}</td><td>${account.normalBalance}</td>
           <td class="number">${formatMinor(account.balances.posted, account.currency)}</td>
           <td class="number">${formatMinor(account.balances.pending, account.currency)}</td>
           <td class="number">${formatMinor(account.balances.available, account.currency)}</td></tr>`,
@@ -41,9 +43,14 @@ export const accountsPage: Page = async (context) => {
       ${section}`);
   await pagedSection<Account>({
     what: 'accounts',
-    load: (cursor) => api.get<ListPage<Account>>('/v1/accounts', { cursor, codePrefix: prefix, limit: String(ACCOUNTS_PAGE_SIZE) }),
+    load: (cursor) =>
+      api.get<ListPage<Account>>('/v1/accounts', { cursor, codePrefix: prefix, limit: String(ACCOUNTS_PAGE_SIZE) }),
     rows: accountRows,
-    empty: empty(prefix ? `No account code starts with "${prefix}".` : 'No accounts yet: an admin key creates them with POST /v1/accounts.'),
+    empty: empty(
+      prefix
+        ? `No account code starts with "${prefix}".`
+        : 'No accounts yet: an admin key creates them with POST /v1/accounts.',
+    ),
     update: (next) => {
       section = next;
       draw();

@@ -16,7 +16,9 @@ function lineRows(lines: StatementLine[]): TemplateResult {
     <tbody>
       ${lines.map(
         (line) => html`<tr><td>${line.lineNumber}</td><td>${line.bookedOn}</td><td>${line.description}</td>
-          <td>${Object.entries(line.references).map(([name, value]) => `${name}: ${value}`).join(', ')}</td>
+          <td>${Object.entries(line.references)
+            .map(([name, value]) => `${name}: ${value}`)
+            .join(', ')}</td>
           <td class="number">${formatMinor(line.amount, line.currency)}</td></tr>`,
       )}
     </tbody>
@@ -48,7 +50,8 @@ export const importPage: Page = async (context) => {
       ${section}`);
   await pagedSection<StatementLine>({
     what: 'statement lines',
-    load: (cursor) => api.get<ListPage<StatementLine>>(`/v1/imports/${id}/lines`, { cursor, limit: String(IMPORT_LINES_PAGE_SIZE) }),
+    load: (cursor) =>
+      api.get<ListPage<StatementLine>>(`/v1/imports/${id}/lines`, { cursor, limit: String(IMPORT_LINES_PAGE_SIZE) }),
     rows: lineRows,
     empty: empty('This import added no new lines: the source already had every one of them.'),
     update: (next) => {

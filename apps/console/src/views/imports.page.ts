@@ -13,11 +13,16 @@ type Upload =
 
 /** IMPORT_INVALID lists every line that cannot be read exactly; show them all. */
 function refusal(error: unknown): TemplateResult {
-  const lines = error instanceof ApiError ? ((error.details['errors'] as { line: number; reason: string }[] | undefined) ?? []) : [];
+  const lines =
+    error instanceof ApiError ? ((error.details.errors as { line: number; reason: string }[] | undefined) ?? []) : [];
   return html`<div class="notice error" role="alert">
     <p>${explainError(error)}</p>
-    ${lines.length ? html`<table class="compact"><caption>Lines that cannot be read</caption><thead><tr><th scope="col">Line</th><th scope="col">Reason</th></tr></thead>
-        <tbody>${lines.map((line) => html`<tr><td>${line.line}</td><td>${line.reason}</td></tr>`)}</tbody></table>` : ''}
+    ${
+      lines.length
+        ? html`<table class="compact"><caption>Lines that cannot be read</caption><thead><tr><th scope="col">Line</th><th scope="col">Reason</th></tr></thead>
+        <tbody>${lines.map((line) => html`<tr><td>${line.line}</td><td>${line.reason}</td></tr>`)}</tbody></table>`
+        : ''
+    }
   </div>`;
 }
 
@@ -66,11 +71,15 @@ export const importsPage: Page = async (context) => {
     return;
   }
   if (!canWork(context.principal)) {
-    context.render(html`${heading}<p class="read-only">Read only: importing needs a finance key. Open an import by its id at <code>#/imports/&lt;id&gt;</code>.</p>`);
+    context.render(
+      html`${heading}<p class="read-only">Read only: importing needs a finance key. Open an import by its id at <code>#/imports/&lt;id&gt;</code>.</p>`,
+    );
     return;
   }
   if (sources.length === 0) {
-    context.render(html`${heading}${empty('No statement sources yet. A finance or admin key creates one with POST /v1/sources (a name, the ledger account its lines belong to, a format).')}`);
+    context.render(
+      html`${heading}${empty('No statement sources yet. A finance or admin key creates one with POST /v1/sources (a name, the ledger account its lines belong to, a format).')}`,
+    );
     return;
   }
   let upload: Upload = { state: 'idle' };

@@ -10,13 +10,19 @@ const SECTIONS: ReadonlyArray<{ label: string; hash: string; routes: RouteName[]
   { label: 'Proofs', hash: '#/proofs', routes: ['proofs'] },
 ];
 
-export function layout(route: Route, principal: Principal, signOut: () => void, content: TemplateResult): TemplateResult {
+export function layout(
+  route: Route,
+  principal: Principal,
+  signOut: () => void,
+  content: TemplateResult,
+): TemplateResult {
   return html`<header class="top">
       <span class="brand">Ledger console</span>
       <nav aria-label="Sections">
         <ul>
           ${SECTIONS.map(
-            (section) => html`<li><a href=${section.hash} aria-current=${section.routes.includes(route.name) ? 'page' : 'false'}>${section.label}</a></li>`,
+            (section) =>
+              html`<li><a href=${section.hash} aria-current=${section.routes.includes(route.name) ? 'page' : 'false'}>${section.label}</a></li>`,
           )}
         </ul>
       </nav>

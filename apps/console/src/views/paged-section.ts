@@ -44,7 +44,9 @@ export async function pagedSection<T>(options: PagedSectionOptions<T>): Promise<
       <span>Page ${trail.length}</span>
       <button type="button" class="secondary" ?disabled=${page.nextCursor === null} @click=${next}>Next page</button>
     </nav>`;
-    options.update(page.data.length === 0 && trail.length === 1 ? options.empty : html`${options.rows(page.data)}${pager}`);
+    options.update(
+      page.data.length === 0 && trail.length === 1 ? options.empty : html`${options.rows(page.data)}${pager}`,
+    );
   };
   await show();
 }

@@ -16,7 +16,9 @@ function download(proof: unknown, asOf: string): void {
 }
 
 function proofFacts(proof: Record<string, unknown> | undefined): TemplateResult {
-  const shown = Object.entries(proof ?? {}).filter(([, value]) => typeof value === 'string' || typeof value === 'number');
+  const shown = Object.entries(proof ?? {}).filter(
+    ([, value]) => typeof value === 'string' || typeof value === 'number',
+  );
   return html`<dl class="facts">${shown.map(([key, value]) => html`<dt>${key}</dt><dd><code>${String(value)}</code></dd>`)}</dl>`;
 }
 
@@ -33,7 +35,9 @@ export const proofsPage: Page = async (context) => {
     proof = await api.get<Record<string, unknown> | undefined>(PROOF_PATH, { asOf });
   } catch (error) {
     const missing = error instanceof ApiError && error.status === 404;
-    context.render(html`${heading}${missing ? html`<p class="state empty" role="status">Proofs are not available on this server.</p>` : failure(error, context.reload)}`);
+    context.render(
+      html`${heading}${missing ? html`<p class="state empty" role="status">Proofs are not available on this server.</p>` : failure(error, context.reload)}`,
+    );
     return;
   }
   context.render(html`${heading}

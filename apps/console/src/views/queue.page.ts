@@ -42,7 +42,9 @@ function filterForm(filters: Filters, apply: (filters: Filters) => void): Templa
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    apply(Object.fromEntries(FILTERS.flatMap((name) => (form.get(name) ? [[name, String(form.get(name)).trim()]] : []))));
+    apply(
+      Object.fromEntries(FILTERS.flatMap((name) => (form.get(name) ? [[name, String(form.get(name)).trim()]] : []))),
+    );
   };
   return html`<form class="filters" @submit=${submit} aria-label="Filter tickets">
     <div class="field"><label for="filter-status">Status</label>
@@ -90,15 +92,23 @@ export const queuePage: Page = async (context) => {
       ${filterForm(filters, (next) => context.navigate(link('/discrepancies', undefined, next)))}
       <section aria-label="Tickets">${section}</section>`);
   draw();
-  void api.get<TicketCounts>('/v1/discrepancies/counts').then(
-    (answer) => (counts = answer),
-    (error: Error) => (counts = error),
-  ).then(draw);
+  void api
+    .get<TicketCounts>('/v1/discrepancies/counts')
+    .then(
+      (answer) => (counts = answer),
+      (error: Error) => (counts = error),
+    )
+    .then(draw);
   await pagedSection<Ticket>({
     what: 'tickets',
-    load: (cursor) => api.get<ListPage<Ticket>>('/v1/discrepancies', { ...apiQuery(filters), cursor, limit: String(QUEUE_PAGE_SIZE) }),
+    load: (cursor) =>
+      api.get<ListPage<Ticket>>('/v1/discrepancies', { ...apiQuery(filters), cursor, limit: String(QUEUE_PAGE_SIZE) }),
     rows: ticketRows,
-    empty: empty(Object.keys(filters).length ? 'No tickets match these filters.' : 'No discrepancy tickets: every run so far found the books and statements in agreement.'),
+    empty: empty(
+      Object.keys(filters).length
+        ? 'No tickets match these filters.'
+        : 'No discrepancy tickets: every run so far found the books and statements in agreement.',
+    ),
     update: (next) => {
       section = next;
       draw();

@@ -14,7 +14,10 @@ export const RUNS_PAGE_SIZE = 50;
 function chart(runs: Run[]): TemplateResult {
   if (runs.length === 0) return html``;
   const at = (run: Run) => Date.parse(run.startedAt);
-  const series = (name: string, value: (run: Run) => number) => ({ name, points: runs.map((run) => ({ at: at(run), value: value(run) })) });
+  const series = (name: string, value: (run: Run) => number) => ({
+    name,
+    points: runs.map((run) => ({ at: at(run), value: value(run) })),
+  });
   return lineChart({
     title: 'Runs on this page over time: findings, tickets opened and resolved, lines matched',
     series: [
@@ -33,7 +36,9 @@ function runRows(runs: Run[]): TemplateResult {
     <thead><tr><th scope="col">Started</th><th scope="col">Trigger</th><th scope="col">Status</th><th scope="col" class="number">Findings</th><th scope="col" class="number">Opened</th><th scope="col" class="number">Resolved</th><th scope="col" class="number">Matched</th><th scope="col" class="number">Duration</th></tr></thead>
     <tbody>
       ${runs.map(
-        (run) => html`<tr><td>${formatInstant(run.startedAt)}</td><td>${run.trigger}</td><td>${run.status}${run.error ? `: ${run.error}` : ''}</td>
+        (
+          run,
+        ) => html`<tr><td>${formatInstant(run.startedAt)}</td><td>${run.trigger}</td><td>${run.status}${run.error ? `: ${run.error}` : ''}</td>
           <td class="number">${statOf(run, 'findings')}</td><td class="number">${statOf(run, 'opened') + statOf(run, 'reopened')}</td>
           <td class="number">${statOf(run, 'resolved')}</td><td class="number">${matchedTotal(run)}</td>
           <td class="number">${run.durationMs === null ? '—' : `${run.durationMs} ms`}</td></tr>`,

@@ -4,7 +4,10 @@ import { statementLineIds, transactionIds } from '../evidence';
 
 /** What the ticket page does when a form is sent: a PATCH of the ticket, or a manual match. */
 export interface TicketActions {
-  update(change: { owner?: string; status?: 'acknowledged' | 'resolved' | 'ignored'; note?: string }, done: string): void;
+  update(
+    change: { owner?: string; status?: 'acknowledged' | 'resolved' | 'ignored'; note?: string },
+    done: string,
+  ): void;
   match(body: { statementLines: string[]; entries: { transaction: string; leg?: number }[]; note?: string }): void;
 }
 
@@ -58,7 +61,11 @@ function matchForm(ticket: Ticket, actions: TicketActions): TemplateResult {
   const submit = (event: SubmitEvent) => {
     const form = fields(event);
     const note = text(form, 'match-note');
-    actions.match({ statementLines: list(text(form, 'lines')), entries: list(text(form, 'entries')).map(entryOf), ...(note ? { note } : {}) });
+    actions.match({
+      statementLines: list(text(form, 'lines')),
+      entries: list(text(form, 'entries')).map(entryOf),
+      ...(note ? { note } : {}),
+    });
   };
   return html`<form class="action" @submit=${submit}>
     <h3>Match by hand</h3>

@@ -30,7 +30,8 @@ function transactionTable(transaction: Transaction): TemplateResult {
     <thead><tr><th scope="col">Leg</th><th scope="col">Account</th><th scope="col">Direction</th><th scope="col" class="number">Amount</th></tr></thead>
     <tbody>
       ${transaction.entries.map(
-        (entry) => html`<tr><td>${entry.leg}</td><td><a href=${link('/accounts', entry.accountCode)}>${entry.accountCode}</a></td><td>${entry.direction}</td><td class="number">${formatMinor(entry.amount, entry.currency)}</td></tr>`,
+        (entry) =>
+          html`<tr><td>${entry.leg}</td><td><a href=${link('/accounts', entry.accountCode)}>${entry.accountCode}</a></td><td>${entry.direction}</td><td class="number">${formatMinor(entry.amount, entry.currency)}</td></tr>`,
       )}
     </tbody>
   </table>`;
@@ -45,7 +46,9 @@ function lineTable(lines: StatementLine[]): TemplateResult {
       ${lines.map(
         (line) => html`<tr><td>${line.bookedOn}</td>
           <td>${line.importId ? html`<a href=${link('/imports', line.importId)}>${line.description || '(no description)'}</a>` : line.description}</td>
-          <td>${Object.entries(line.references).map(([name, value]) => `${name}: ${value}`).join(', ')}</td>
+          <td>${Object.entries(line.references)
+            .map(([name, value]) => `${name}: ${value}`)
+            .join(', ')}</td>
           <td class="number">${formatMinor(line.amount, line.currency)}</td></tr>`,
       )}
     </tbody>
@@ -53,7 +56,11 @@ function lineTable(lines: StatementLine[]): TemplateResult {
 }
 
 function matchExplanation(match: Match): TemplateResult {
-  const state = match.undoneBy ? `undone by ${match.undoneBy}` : match.confirmedBy ? `confirmed by ${match.confirmedBy}` : `proposed by ${match.createdBy}`;
+  const state = match.undoneBy
+    ? `undone by ${match.undoneBy}`
+    : match.confirmedBy
+      ? `confirmed by ${match.confirmedBy}`
+      : `proposed by ${match.createdBy}`;
   return html`<li>
     Matched by rule <strong>${humanize(match.rule)}</strong>, ${state} on ${formatInstant(match.createdAt)}:
     ${match.statementLines.length} statement line(s) (${match.statementLines.map((line) => `${formatMinor(line.amount, line.currency)} on ${line.bookedOn}`).join('; ')})
@@ -84,11 +91,13 @@ export function evidenceView(ticket: Ticket, explanation: Explanation | undefine
     </div>
     ${check ? html`<h3>Check</h3>${facts(ticket.evidence, 'check')}` : ''}
     <h3>Match explanation</h3>
-    ${explanation === undefined
-      ? html`<p role="status">Loading matches…</p>`
-      : explanation.matches.length
-        ? html`<ul class="matches">${explanation.matches.map(matchExplanation)}</ul>`
-        : html`<p>No match joins these lines and entries: ${ticket.summary}.</p>`}
+    ${
+      explanation === undefined
+        ? html`<p role="status">Loading matches…</p>`
+        : explanation.matches.length
+          ? html`<ul class="matches">${explanation.matches.map(matchExplanation)}</ul>`
+          : html`<p>No match joins these lines and entries: ${ticket.summary}.</p>`
+    }
     ${explanation?.problem ? html`<p class="notice error" role="alert">${explanation.problem}</p>` : ''}
   </section>`;
 }

@@ -6,7 +6,9 @@ function changeText(changes: Record<string, unknown>): string {
   return Object.entries(changes)
     .map(([field, value]) => {
       const change = value as { from?: unknown; to?: unknown } | null;
-      return change && typeof change === 'object' && 'to' in change ? `${field}: ${String(change.from ?? '—')} → ${String(change.to)}` : `${field}: ${JSON.stringify(value)}`;
+      return change && typeof change === 'object' && 'to' in change
+        ? `${field}: ${String(change.from ?? '—')} → ${String(change.to)}`
+        : `${field}: ${JSON.stringify(value)}`;
     })
     .join('; ');
 }
@@ -18,7 +20,8 @@ export function historyView(history: TicketEvent[]): TemplateResult {
       <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Changes</th><th scope="col">Note</th></tr></thead>
       <tbody>
         ${history.map(
-          (event) => html`<tr><td>${formatInstant(event.at)}</td><td>${event.actor}</td><td>${humanize(event.action)}</td><td>${changeText(event.changes)}</td><td>${event.note ?? ''}</td></tr>`,
+          (event) =>
+            html`<tr><td>${formatInstant(event.at)}</td><td>${event.actor}</td><td>${humanize(event.action)}</td><td>${changeText(event.changes)}</td><td>${event.note ?? ''}</td></tr>`,
         )}
       </tbody>
     </table>

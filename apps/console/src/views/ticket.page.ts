@@ -22,14 +22,22 @@ function transactionsToShow(ticket: Ticket, matches: Match[]): string[] {
 async function explain(ticket: Ticket): Promise<Explanation> {
   const lineIds = statementLineIds(ticket.evidence);
   const [firstTransaction] = transactionIds(ticket.evidence);
-  const matchQuery = lineIds[0] ? { statementLine: lineIds[0] } : firstTransaction ? { transaction: firstTransaction } : undefined;
-  const [matches] = await Promise.allSettled([matchQuery ? api.get<ListPage<Match>>('/v1/matches', matchQuery) : Promise.resolve({ data: [], nextCursor: null })]);
+  const matchQuery = lineIds[0]
+    ? { statementLine: lineIds[0] }
+    : firstTransaction
+      ? { transaction: firstTransaction }
+      : undefined;
+  const [matches] = await Promise.allSettled([
+    matchQuery ? api.get<ListPage<Match>>('/v1/matches', matchQuery) : Promise.resolve({ data: [], nextCursor: null }),
+  ]);
   const found = matches.status === 'fulfilled' ? matches.value.data : [];
   const [lines, transactions] = await Promise.allSettled([
     Promise.all(lineIds.map((id) => api.get<StatementLine>(`/v1/statement-lines/${id}`))),
     Promise.all(transactionsToShow(ticket, found).map((id) => api.get<Transaction>(`/v1/transactions/${id}`))),
   ]);
-  const problems = [matches, lines, transactions].flatMap((result) => (result.status === 'rejected' ? [explainError(result.reason)] : []));
+  const problems = [matches, lines, transactions].flatMap((result) =>
+    result.status === 'rejected' ? [explainError(result.reason)] : [],
+  );
   return {
     lines: lines.status === 'fulfilled' ? lines.value : [],
     transactions: transactions.status === 'fulfilled' ? transactions.value : [],
@@ -67,9 +75,11 @@ export const ticketPage: Page = async (context) => {
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">Work this ticket</h2>
         <div id="outcome" tabindex="-1">${outcome}</div>
-        ${canWork(context.principal)
-          ? html`<div aria-busy=${busy ? 'true' : 'false'}>${actionsView(ticket, actions)}</div>`
-          : html`<p class="read-only">Read only: this key's roles (${context.principal.roles.join(', ')}) cannot change tickets; a finance key can.</p>`}
+        ${
+          canWork(context.principal)
+            ? html`<div aria-busy=${busy ? 'true' : 'false'}>${actionsView(ticket, actions)}</div>`
+            : html`<p class="read-only">Read only: this key's roles (${context.principal.roles.join(', ')}) cannot change tickets; a finance key can.</p>`
+        }
       </section>
       ${historyView(ticket.history)}`);
 

@@ -33,9 +33,15 @@ export class AuditInterceptor implements NestInterceptor {
         const result = (await lastValueFrom(next.handle())) as { id?: unknown; tenant?: { id?: unknown } } | undefined;
         const tenantId = request.principal?.tenantId ?? String(result?.tenant?.id);
         const actor = request.principal ? `api-key:${request.principal.keyId}` : 'operator';
-        const targetId = typeof result?.id === 'string' ? result.id : typeof result?.tenant?.id === 'string' ? result.tenant.id : (request.params['id'] ?? null);
+        const targetId =
+          typeof result?.id === 'string'
+            ? result.id
+            : typeof result?.tenant?.id === 'string'
+              ? result.tenant.id
+              : (request.params.id ?? null);
         const body = canonicalJson(request.body ?? {});
-        const kept = body.length <= AUDITED_BODY_CHARS_MAX ? body : JSON.stringify({ truncated: true, chars: body.length });
+        const kept =
+          body.length <= AUDITED_BODY_CHARS_MAX ? body : JSON.stringify({ truncated: true, chars: body.length });
         await tx.query(INSERT_AUDIT_ENTRY, [tenantId, newId(), actor, action, targetId, kept]);
         return result;
       }),

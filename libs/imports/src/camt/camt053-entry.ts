@@ -36,18 +36,33 @@ function signOf(node: { text: string; line: number } | undefined, fallback: stri
   if (indicator === 'CRDT') return { ok: true, value: 1n };
   if (indicator === 'DBIT') return { ok: true, value: -1n };
   const line = node?.line ?? 0;
-  return { ok: false, errors: [statementError(line, `credit/debit indicator ${shown(indicator ?? '')} is neither CRDT nor DBIT`)] };
+  return {
+    ok: false,
+    errors: [statementError(line, `credit/debit indicator ${shown(indicator ?? '')} is neither CRDT nor DBIT`)],
+  };
 }
 
 /** An ISO amount is unsigned (the direction is in CdtDbtInd); a sign in the text is an error, not a hint. */
-export function unsignedAmount(text: string, currency: string | undefined, line: number, label: string): Result<bigint> {
-  if (currency === undefined) return { ok: false, errors: [statementError(line, `${label} has no currency (Ccy attribute)`)] };
+export function unsignedAmount(
+  text: string,
+  currency: string | undefined,
+  line: number,
+  label: string,
+): Result<bigint> {
+  if (currency === undefined)
+    return { ok: false, errors: [statementError(line, `${label} has no currency (Ccy attribute)`)] };
   const code = currencyCode(currency);
   if (!code.ok || code.value !== currency) {
-    return { ok: false, errors: [statementError(line, `${label}: currency ${shown(currency)} is not a supported ISO 4217 code`)] };
+    return {
+      ok: false,
+      errors: [statementError(line, `${label}: currency ${shown(currency)} is not a supported ISO 4217 code`)],
+    };
   }
   if (/^[+-]/.test(text)) {
-    return { ok: false, errors: [statementError(line, `${label} ${shown(text)} must be unsigned; the direction is in CdtDbtInd`)] };
+    return {
+      ok: false,
+      errors: [statementError(line, `${label} ${shown(text)} must be unsigned; the direction is in CdtDbtInd`)],
+    };
   }
   const amount = toMinor(text, currency, {}, label);
   if (!amount.ok) return { ok: false, errors: [statementError(line, amount.reason)] };
@@ -62,7 +77,10 @@ export function dateOf(parent: XmlNode | undefined, label: string): Result<strin
   const text = date?.text.trim() ?? dateTime?.text.trim();
   const parsed = date !== undefined ? isoDate(text ?? '') : isoDateOfDateTime(text ?? '');
   if (parsed === null) {
-    return { ok: false, errors: [statementError((date ?? dateTime ?? parent).line, `${label} ${shown(text ?? '')} is not a valid date`)] };
+    return {
+      ok: false,
+      errors: [statementError((date ?? dateTime ?? parent).line, `${label} ${shown(text ?? '')} is not a valid date`)],
+    };
   }
   return { ok: true, value: parsed };
 }
@@ -72,11 +90,15 @@ function entryBasics(entry: XmlNode): Result<EntryBasics> {
   const amountNode = childNode(entry, 'Amt');
   let amountMinor = 0n;
   if (amountNode === undefined) errors.push(statementError(entry.line, 'entry (Ntry) has no amount (Amt)'));
-  const amount = amountNode && unsignedAmount(amountNode.text.trim(), amountNode.attributes['Ccy'], amountNode.line, 'entry amount');
+  const amount =
+    amountNode && unsignedAmount(amountNode.text.trim(), amountNode.attributes.Ccy, amountNode.line, 'entry amount');
   if (amount !== undefined && !amount.ok) errors.push(...amount.errors);
   const creditDebit = childNode(entry, 'CdtDbtInd');
   const sign = signOf(creditDebit && { text: creditDebit.text.trim(), line: creditDebit.line }, undefined);
-  if (!sign.ok) errors.push(...(creditDebit === undefined ? [statementError(entry.line, 'entry (Ntry) has no CdtDbtInd')] : sign.errors));
+  if (!sign.ok)
+    errors.push(
+      ...(creditDebit === undefined ? [statementError(entry.line, 'entry (Ntry) has no CdtDbtInd')] : sign.errors),
+    );
   if (amount?.ok && sign.ok) amountMinor = amount.value * sign.value;
   const booked = dateOf(childNode(entry, 'BookgDt'), 'booking date');
   if (!booked.ok) errors.push(...booked.errors);
@@ -90,7 +112,7 @@ function entryBasics(entry: XmlNode): Result<EntryBasics> {
     value: {
       lineNumber: entry.line,
       amountMinor,
-      currency: amountNode?.attributes['Ccy'] ?? '',
+      currency: amountNode?.attributes.Ccy ?? '',
       bookedOn: booked.ok && booked.value !== null ? booked.value : '',
       valueOn: value.ok ? value.value : null,
       reversal: reversalText === 'true' || reversalText === '1',
@@ -99,7 +121,11 @@ function entryBasics(entry: XmlNode): Result<EntryBasics> {
 }
 
 /** The signed amounts of a batch's TxDtls when they can stand for the entry; null when the entry stays whole. */
-function splitAmounts(basics: EntryBasics, entry: XmlNode, details: readonly TransactionDetail[]): Result<bigint[] | null> {
+function splitAmounts(
+  basics: EntryBasics,
+  entry: XmlNode,
+  details: readonly TransactionDetail[],
+): Result<bigint[] | null> {
   if (details.length < 2) return { ok: true, value: null };
   if (details.some((detail) => detail.amount === undefined || detail.amount.currency !== basics.currency)) {
     return { ok: true, value: null };
@@ -124,7 +150,11 @@ function counterpartyFor(amountMinor: bigint, detail: TransactionDetail): Transa
   return amountMinor >= 0n ? detail.debtor : detail.creditor;
 }
 
-export function entryItems(entry: XmlNode, details: readonly TransactionDetail[], builder: StatementLineBuilder): StatementItem[] {
+export function entryItems(
+  entry: XmlNode,
+  details: readonly TransactionDetail[],
+  builder: StatementLineBuilder,
+): StatementItem[] {
   const status = textAt(entry, 'Sts', 'Cd') ?? textAt(entry, 'Sts');
   if (status !== undefined && status !== 'BOOK') return [];
   const basics = entryBasics(entry);
@@ -138,9 +168,11 @@ export function entryItems(entry: XmlNode, details: readonly TransactionDetail[]
   const entryType = bankTransactionCode(entry);
   const head = serializeNode(entry, RAW_CHARS_MAX);
   const entryId =
-    entryServicerRef !== undefined ? referenceExternalId('acctsvcrref', entryServicerRef)
-    : entryReference !== undefined ? referenceExternalId('ntryref', entryReference)
-    : undefined;
+    entryServicerRef !== undefined
+      ? referenceExternalId('acctsvcrref', entryServicerRef)
+      : entryReference !== undefined
+        ? referenceExternalId('ntryref', entryReference)
+        : undefined;
   const items: StatementItem[] = [];
   const add = (draft: LineDraft, bankId: string | undefined): void => {
     const built = builder.build(draft, bankId);
@@ -154,12 +186,16 @@ export function entryItems(entry: XmlNode, details: readonly TransactionDetail[]
     add(
       {
         ...basics.value,
-        references: { ...detail?.references, accountServicerRef: entryServicerRef ?? ownRef, bankReference: entryReference },
+        references: {
+          ...detail?.references,
+          accountServicerRef: entryServicerRef ?? ownRef,
+          bankReference: entryReference,
+        },
         typeCode: detail?.typeCode ?? entryType,
         counterparty: detail && counterpartyFor(basics.value.amountMinor, detail),
         description: detail
           ? detail.remittance || detail.additionalInfo || entryInfo || ''
-          : entryInfo ?? (details.length > 1 ? `batch of ${details.length} transactions` : ''),
+          : (entryInfo ?? (details.length > 1 ? `batch of ${details.length} transactions` : '')),
         raw: head + details.map((each) => each.raw).join(''),
       },
       entryId ?? (ownRef === undefined ? undefined : referenceExternalId('acctsvcrref', ownRef)),
@@ -175,7 +211,11 @@ export function entryItems(entry: XmlNode, details: readonly TransactionDetail[]
         ...basics.value,
         lineNumber: detail.line,
         amountMinor,
-        references: { ...detail.references, accountServicerRef: ownRef ?? entryServicerRef, bankReference: entryReference },
+        references: {
+          ...detail.references,
+          accountServicerRef: ownRef ?? entryServicerRef,
+          bankReference: entryReference,
+        },
         typeCode: detail.typeCode ?? entryType,
         counterparty: counterpartyFor(amountMinor, detail),
         description: detail.remittance || detail.additionalInfo || entryInfo || '',
@@ -186,4 +226,3 @@ export function entryItems(entry: XmlNode, details: readonly TransactionDetail[]
   });
   return items;
 }
-

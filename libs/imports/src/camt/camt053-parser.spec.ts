@@ -5,12 +5,23 @@ import { balanceCheck, type CollectedStatements, collectStatement } from '@ledge
 import { fileInput, SHARED_STATEMENTS, textInput } from '../../test/statement-files';
 
 const CAMT_SAMPLES = path.join(SHARED_STATEMENTS, 'camt');
-const READABLE_SAMPLES = ['camt053.v2.five.decimals', 'camt053.v2.minimal', 'camt053.v2.multi.statement', 'camt053.v4', 'camt053.v8'];
+const READABLE_SAMPLES = [
+  'camt053.v2.five.decimals',
+  'camt053.v2.minimal',
+  'camt053.v2.multi.statement',
+  'camt053.v4',
+  'camt053.v8',
+];
 
 // The .expected.json files are genkgo/camt's own dump of its parse: amounts are already signed minor units
 // ("getAmount": "-700"), dates are instants in UTC. Only the fields that mean the same in both are compared.
-interface GenkgoMoney { getAmount: string; getCurrency: { getCode: string } }
-interface GenkgoDate { '0': string }
+interface GenkgoMoney {
+  getAmount: string;
+  getCurrency: { getCode: string };
+}
+interface GenkgoDate {
+  '0': string;
+}
 interface GenkgoRecord {
   getId: string;
   getAccount: { getIdentification: string };
@@ -28,7 +39,11 @@ interface GenkgoEntry {
 }
 
 function expectedEntries(sample: string): GenkgoEntry[] {
-  return (JSON.parse(readFileSync(path.join(CAMT_SAMPLES, `${sample}.expected.json`), 'utf8')) as { getEntries: GenkgoEntry[] }).getEntries;
+  return (
+    JSON.parse(readFileSync(path.join(CAMT_SAMPLES, `${sample}.expected.json`), 'utf8')) as {
+      getEntries: GenkgoEntry[];
+    }
+  ).getEntries;
 }
 
 async function collectSample(file: string): Promise<CollectedStatements> {
@@ -46,7 +61,10 @@ describe('camt.053 real samples', () => {
         const record = entry.getRecord;
         const statement = statements.find((each) => each.statementId === record.getId);
         expect(statement?.accountId).toBe(record.getAccount.getIdentification);
-        for (const [type, balance] of [['opening', statement?.openingBalance], ['closing', statement?.closingBalance]] as const) {
+        for (const [type, balance] of [
+          ['opening', statement?.openingBalance],
+          ['closing', statement?.closingBalance],
+        ] as const) {
           const expected = record.getBalances.find((each) => each.getType === type);
           expect(balance).toEqual({
             amountMinor: BigInt(expected?.getAmount.getAmount ?? 'x'),
@@ -64,7 +82,9 @@ describe('camt.053 real samples', () => {
           reversal: entry.getReversalIndicator,
         });
         expect(linesOfStatement[0].references.accountServicerRef).toBe(entry.getAccountServicerReference || undefined);
-        expect(linesOfStatement[0].references.endToEndId).toBe(entry.getTransactionDetail?.getReference?.getEndToEndId || undefined);
+        expect(linesOfStatement[0].references.endToEndId).toBe(
+          entry.getTransactionDetail?.getReference?.getEndToEndId || undefined,
+        );
       }
     });
   }
@@ -77,7 +97,9 @@ describe('camt.053 real samples', () => {
 
   it('reads both statements of the multi-statement sample, the first one too', async () => {
     const { statements, lines } = await collectSample('camt053.v2.multi.statement.xml');
-    expect(statements.map((each) => [each.statementId, each.openingBalance?.amountMinor, each.closingBalance?.amountMinor])).toEqual([
+    expect(
+      statements.map((each) => [each.statementId, each.openingBalance?.amountMinor, each.closingBalance?.amountMinor]),
+    ).toEqual([
       ['253EURNL26VAYB8060476890', 1815n, 2700n],
       ['254EURNL26VAYB8060476890', 2700n, 2000n],
     ]);
@@ -86,20 +108,34 @@ describe('camt.053 real samples', () => {
       [1, -700n, '000000002'],
     ]);
     for (const statement of statements) {
-      expect(balanceCheck(statement, lines.filter((line) => line.statementIndex === statement.statementIndex)).ok).toBe(true);
+      expect(
+        balanceCheck(
+          statement,
+          lines.filter((line) => line.statementIndex === statement.statementIndex),
+        ).ok,
+      ).toBe(true);
     }
   });
 
   it('flags, without refusing, the samples whose balances do not add up', async () => {
     const fiveDecimals = await collectSample('camt053.v2.five.decimals.xml');
-    expect(balanceCheck(fiveDecimals.statements[0], fiveDecimals.lines)).toMatchObject({ ok: false, expectedClosingMinor: 2700n, actualClosingMinor: 2705n });
+    expect(balanceCheck(fiveDecimals.statements[0], fiveDecimals.lines)).toMatchObject({
+      ok: false,
+      expectedClosingMinor: 2700n,
+      actualClosingMinor: 2705n,
+    });
     const v8 = await collectSample('camt053.v8.xml');
-    expect(balanceCheck(v8.statements[0], v8.lines)).toMatchObject({ ok: false, reason: 'balances and lines mix currencies (EUR, SEK)' });
+    expect(balanceCheck(v8.statements[0], v8.lines)).toMatchObject({
+      ok: false,
+      reason: 'balances and lines mix currencies (EUR, SEK)',
+    });
   });
 
   it('refuses camt053.v2.wrong.xml: a statement document without a statement', async () => {
     const { errors, lines, statements } = await collectSample('camt053.v2.wrong.xml');
-    expect(errors).toEqual([{ kind: 'error', lineNumber: 3, reason: 'the camt.053 document contains no statement (Stmt)' }]);
+    expect(errors).toEqual([
+      { kind: 'error', lineNumber: 3, reason: 'the camt.053 document contains no statement (Stmt)' },
+    ]);
     expect([lines, statements]).toEqual([[], []]);
   });
 
@@ -136,7 +172,9 @@ describe('camt.053 batch rule', () => {
     const details = '<TxDtls><Amt Ccy="EUR">1.00</Amt></TxDtls><TxDtls><Amt Ccy="EUR">2.00</Amt></TxDtls>';
     const { lines, errors } = await collectText(statementXml(entryXml('4.00', details)));
     expect(errors).toEqual([]);
-    expect(lines.map((line) => [line.amountMinor, line.description, line.externalId])).toEqual([[400n, 'batch of 2 transactions', 'acctsvcrref:REF']]);
+    expect(lines.map((line) => [line.amountMinor, line.description, line.externalId])).toEqual([
+      [400n, 'batch of 2 transactions', 'acctsvcrref:REF'],
+    ]);
   });
 
   it('keeps a batch whole when a TxDtls amount is in another currency', async () => {
@@ -146,15 +184,22 @@ describe('camt.053 batch rule', () => {
   });
 
   it('splits a batch whose credits and debits net to the entry, each with its own sign', async () => {
-    const details = '<TxDtls><Amt Ccy="EUR">5.00</Amt></TxDtls><TxDtls><Amt Ccy="EUR">2.00</Amt><CdtDbtInd>DBIT</CdtDbtInd></TxDtls>';
+    const details =
+      '<TxDtls><Amt Ccy="EUR">5.00</Amt></TxDtls><TxDtls><Amt Ccy="EUR">2.00</Amt><CdtDbtInd>DBIT</CdtDbtInd></TxDtls>';
     const { lines } = await collectText(statementXml(entryXml('3.00', details)));
-    expect(lines.map((line) => [line.amountMinor, line.externalId])).toEqual([[500n, 'acctsvcrref:REF/1'], [-200n, 'acctsvcrref:REF/2']]);
+    expect(lines.map((line) => [line.amountMinor, line.externalId])).toEqual([
+      [500n, 'acctsvcrref:REF/1'],
+      [-200n, 'acctsvcrref:REF/2'],
+    ]);
   });
 });
 
 describe('camt.053 refusals and limits', () => {
   it('accepts a prefixed namespace', async () => {
-    const text = statementXml(entryXml('1.00', '')).replace('<Document xmlns=', '<c:Document xmlns:c=').replace(/<(\/?)(?!\?)(?!c:)/g, '<$1c:').replace('</c:c:Document>', '</c:Document>');
+    const text = statementXml(entryXml('1.00', ''))
+      .replace('<Document xmlns=', '<c:Document xmlns:c=')
+      .replace(/<(\/?)(?!\?)(?!c:)/g, '<$1c:')
+      .replace('</c:c:Document>', '</c:Document>');
     const { lines, errors } = await collectText(text);
     expect(errors).toEqual([]);
     expect(lines.map((line) => line.amountMinor)).toEqual([100n]);
@@ -173,11 +218,15 @@ describe('camt.053 refusals and limits', () => {
       'not a camt.053 document: root element <html> in namespace ""',
     ]);
     const deep = statementXml(entryXml('1.00', `${'<X>'.repeat(50)}${'</X>'.repeat(50)}`));
-    expect((await collectText(deep)).errors.map((error) => error.reason)).toEqual(['XML nesting deeper than 40 elements']);
+    expect((await collectText(deep)).errors.map((error) => error.reason)).toEqual([
+      'XML nesting deeper than 40 elements',
+    ]);
   });
 
   it('refuses an element text over the limit, at the element', async () => {
-    const text = statementXml(entryXml('1.00', `<TxDtls><RmtInf>\n<Ustrd>${'x'.repeat(5000)}</Ustrd></RmtInf></TxDtls>`));
+    const text = statementXml(
+      entryXml('1.00', `<TxDtls><RmtInf>\n<Ustrd>${'x'.repeat(5000)}</Ustrd></RmtInf></TxDtls>`),
+    );
     const { errors, lines } = await collectText(text);
     expect(errors).toEqual([{ kind: 'error', lineNumber: 6, reason: '<Ustrd> has more than 4096 characters of text' }]);
     expect(lines).toEqual([]);
@@ -185,7 +234,9 @@ describe('camt.053 refusals and limits', () => {
 
   it('refuses a description longer than the line limit', async () => {
     const ustrd = `<Ustrd>${'y'.repeat(4000)}</Ustrd>`;
-    const { errors } = await collectText(statementXml(entryXml('1.00', `<TxDtls><RmtInf>${ustrd}${ustrd}</RmtInf></TxDtls>`)));
+    const { errors } = await collectText(
+      statementXml(entryXml('1.00', `<TxDtls><RmtInf>${ustrd}${ustrd}</RmtInf></TxDtls>`)),
+    );
     expect(errors.map((error) => error.reason)).toEqual(['description is 8001 characters long, more than 4096']);
   });
 });
@@ -194,13 +245,19 @@ describe('camt.053 memory bounds', () => {
   it('refuses one XML token longer than the limit before saxes buffers more of it', async () => {
     const text = statementXml(entryXml('1.00', `<TxDtls><AddtlTxInf>${'z'.repeat(1_200_000)}</AddtlTxInf></TxDtls>`));
     const { errors } = await collectStatement('camt053', textInput(text, 64 * 1024), { linesMax: 10 });
-    expect(errors.map((error) => error.reason)).toEqual(['an XML text, attribute or comment is longer than 1048576 characters']);
+    expect(errors.map((error) => error.reason)).toEqual([
+      'an XML text, attribute or comment is longer than 1048576 characters',
+    ]);
   });
 
   it('refuses an entry with more elements than the limit, at the first element past it', async () => {
     const many = '<Ustrd>u</Ustrd>'.repeat(5_100);
-    const { errors, lines } = await collectText(statementXml(entryXml('1.00', `<TxDtls><RmtInf>${many}</RmtInf></TxDtls>`)));
-    expect(errors.map((error) => [error.lineNumber, error.reason])).toEqual([[5, 'entry (Ntry) has more than 5000 XML elements']]);
+    const { errors, lines } = await collectText(
+      statementXml(entryXml('1.00', `<TxDtls><RmtInf>${many}</RmtInf></TxDtls>`)),
+    );
+    expect(errors.map((error) => [error.lineNumber, error.reason])).toEqual([
+      [5, 'entry (Ntry) has more than 5000 XML elements'],
+    ]);
     expect(lines).toEqual([]);
   });
 });

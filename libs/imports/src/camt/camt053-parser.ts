@@ -41,10 +41,13 @@ function rootProblem(tag: SaxesTagNS): string | null {
   if (tag.local === 'Document' && CAMT053_NAMESPACE.test(tag.uri)) return null;
   const camt = CAMT_NAMESPACE.exec(tag.uri);
   if (camt?.[1] === '054') {
-    return 'camt.054 (debit/credit notification) is not accepted: it carries no balances and would count the same ' +
-      'movements as the camt.053 statement again; import the camt.053 statement of the account instead';
+    return (
+      'camt.054 (debit/credit notification) is not accepted: it carries no balances and would count the same ' +
+      'movements as the camt.053 statement again; import the camt.053 statement of the account instead'
+    );
   }
-  if (camt !== null) return `camt.${camt[1]}.001.${camt[2]} is not a camt.053 bank-to-customer statement (versions 02 to 08)`;
+  if (camt !== null)
+    return `camt.${camt[1]}.001.${camt[2]} is not a camt.053 bank-to-customer statement (versions 02 to 08)`;
   return `not a camt.053 document: root element <${tag.name}> in namespace ${JSON.stringify(tag.uri)}`;
 }
 
@@ -68,7 +71,8 @@ class Camt053Reader {
   constructor() {
     this.sax.on('xmldecl', (declaration) => {
       const encoding = declaration.encoding;
-      if (encoding !== undefined && !/^utf-?8$/i.test(encoding)) this.fail(`XML encoding ${encoding} is not accepted; only UTF-8`);
+      if (encoding !== undefined && !/^utf-?8$/i.test(encoding))
+        this.fail(`XML encoding ${encoding} is not accepted; only UTF-8`);
     });
     this.sax.on('doctype', () => this.fail('a DOCTYPE is not accepted in a camt.053 document'));
     this.sax.on('opentagstart', () => this.event(() => (this.tagLine = this.sax.line)));
@@ -131,7 +135,9 @@ class Camt053Reader {
       return;
     }
     // Most elements have no attribute: they skip building an object from entries.
-    const attributes = isEmpty(tag.attributes) ? {} : Object.fromEntries(Object.values(tag.attributes).map((attribute) => [attribute.local, attribute.value]));
+    const attributes = isEmpty(tag.attributes)
+      ? {}
+      : Object.fromEntries(Object.values(tag.attributes).map((attribute) => [attribute.local, attribute.value]));
     if (depth === 2 && tag.local === 'Stmt') return this.startStatement(line);
     const statement = this.statement;
     if (statement === null) return;

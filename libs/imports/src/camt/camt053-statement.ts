@@ -19,7 +19,7 @@ function readBalance(balance: XmlNode, errors: StatementError[]): StatementBalan
     errors.push(statementError(balance.line, 'balance (Bal) has no amount (Amt)'));
     return null;
   }
-  const currency = amount.attributes['Ccy'];
+  const currency = amount.attributes.Ccy;
   const magnitude = unsignedAmount(amount.text.trim(), currency, amount.line, 'balance amount');
   const indicator = nodeAt(balance, 'CdtDbtInd');
   const indicatorText = indicator?.text.trim();
@@ -49,7 +49,8 @@ export function statementAccount(head: XmlNode): string | null {
 export function statementParts(head: XmlNode, firstLineCurrency: string | null): CamtStatementParts {
   const errors: StatementError[] = [];
   const accountId = statementAccount(head);
-  if (accountId === null) errors.push(statementError(head.line, 'statement (Stmt) has no account identification (Acct/Id)'));
+  if (accountId === null)
+    errors.push(statementError(head.line, 'statement (Stmt) has no account identification (Acct/Id)'));
   const balances = new Map<string, StatementBalance>();
   for (const balance of childNodes(head, 'Bal')) {
     const code = balanceCode(balance);
@@ -69,7 +70,8 @@ export function statementParts(head: XmlNode, firstLineCurrency: string | null):
       statementId: textAt(head, 'Id') ?? null,
       sequenceNumber: textAt(head, 'LglSeqNb') ?? null,
       electronicSequenceNumber: textAt(head, 'ElctrncSeqNb') ?? null,
-      currency: textAt(head, 'Acct', 'Ccy') ?? openingBalance?.currency ?? closingBalance?.currency ?? firstLineCurrency,
+      currency:
+        textAt(head, 'Acct', 'Ccy') ?? openingBalance?.currency ?? closingBalance?.currency ?? firstLineCurrency,
       openingBalance,
       closingBalance,
     },

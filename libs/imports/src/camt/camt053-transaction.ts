@@ -47,7 +47,7 @@ function transactionAmount(details: XmlNode): TransactionDetail['amount'] {
   // TxDtls/Amt exists from version 03 on; version 02 only has AmtDtls/TxAmt/Amt.
   const amount = nodeAt(details, 'Amt') ?? nodeAt(details, 'AmtDtls', 'TxAmt', 'Amt');
   if (amount === undefined) return undefined;
-  return { text: amount.text.trim(), currency: amount.attributes['Ccy'], line: amount.line };
+  return { text: amount.text.trim(), currency: amount.attributes.Ccy, line: amount.line };
 }
 
 // SEPA writes NOTPROVIDED where the payer gave no end-to-end id: that is no reference at all.

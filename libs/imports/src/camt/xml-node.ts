@@ -39,7 +39,10 @@ const XML_SPECIALS = /[<>&"]/g;
 
 function escapeXml(text: string): string {
   if (text.search(XML_SPECIALS) === -1) return text;
-  return text.replace(XML_SPECIALS, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[char] ?? char);
+  return text.replace(
+    XML_SPECIALS,
+    (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[char] ?? char,
+  );
 }
 
 /** Compact XML text of a subtree (indentation dropped), stopping once charsMax is reached. */

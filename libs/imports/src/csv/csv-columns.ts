@@ -12,7 +12,11 @@ export type RowResult = { ok: true; draft: LineDraft; bankId?: string } | { ok: 
 
 function profileRefs(profile: CsvProfile): CsvColumnRef[] {
   const { description = [], ...single } = profile.columns;
-  return [...Object.values(single).filter((ref) => ref !== undefined), ...description, ...amountColumnRefs(profile.amount)];
+  return [
+    ...Object.values(single).filter((ref) => ref !== undefined),
+    ...description,
+    ...amountColumnRefs(profile.amount),
+  ];
 }
 
 export function normalizedHeader(name: string): string {
@@ -20,7 +24,10 @@ export function normalizedHeader(name: string): string {
 }
 
 /** Maps every column the profile names to its position, or says which are missing from the header. */
-export function resolveColumns(profile: CsvProfile, header: readonly string[] | null): { ok: true; value: Resolved } | { ok: false; reason: string } {
+export function resolveColumns(
+  profile: CsvProfile,
+  header: readonly string[] | null,
+): { ok: true; value: Resolved } | { ok: false; reason: string } {
   const resolved: Resolved = new Map();
   const missing: string[] = [];
   const names = header?.map(normalizedHeader) ?? [];
@@ -32,16 +39,25 @@ export function resolveColumns(profile: CsvProfile, header: readonly string[] | 
     const wanted = normalizedHeader(ref);
     const index = names.indexOf(wanted);
     if (index === -1) missing.push(ref);
-    else if (names.indexOf(wanted, index + 1) !== -1) return { ok: false, reason: `the header has column ${shown(ref)} more than once` };
+    else if (names.indexOf(wanted, index + 1) !== -1)
+      return { ok: false, reason: `the header has column ${shown(ref)} more than once` };
     else resolved.set(ref, index);
   }
   if (missing.length > 0) {
-    return { ok: false, reason: `the header lacks the required column(s) ${[...new Set(missing)].map((name) => shown(name)).join(', ')}` };
+    return {
+      ok: false,
+      reason: `the header lacks the required column(s) ${[...new Set(missing)].map((name) => shown(name)).join(', ')}`,
+    };
   }
   return { ok: true, value: resolved };
 }
 
-function signedAmount(profile: CsvProfile, field: (ref: CsvColumnRef) => string, currency: string, reasons: string[]): bigint {
+function signedAmount(
+  profile: CsvProfile,
+  field: (ref: CsvColumnRef) => string,
+  currency: string,
+  reasons: string[],
+): bigint {
   const format = { decimalSeparator: profile.decimalSeparator, thousandsSeparator: profile.thousandsSeparator };
   const read = (text: string, label: string, unsigned: boolean): bigint => {
     if (unsigned && /^[+-]/.test(text)) {
@@ -67,22 +83,33 @@ function signedAmount(profile: CsvProfile, field: (ref: CsvColumnRef) => string,
   const direction = field(amount.directionColumn).toLowerCase();
   if (amount.creditValues.some((value) => value.toLowerCase() === direction)) return magnitude;
   if (amount.debitValues.some((value) => value.toLowerCase() === direction)) return -magnitude;
-  reasons.push(`direction ${shown(field(amount.directionColumn))} is none of ${[...amount.creditValues, ...amount.debitValues].map((value) => shown(value)).join(', ')}`);
+  reasons.push(
+    `direction ${shown(field(amount.directionColumn))} is none of ${[...amount.creditValues, ...amount.debitValues].map((value) => shown(value)).join(', ')}`,
+  );
   return 0n;
 }
 
 /** One data row of a column profile (the built-in bank profile or a tenant's own) as a line draft. */
-export function columnsRow(profile: CsvProfile, columns: Resolved, fields: readonly string[], lineNumber: number, raw: string): RowResult {
+export function columnsRow(
+  profile: CsvProfile,
+  columns: Resolved,
+  fields: readonly string[],
+  lineNumber: number,
+  raw: string,
+): RowResult {
   const field = (ref: CsvColumnRef): string => (fields[columns.get(ref) ?? -1] ?? '').trim();
-  const optional = (ref: CsvColumnRef | undefined): string | undefined => (ref === undefined ? undefined : field(ref) || undefined);
+  const optional = (ref: CsvColumnRef | undefined): string | undefined =>
+    ref === undefined ? undefined : field(ref) || undefined;
   const reasons: string[] = [];
   const bookedText = field(profile.columns.bookedOn);
   const bookedOn = dateInFormat(bookedText, profile.dateFormat);
   if (bookedOn === null) reasons.push(`booking date ${shown(bookedText)} is not a ${profile.dateFormat} date`);
   const valueText = optional(profile.columns.valueOn);
   const valueOn = valueText === undefined ? null : dateInFormat(valueText, profile.dateFormat);
-  if (valueText !== undefined && valueOn === null) reasons.push(`value date ${shown(valueText)} is not a ${profile.dateFormat} date`);
-  const currencyText = profile.columns.currency === undefined ? profile.currency ?? '' : field(profile.columns.currency);
+  if (valueText !== undefined && valueOn === null)
+    reasons.push(`value date ${shown(valueText)} is not a ${profile.dateFormat} date`);
+  const currencyText =
+    profile.columns.currency === undefined ? (profile.currency ?? '') : field(profile.columns.currency);
   const currency = currencyCode(currencyText);
   if (!currency.ok) reasons.push(currency.reason);
   const amountMinor = currency.ok ? signedAmount(profile, field, currency.value, reasons) : 0n;
@@ -97,9 +124,18 @@ export function columnsRow(profile: CsvProfile, columns: Resolved, fields: reado
       amountMinor,
       currency: currency.value,
       reversal: false,
-      references: { customerReference: optional(profile.columns.reference), endToEndId: optional(profile.columns.endToEndId) },
-      counterparty: { name: optional(profile.columns.counterpartyName), account: optional(profile.columns.counterpartyAccount) },
-      description: (profile.columns.description ?? []).map(field).filter((text) => text !== '').join(' '),
+      references: {
+        customerReference: optional(profile.columns.reference),
+        endToEndId: optional(profile.columns.endToEndId),
+      },
+      counterparty: {
+        name: optional(profile.columns.counterpartyName),
+        account: optional(profile.columns.counterpartyAccount),
+      },
+      description: (profile.columns.description ?? [])
+        .map(field)
+        .filter((text) => text !== '')
+        .join(' '),
       raw,
     },
     bankId: id === undefined ? undefined : referenceExternalId('id', id),

@@ -11,16 +11,23 @@ const OPTIONAL_COLUMNS = ['available_on', 'reporting_category', 'source_id', 'pa
 type GatewayColumn = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
 export type GatewayColumns = ReadonlyMap<GatewayColumn, number>;
 
-export function resolveGatewayColumns(header: readonly string[]): { ok: true; value: GatewayColumns } | { ok: false; reason: string } {
+export function resolveGatewayColumns(
+  header: readonly string[],
+): { ok: true; value: GatewayColumns } | { ok: false; reason: string } {
   const names = header.map(normalizedHeader);
   const columns = new Map<GatewayColumn, number>();
   for (const name of [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]) {
     const index = names.indexOf(name);
-    if (index !== -1 && names.indexOf(name, index + 1) !== -1) return { ok: false, reason: `the header has column ${shown(name)} more than once` };
+    if (index !== -1 && names.indexOf(name, index + 1) !== -1)
+      return { ok: false, reason: `the header has column ${shown(name)} more than once` };
     if (index !== -1) columns.set(name, index);
   }
   const missing = REQUIRED_COLUMNS.filter((name) => !columns.has(name));
-  if (missing.length > 0) return { ok: false, reason: `the header lacks the required column(s) ${missing.map((name) => shown(name)).join(', ')}` };
+  if (missing.length > 0)
+    return {
+      ok: false,
+      reason: `the header lacks the required column(s) ${missing.map((name) => shown(name)).join(', ')}`,
+    };
   return { ok: true, value: columns };
 }
 
@@ -32,7 +39,12 @@ function gatewayDate(text: string): string | null {
   return isoDateOfDateTime(text);
 }
 
-export function gatewayRow(columns: GatewayColumns, fields: readonly string[], lineNumber: number, raw: string): RowResult {
+export function gatewayRow(
+  columns: GatewayColumns,
+  fields: readonly string[],
+  lineNumber: number,
+  raw: string,
+): RowResult {
   const field = (name: GatewayColumn): string => (fields[columns.get(name) ?? -1] ?? '').trim();
   const optional = (name: GatewayColumn): string | undefined => field(name) || undefined;
   const reasons: string[] = [];
@@ -42,7 +54,8 @@ export function gatewayRow(columns: GatewayColumns, fields: readonly string[], l
   if (bookedOn === null) reasons.push(`created ${shown(field('created'))} is not a date or date-time`);
   const availableText = optional('available_on');
   const valueOn = availableText === undefined ? null : gatewayDate(availableText);
-  if (availableText !== undefined && valueOn === null) reasons.push(`available_on ${shown(availableText)} is not a date or date-time`);
+  if (availableText !== undefined && valueOn === null)
+    reasons.push(`available_on ${shown(availableText)} is not a date or date-time`);
   const currency = currencyCode(field('currency'));
   if (!currency.ok) return { ok: false, reasons: [...reasons, currency.reason] };
   const amount = (name: 'gross' | 'fee' | 'net'): bigint => {

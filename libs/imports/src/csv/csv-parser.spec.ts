@@ -50,13 +50,19 @@ describe('CSV profiles as data', () => {
   it('reports a direction value that the profile does not know', async () => {
     const profile: CsvProfile = {
       ...SEMICOLON_PROFILE,
-      amount: { convention: 'direction', column: 'Betrag', directionColumn: 'S/H', creditValues: ['H'], debitValues: ['S'] },
+      amount: {
+        convention: 'direction',
+        column: 'Betrag',
+        directionColumn: 'S/H',
+        creditValues: ['H'],
+        debitValues: ['S'],
+      },
     };
     const { errors } = await collectCsv('csv:sh', 'Datum;Text;Betrag;S/H\n01.01.2025;x;1,00;X\n', { sh: profile });
     expect(errors.map((error) => [error.lineNumber, error.reason])).toEqual([[2, 'direction "X" is none of "H", "S"']]);
   });
 
-  it('throws at once for an unknown profile or an invalid custom profile: the caller\'s mistake', () => {
+  it("throws at once for an unknown profile or an invalid custom profile: the caller's mistake", () => {
     expect(() => parse('csv:nope', textInput(''))).toThrow(/unknown CSV profile "nope"/);
     const broken = { ...SEMICOLON_PROFILE, delimiter: 'x' } as unknown as CsvProfile;
     expect(() => parse('csv:broken', textInput(''), { csvProfiles: { broken } })).toThrow();
@@ -67,19 +73,32 @@ describe('gateway export', () => {
   it('keeps gross and fee beside the net amount and names the statement after options.accountId', async () => {
     const text = `${GATEWAY_HEADER}\ntxn_1,2024-03-01T09:15:02Z,,EUR,10.00,0.59,9.41,charge,ch_1,po_9,Order\n`;
     const { statements, lines } = await collectCsv('csv:gateway', text);
-    expect(lines[0]).toMatchObject({ amountMinor: 941n, grossMinor: 1000n, feeMinor: 59n, externalId: 'id:txn_1', typeCode: 'charge' });
+    expect(lines[0]).toMatchObject({
+      amountMinor: 941n,
+      grossMinor: 1000n,
+      feeMinor: 59n,
+      externalId: 'id:txn_1',
+      typeCode: 'charge',
+    });
     expect(lines[0].references).toEqual({ gatewayId: 'txn_1', sourceId: 'ch_1', payoutId: 'po_9' });
-    expect(statements).toMatchObject([{ format: 'csv', accountId: 'gateway-acct', currency: 'EUR', openingBalance: null, lineCount: 1 }]);
+    expect(statements).toMatchObject([
+      { format: 'csv', accountId: 'gateway-acct', currency: 'EUR', openingBalance: null, lineCount: 1 },
+    ]);
   });
 
   it('accepts columns in any order and without the optional ones', async () => {
-    const { lines, errors } = await collectCsv('csv:gateway', 'net,fee,gross,currency,created,id\n-5.00,0.00,-5.00,usd,2024-03-02,txn_2\n');
+    const { lines, errors } = await collectCsv(
+      'csv:gateway',
+      'net,fee,gross,currency,created,id\n-5.00,0.00,-5.00,usd,2024-03-02,txn_2\n',
+    );
     expect(errors).toEqual([]);
     expect(lines.map((line) => [line.amountMinor, line.valueOn, line.description])).toEqual([[-500n, null, '']]);
   });
 
   it('reports an empty file', async () => {
-    expect((await collectCsv('csv:gateway', '')).errors.map((error) => error.reason)).toEqual(['the file is empty: no header row']);
+    expect((await collectCsv('csv:gateway', '')).errors.map((error) => error.reason)).toEqual([
+      'the file is empty: no header row',
+    ]);
   });
 });
 

@@ -8,7 +8,10 @@ import type { CsvProfile } from './csv-profile';
 export type CsvLayout = { kind: 'gateway' } | { kind: 'columns'; profile: CsvProfile };
 
 /** The records of the text, a chunk's worth at a time; a structure error comes last and ends them. */
-async function* csvRecords(text: AsyncIterable<string>, delimiter: string): AsyncGenerator<Array<CsvRecord | StatementError>> {
+async function* csvRecords(
+  text: AsyncIterable<string>,
+  delimiter: string,
+): AsyncGenerator<Array<CsvRecord | StatementError>> {
   const tokenizer = new CsvTokenizer(delimiter);
   for await (const chunk of text) {
     yield tokenizer.push(chunk);
@@ -20,7 +23,10 @@ async function* csvRecords(text: AsyncIterable<string>, delimiter: string): Asyn
 type RowMapper = (fields: readonly string[], lineNumber: number, raw: string) => RowResult;
 
 /** The header decides the row mapper; null (with an error) when the file cannot be mapped at all. */
-function rowMapper(layout: CsvLayout, header: readonly string[] | null): { mapper: RowMapper; width: number | null } | { reason: string } {
+function rowMapper(
+  layout: CsvLayout,
+  header: readonly string[] | null,
+): { mapper: RowMapper; width: number | null } | { reason: string } {
   if (layout.kind === 'gateway') {
     if (header === null) return { reason: 'the file is empty' };
     const columns = resolveGatewayColumns(header);
@@ -36,7 +42,11 @@ function rowMapper(layout: CsvLayout, header: readonly string[] | null): { mappe
 }
 
 /** A CSV export (gateway or bank) as ONE statement without balances; its item comes after the rows. */
-export async function* parseCsv(text: AsyncIterable<string>, layout: CsvLayout, accountId: string | null): AsyncGenerator<StatementItem, void, undefined> {
+export async function* parseCsv(
+  text: AsyncIterable<string>,
+  layout: CsvLayout,
+  accountId: string | null,
+): AsyncGenerator<StatementItem, void, undefined> {
   const builder = new StatementLineBuilder(0, accountId);
   const hasHeader = layout.kind === 'gateway' || layout.profile.headerRow;
   let mapping: ReturnType<typeof rowMapper> | null = hasHeader ? null : rowMapper(layout, null);
@@ -55,7 +65,10 @@ export async function* parseCsv(text: AsyncIterable<string>, layout: CsvLayout, 
       if ('reason' in mapping) break reading;
       if (mapping.width !== null && record.fields.length !== mapping.width) {
         const source = hasHeader ? 'the header has' : 'the profile expects';
-        yield statementError(record.lineNumber, `the row has ${record.fields.length} columns, ${source} ${mapping.width}`);
+        yield statementError(
+          record.lineNumber,
+          `the row has ${record.fields.length} columns, ${source} ${mapping.width}`,
+        );
         continue;
       }
       const row = mapping.mapper(record.fields, record.lineNumber, record.raw);

@@ -43,7 +43,10 @@ export const csvProfileSchema = z
     decimalSeparator: z.enum(['.', ',']),
     thousandsSeparator: z.enum(['', ',', '.', ' ', "'"]),
     /** A fixed currency for files without a currency column. */
-    currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
     amount: amountConvention,
     columns: z.strictObject({
       bookedOn: columnRef,
@@ -60,7 +63,11 @@ export const csvProfileSchema = z
   })
   .superRefine((profile, context) => {
     if ((profile.currency === undefined) === (profile.columns.currency === undefined)) {
-      context.addIssue({ code: 'custom', path: ['currency'], message: 'give exactly one of currency and columns.currency' });
+      context.addIssue({
+        code: 'custom',
+        path: ['currency'],
+        message: 'give exactly one of currency and columns.currency',
+      });
     }
     if (profile.decimalSeparator === profile.thousandsSeparator) {
       context.addIssue({ code: 'custom', path: ['thousandsSeparator'], message: 'must differ from decimalSeparator' });

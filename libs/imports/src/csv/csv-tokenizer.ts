@@ -58,7 +58,8 @@ export class CsvTokenizer {
     delimiter: string,
     private readonly recordCharsMax = CSV_RECORD_CHARS_MAX,
   ) {
-    if (delimiter.length !== 1 || '"\r\n'.includes(delimiter)) throw new RangeError(`unusable CSV delimiter ${JSON.stringify(delimiter)}`);
+    if (delimiter.length !== 1 || '"\r\n'.includes(delimiter))
+      throw new RangeError(`unusable CSV delimiter ${JSON.stringify(delimiter)}`);
     this.delimiterCode = delimiter.charCodeAt(0);
   }
 
@@ -117,9 +118,17 @@ export class CsvTokenizer {
     const fields: string[] = [];
     let position = start;
     for (;;) {
-      const field = text.charCodeAt(position) === QUOTE ? this.quotedField(text, position, atEnd, fields) : this.plainField(text, position, atEnd, fields);
+      const field =
+        text.charCodeAt(position) === QUOTE
+          ? this.quotedField(text, position, atEnd, fields)
+          : this.plainField(text, position, atEnd, fields);
       if (field === INCOMPLETE) return INCOMPLETE;
-      if (field < 0) return this.fail(items, this.lineNumber, field === NOT_CLOSED ? 'unclosed' : field === BAD_CLOSING ? 'closing' : 'opening');
+      if (field < 0)
+        return this.fail(
+          items,
+          this.lineNumber,
+          field === NOT_CLOSED ? 'unclosed' : field === BAD_CLOSING ? 'closing' : 'opening',
+        );
       position = field;
       // After a field: a delimiter, the record's end or the end of the text (the caller checked which).
       if (position < text.length && text.charCodeAt(position) === this.delimiterCode) {
@@ -131,7 +140,14 @@ export class CsvTokenizer {
     }
   }
 
-  private complete(text: string, start: number, end: number, endLength: number, fields: string[], items: Array<CsvRecord | StatementError>): number {
+  private complete(
+    text: string,
+    start: number,
+    end: number,
+    endLength: number,
+    fields: string[],
+    items: Array<CsvRecord | StatementError>,
+  ): number {
     if (end - start > this.recordCharsMax) return this.fail(items, this.lineNumber, 'long');
     items.push({ kind: 'record', lineNumber: this.lineNumber, fields, raw: text.slice(start, end) });
     this.lineNumber += countOf(text, this.recordEnd === '\r' ? '\r' : '\n', start, end + endLength);
@@ -203,7 +219,10 @@ export class CsvTokenizer {
 
   private fail(items: Array<CsvRecord | StatementError>, lineNumber: number, problem: StructureProblem): number {
     this.failed = true;
-    const reason = problem === 'long' ? `a record is longer than ${this.recordCharsMax} characters (wrong delimiter or quote?)` : STRUCTURE_PROBLEMS[problem];
+    const reason =
+      problem === 'long'
+        ? `a record is longer than ${this.recordCharsMax} characters (wrong delimiter or quote?)`
+        : STRUCTURE_PROBLEMS[problem];
     items.push(statementError(lineNumber, `CSV structure: ${reason} (the file is not read further)`));
     return FAILED;
   }

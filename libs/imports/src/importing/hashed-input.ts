@@ -19,7 +19,9 @@ export class HashedInput implements AsyncIterable<Buffer | Uint8Array | string> 
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       this.bytes += BigInt(bytes.length);
       if (this.bytes > BigInt(this.bytesMax)) {
-        throw new DomainError('PAYLOAD_TOO_LARGE', `the file is larger than ${this.bytesMax} bytes`, { bytesMax: this.bytesMax });
+        throw new DomainError('PAYLOAD_TOO_LARGE', `the file is larger than ${this.bytesMax} bytes`, {
+          bytesMax: this.bytesMax,
+        });
       }
       this.hash.update(bytes);
       this.onBytes?.(this.bytes);

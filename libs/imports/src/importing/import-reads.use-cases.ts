@@ -9,7 +9,9 @@ export class GetImportUseCase {
   constructor(private readonly imports: ImportRepository) {}
 
   async execute(command: { tenantId: string; id: string }): Promise<ImportView> {
-    const found = isUuid(command.id) ? await this.imports.findImport(command.tenantId, command.id.toLowerCase()) : undefined;
+    const found = isUuid(command.id)
+      ? await this.imports.findImport(command.tenantId, command.id.toLowerCase())
+      : undefined;
     if (found === undefined) throw new DomainError('NOT_FOUND', `import ${command.id} not found`);
     return found;
   }
@@ -18,7 +20,9 @@ export class GetImportUseCase {
 function decodeLineCursor(cursor: string): { lineNumber: number; id: string } {
   const [lineNumber, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   if (!/^\d{1,10}$/.test(lineNumber ?? '') || !isUuid(id ?? '')) {
-    throw new DomainError('VALIDATION_FAILED', 'cursor is not one this list gave out', { fields: [{ path: 'cursor', message: 'invalid cursor' }] });
+    throw new DomainError('VALIDATION_FAILED', 'cursor is not one this list gave out', {
+      fields: [{ path: 'cursor', message: 'invalid cursor' }],
+    });
   }
   return { lineNumber: Number(lineNumber), id: id! };
 }
@@ -31,13 +35,23 @@ export class ListImportLinesUseCase {
     private readonly getImport: GetImportUseCase,
   ) {}
 
-  async execute(command: { tenantId: string; id: string; cursor?: string; limit: number }): Promise<{ data: StoredLineView[]; nextCursor: string | null }> {
+  async execute(command: {
+    tenantId: string;
+    id: string;
+    cursor?: string;
+    limit: number;
+  }): Promise<{ data: StoredLineView[]; nextCursor: string | null }> {
     const found = await this.getImport.execute(command);
-    const after = command.cursor ? decodeLineCursor(command.cursor) : { lineNumber: 0, id: '00000000-0000-0000-0000-000000000000' };
+    const after = command.cursor
+      ? decodeLineCursor(command.cursor)
+      : { lineNumber: 0, id: '00000000-0000-0000-0000-000000000000' };
     const rows = await this.imports.listLines(command.tenantId, found.id, after, command.limit + 1);
     const page = rows.slice(0, command.limit);
     const last = page.at(-1);
-    return { data: page, nextCursor: rows.length > command.limit && last ? encodeCursor([String(last.lineNumber), last.id]) : null };
+    return {
+      data: page,
+      nextCursor: rows.length > command.limit && last ? encodeCursor([String(last.lineNumber), last.id]) : null,
+    };
   }
 }
 
@@ -47,7 +61,9 @@ export class GetStatementLineUseCase {
   constructor(private readonly imports: ImportRepository) {}
 
   async execute(command: { tenantId: string; id: string }): Promise<StoredLineView & { importId: string }> {
-    const found = isUuid(command.id) ? await this.imports.findLine(command.tenantId, command.id.toLowerCase()) : undefined;
+    const found = isUuid(command.id)
+      ? await this.imports.findLine(command.tenantId, command.id.toLowerCase())
+      : undefined;
     if (found === undefined) throw new DomainError('NOT_FOUND', `statement line ${command.id} not found`);
     return found;
   }

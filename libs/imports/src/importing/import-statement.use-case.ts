@@ -57,7 +57,8 @@ interface Progress {
 
 function summary(header: StatementHeader, totals: readonly LineAmount[]): StatementSummary {
   const check = balanceCheck(header, totals);
-  const balance = (value: StatementHeader['openingBalance']) => (value ? { amount: value.amountMinor.toString(), currency: value.currency, date: value.date } : null);
+  const balance = (value: StatementHeader['openingBalance']) =>
+    value ? { amount: value.amountMinor.toString(), currency: value.currency, date: value.date } : null;
   return {
     statementIndex: header.statementIndex,
     accountId: header.accountId,
@@ -90,9 +91,18 @@ export class ImportStatementUseCase {
     if (source === undefined) throw new DomainError('NOT_FOUND', `statement source ${command.source} not found`);
     const format = command.format ?? source.format;
     if (format === null || !STATEMENT_FORMAT_PATTERN.test(format)) {
-      throw new DomainError('VALIDATION_FAILED', 'format must be camt053, mt940 or csv:<profile> (or set a default on the source)', {
-        fields: [{ path: 'format', message: format === null ? 'required: the source has no default' : `unknown format ${format}` }],
-      });
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'format must be camt053, mt940 or csv:<profile> (or set a default on the source)',
+        {
+          fields: [
+            {
+              path: 'format',
+              message: format === null ? 'required: the source has no default' : `unknown format ${format}`,
+            },
+          ],
+        },
+      );
     }
     const csvProfiles = await this.csvProfiles(command.tenantId, format);
     const input = new HashedInput(command.input, IMPORT_FILE_BYTES_MAX, command.onProgress);
@@ -101,7 +111,13 @@ export class ImportStatementUseCase {
       const fileName = command.fileName?.slice(0, 255) ?? null;
       await this.imports.markStart(tx);
       await this.imports.openImport(tx, command.tenantId, { id: importId, sourceId: source.id, format, fileName });
-      const progress = await this.readAndStore(tx, command.tenantId, source.id, importId, parse(format as StatementFormat, input, { accountId: source.name, csvProfiles }));
+      const progress = await this.readAndStore(
+        tx,
+        command.tenantId,
+        source.id,
+        importId,
+        parse(format as StatementFormat, input, { accountId: source.name, csvProfiles }),
+      );
       const record = {
         id: importId,
         sourceId: source.id,
@@ -112,31 +128,64 @@ export class ImportStatementUseCase {
         lines: progress.lines,
         duplicates: progress.lines - progress.inserted,
         statements: progress.statements,
-        warnings: progress.statements.filter((statement) => statement.balanced === false).map((statement) => `statement ${statement.statementIndex}: ${statement.balanceProblem}`),
+        warnings: progress.statements
+          .filter((statement) => statement.balanced === false)
+          .map((statement) => `statement ${statement.statementIndex}: ${statement.balanceProblem}`),
       };
       const createdAt = await this.imports.completeImport(tx, command.tenantId, record);
       if (createdAt === undefined) {
         // The source already has this very file: undo this import's writes and answer with that one.
         await this.imports.undoToStart(tx);
-        return { import: (await this.imports.findImportByHash(command.tenantId, source.id, input.digest()))!, created: false };
+        return {
+          import: (await this.imports.findImportByHash(command.tenantId, source.id, input.digest()))!,
+          created: false,
+        };
       }
       const { sourceId: _sourceId, ...stored } = record;
-      const view: ImportView = { ...stored, source: source.name, fileSha256: record.fileSha256.toString('hex'), fileBytes: record.fileBytes.toString(), createdAt: createdAt.toISOString() };
+      const view: ImportView = {
+        ...stored,
+        source: source.name,
+        fileSha256: record.fileSha256.toString('hex'),
+        fileBytes: record.fileBytes.toString(),
+        createdAt: createdAt.toISOString(),
+      };
       await this.outbox.append(tx, command.tenantId, [
-        { type: 'statement.imported', aggregateType: 'statement_import', aggregateId: importId, aggregateVersion: 1n, data: { import: view } },
+        {
+          type: 'statement.imported',
+          aggregateType: 'statement_import',
+          aggregateId: importId,
+          aggregateVersion: 1n,
+          data: { import: view },
+        },
       ]);
       return { import: view, created: true };
     });
   }
 
-  private async readAndStore(tx: SqlTransaction, tenantId: string, sourceId: string, importId: string, items: ReturnType<typeof parse>): Promise<Progress> {
-    const progress: Progress = { lines: 0, inserted: 0, batch: new StatementLineColumns(), writing: [], errors: [], statements: [], totals: new Map() };
+  private async readAndStore(
+    tx: SqlTransaction,
+    tenantId: string,
+    sourceId: string,
+    importId: string,
+    items: ReturnType<typeof parse>,
+  ): Promise<Progress> {
+    const progress: Progress = {
+      lines: 0,
+      inserted: 0,
+      batch: new StatementLineColumns(),
+      writing: [],
+      errors: [],
+      statements: [],
+      totals: new Map(),
+    };
     const flush = async () => {
       const batch = progress.batch;
       progress.batch = new StatementLineColumns();
       if (progress.errors.length > 0 || batch.size === 0) return;
       if (progress.writing.length >= BATCH_WRITES_IN_FLIGHT_MAX) await progress.writing.shift();
-      const write = this.imports.insertLines(tx, tenantId, sourceId, importId, batch).then((inserted) => void (progress.inserted += inserted));
+      const write = this.imports.insertLines(tx, tenantId, sourceId, importId, batch).then((inserted) => {
+        progress.inserted += inserted;
+      });
       // A failed write surfaces when it is awaited; until then it must not count as unhandled.
       write.catch(() => undefined);
       progress.writing.push(write);
@@ -145,24 +194,35 @@ export class ImportStatementUseCase {
       if (item.kind === 'error') {
         if (progress.errors.length < ERRORS_REPORTED_MAX) progress.errors.push(item);
       } else if (item.kind === 'line') {
-        if (++progress.lines > IMPORT_LINES_MAX) throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_LINES_MAX} lines`);
+        if (++progress.lines > IMPORT_LINES_MAX)
+          throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_LINES_MAX} lines`);
         progress.totals.set(item.currency, (progress.totals.get(item.currency) ?? 0n) + item.amountMinor);
         progress.batch.add(item);
         if (progress.batch.size >= LINE_BATCH_SIZE) await flush();
       } else {
-        if (progress.statements.length >= IMPORT_STATEMENTS_MAX) throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_STATEMENTS_MAX} statements`);
-        const totals = [...progress.totals].map(([currency, amountMinor]) => ({ statementIndex: item.statementIndex, currency, amountMinor }));
+        if (progress.statements.length >= IMPORT_STATEMENTS_MAX)
+          throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_STATEMENTS_MAX} statements`);
+        const totals = [...progress.totals].map(([currency, amountMinor]) => ({
+          statementIndex: item.statementIndex,
+          currency,
+          amountMinor,
+        }));
         progress.statements.push(summary(item, totals));
         progress.totals = new Map();
       }
     }
     if (progress.errors.length > 0) {
       await Promise.allSettled(progress.writing);
-      throw new DomainError('IMPORT_INVALID', `the file has ${progress.errors.length} line(s) that cannot be read exactly; nothing was stored`, {
-        errors: progress.errors.map((error) => ({ line: error.lineNumber, reason: error.reason })),
-      });
+      throw new DomainError(
+        'IMPORT_INVALID',
+        `the file has ${progress.errors.length} line(s) that cannot be read exactly; nothing was stored`,
+        {
+          errors: progress.errors.map((error) => ({ line: error.lineNumber, reason: error.reason })),
+        },
+      );
     }
-    if (progress.lines === 0 && progress.statements.length === 0) throw new DomainError('IMPORT_INVALID', 'the file holds no statement', { errors: [] });
+    if (progress.lines === 0 && progress.statements.length === 0)
+      throw new DomainError('IMPORT_INVALID', 'the file holds no statement', { errors: [] });
     await flush();
     for (const write of progress.writing) await write;
     return progress;
@@ -173,7 +233,10 @@ export class ImportStatementUseCase {
     const name = format.slice('csv:'.length);
     if (BUILT_IN_CSV_PROFILES.has(name)) return {};
     const definition = await this.imports.findCsvProfile(tenantId, name);
-    if (definition === undefined) throw new DomainError('VALIDATION_FAILED', `unknown CSV profile ${name}`, { fields: [{ path: 'format', message: 'unknown profile' }] });
+    if (definition === undefined)
+      throw new DomainError('VALIDATION_FAILED', `unknown CSV profile ${name}`, {
+        fields: [{ path: 'format', message: 'unknown profile' }],
+      });
     return { [name]: csvProfileSchema.parse(definition) };
   }
 }

@@ -57,7 +57,15 @@ export interface NewImport {
 }
 
 function sourceView(row: SourceRow): SourceView & { id: string } {
-  return { id: row.id, name: row.name, format: row.format, account: row.account_code, accountId: row.account_id, currency: row.account_currency, createdAt: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    format: row.format,
+    account: row.account_code,
+    accountId: row.account_id,
+    currency: row.account_currency,
+    createdAt: row.created_at.toISOString(),
+  };
 }
 
 function importView(row: ImportRow): ImportView {
@@ -76,7 +84,8 @@ function importView(row: ImportRow): ImportView {
   };
 }
 
-const json = (value: unknown) => JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
+const json = (value: unknown) =>
+  JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
 
 interface LineRow {
   id: string;
@@ -130,12 +139,24 @@ export class ImportRepository {
   }
 
   async findAccount(tenantId: string, ref: string) {
-    return (await this.db.executor.query<{ id: string; code: string; currency: string }>(FIND_ACCOUNT, [tenantId, ref]))[0];
+    return (
+      await this.db.executor.query<{ id: string; code: string; currency: string }>(FIND_ACCOUNT, [tenantId, ref])
+    )[0];
   }
 
   /** Undefined when the tenant already has a source of this name. */
-  async insertSource(tx: SqlExecutor, tenantId: string, source: { id: string; name: string; accountId: string; format: string | null }) {
-    const rows = await tx.query<{ created_at: Date }>(INSERT_SOURCE, [tenantId, source.id, source.name, source.accountId, source.format]);
+  async insertSource(
+    tx: SqlExecutor,
+    tenantId: string,
+    source: { id: string; name: string; accountId: string; format: string | null },
+  ) {
+    const rows = await tx.query<{ created_at: Date }>(INSERT_SOURCE, [
+      tenantId,
+      source.id,
+      source.name,
+      source.accountId,
+      source.format,
+    ]);
     return rows[0]?.created_at;
   }
 
@@ -148,8 +169,19 @@ export class ImportRepository {
   }
 
   /** Returns how many of the lines were new to the source. */
-  async insertLines(tx: SqlExecutor, tenantId: string, sourceId: string, importId: string, lines: StatementLineColumns): Promise<number> {
-    const rows = await tx.query<{ inserted: bigint }>(INSERT_LINES, [tenantId, sourceId, importId, ...lines.parameters()]);
+  async insertLines(
+    tx: SqlExecutor,
+    tenantId: string,
+    sourceId: string,
+    importId: string,
+    lines: StatementLineColumns,
+  ): Promise<number> {
+    const rows = await tx.query<{ inserted: bigint }>(INSERT_LINES, [
+      tenantId,
+      sourceId,
+      importId,
+      ...lines.parameters(),
+    ]);
     return Number(rows[0]!.inserted);
   }
 
@@ -162,7 +194,11 @@ export class ImportRepository {
     await tx.query('ROLLBACK TO SAVEPOINT statement_import');
   }
 
-  async openImport(tx: SqlExecutor, tenantId: string, record: { id: string; sourceId: string; format: string; fileName: string | null }): Promise<void> {
+  async openImport(
+    tx: SqlExecutor,
+    tenantId: string,
+    record: { id: string; sourceId: string; format: string; fileName: string | null },
+  ): Promise<void> {
     await tx.query(OPEN_IMPORT, [tenantId, record.id, record.sourceId, record.format, record.fileName]);
   }
 
@@ -197,8 +233,19 @@ export class ImportRepository {
     return row === undefined ? undefined : importView(row);
   }
 
-  async listLines(tenantId: string, importId: string, after: { lineNumber: number; id: string }, limit: number): Promise<StoredLineView[]> {
-    const rows = await this.db.executor.query<LineRow>(LIST_IMPORT_LINES, [tenantId, importId, after.lineNumber, after.id, limit]);
+  async listLines(
+    tenantId: string,
+    importId: string,
+    after: { lineNumber: number; id: string },
+    limit: number,
+  ): Promise<StoredLineView[]> {
+    const rows = await this.db.executor.query<LineRow>(LIST_IMPORT_LINES, [
+      tenantId,
+      importId,
+      after.lineNumber,
+      after.id,
+      limit,
+    ]);
     return rows.map(toLineView);
   }
 

@@ -5,7 +5,15 @@ import { GetImportUseCase, GetStatementLineUseCase, ListImportLinesUseCase } fro
 import { ImportStatementUseCase } from './import-statement.use-case';
 import { CreateSourceUseCase, ListSourcesUseCase, SaveCsvProfileUseCase } from './sources.use-cases';
 
-const useCases = [ImportStatementUseCase, CreateSourceUseCase, ListSourcesUseCase, SaveCsvProfileUseCase, GetImportUseCase, ListImportLinesUseCase, GetStatementLineUseCase];
+const useCases = [
+  ImportStatementUseCase,
+  CreateSourceUseCase,
+  ListSourcesUseCase,
+  SaveCsvProfileUseCase,
+  GetImportUseCase,
+  ListImportLinesUseCase,
+  GetStatementLineUseCase,
+];
 
 @Module({
   imports: [OutboxModule],

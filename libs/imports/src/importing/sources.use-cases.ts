@@ -26,16 +26,35 @@ export class CreateSourceUseCase {
 
   async execute(command: CreateSourceCommand): Promise<SourceView & { id: string }> {
     if (command.format !== undefined && !STATEMENT_FORMAT_PATTERN.test(command.format)) {
-      throw new DomainError('VALIDATION_FAILED', 'format must be camt053, mt940 or csv:<profile>', { fields: [{ path: 'format', message: 'unknown format' }] });
+      throw new DomainError('VALIDATION_FAILED', 'format must be camt053, mt940 or csv:<profile>', {
+        fields: [{ path: 'format', message: 'unknown format' }],
+      });
     }
     const account = await this.imports.findAccount(command.tenantId, command.account);
-    if (account === undefined) throw new DomainError('ACCOUNT_NOT_FOUND', `unknown account ${command.account}`, { accounts: [command.account] });
+    if (account === undefined)
+      throw new DomainError('ACCOUNT_NOT_FOUND', `unknown account ${command.account}`, { accounts: [command.account] });
     const id = newId();
     const createdAt = await this.db.transaction('read committed', (tx) =>
-      this.imports.insertSource(tx, command.tenantId, { id, name: command.name, accountId: account.id, format: command.format ?? null }),
+      this.imports.insertSource(tx, command.tenantId, {
+        id,
+        name: command.name,
+        accountId: account.id,
+        format: command.format ?? null,
+      }),
     );
-    if (createdAt === undefined) throw new DomainError('VALIDATION_FAILED', `a source named ${command.name} already exists`, { fields: [{ path: 'name', message: 'taken' }] });
-    return { id, name: command.name, format: command.format ?? null, account: account.code, accountId: account.id, currency: account.currency, createdAt: createdAt.toISOString() };
+    if (createdAt === undefined)
+      throw new DomainError('VALIDATION_FAILED', `a source named ${command.name} already exists`, {
+        fields: [{ path: 'name', message: 'taken' }],
+      });
+    return {
+      id,
+      name: command.name,
+      format: command.format ?? null,
+      account: account.code,
+      accountId: account.id,
+      currency: account.currency,
+      createdAt: createdAt.toISOString(),
+    };
   }
 }
 
@@ -56,11 +75,19 @@ export class SaveCsvProfileUseCase {
     private readonly imports: ImportRepository,
   ) {}
 
-  async execute(command: { tenantId: string; name: string; definition: CsvProfile }): Promise<{ name: string; format: string; definition: CsvProfile }> {
+  async execute(command: {
+    tenantId: string;
+    name: string;
+    definition: CsvProfile;
+  }): Promise<{ name: string; format: string; definition: CsvProfile }> {
     if (command.name === 'gateway' || command.name === 'bank') {
-      throw new DomainError('VALIDATION_FAILED', `${command.name} is a built-in profile`, { fields: [{ path: 'name', message: 'reserved' }] });
+      throw new DomainError('VALIDATION_FAILED', `${command.name} is a built-in profile`, {
+        fields: [{ path: 'name', message: 'reserved' }],
+      });
     }
-    await this.db.transaction('read committed', (tx) => this.imports.saveCsvProfile(tx, command.tenantId, command.name, command.definition));
+    await this.db.transaction('read committed', (tx) =>
+      this.imports.saveCsvProfile(tx, command.tenantId, command.name, command.definition),
+    );
     return { name: command.name, format: `csv:${command.name}`, definition: command.definition };
   }
 }

@@ -71,7 +71,10 @@ export function parseBalance(value: string): Parsed<StatementBalance> {
   if (!currency.ok) return currency;
   const amount = mt940Amount(amountText, currency.value);
   if (!amount.ok) return amount;
-  return { ok: true, value: { amountMinor: mark === 'D' ? -amount.value : amount.value, currency: currency.value, date } };
+  return {
+    ok: true,
+    value: { amountMinor: mark === 'D' ? -amount.value : amount.value, currency: currency.value, date },
+  };
 }
 
 export interface Mt940Movement {
@@ -116,7 +119,10 @@ function references(rest: string): Pick<Mt940Movement, 'customerReference' | 'ba
 export function parseStatementLine(value: string, currency: string): Parsed<Mt940Movement> {
   const match = STATEMENT_LINE_PATTERN.exec(value);
   if (match === null) {
-    return { ok: false, reason: `statement line ${shown(value)} is not YYMMDD[MMDD]C|D|RC|RD[funds code]amount type reference` };
+    return {
+      ok: false,
+      reason: `statement line ${shown(value)} is not YYMMDD[MMDD]C|D|RC|RD[funds code]amount type reference`,
+    };
   }
   const [, valueText, entryText, mark, , amountText, typeCode, rest] = match;
   const valueOn = mt940Date(valueText, true);

@@ -24,7 +24,11 @@ function structured(joined: string, separator: string): Mt940Information {
   const parts = joined.slice(3).split(separator === '?' ? /\?(\d{2})/ : />(\d{2})/);
   const fields: Array<[string, string]> = [];
   for (let index = 1; index + 1 < parts.length; index += 2) fields.push([parts[index], parts[index + 1]]);
-  const field = (code: string): string => fields.filter(([each]) => each === code).map(([, text]) => text).join('');
+  const field = (code: string): string =>
+    fields
+      .filter(([each]) => each === code)
+      .map(([, text]) => text)
+      .join('');
   const references: LineReferences = {};
   const purpose: string[] = [];
   for (const [, text] of fields.filter(([each]) => PURPOSE_FIELDS.has(each))) {
@@ -45,7 +49,22 @@ function structured(joined: string, separator: string): Mt940Information {
 }
 
 // Dutch/ING layout: "/EREF/123//CNTP/NL08INGB0000001234/INGBNL2A/NAME/CITY//REMI/USTD//text/".
-const SLASH_KEYS = ['EREF', 'MARF', 'CSID', 'CNTP', 'REMI', 'IREF', 'PREF', 'RTRN', 'TRTP', 'ORDP', 'BENM', 'PURP', 'ULTC', 'ULTD'];
+const SLASH_KEYS = [
+  'EREF',
+  'MARF',
+  'CSID',
+  'CNTP',
+  'REMI',
+  'IREF',
+  'PREF',
+  'RTRN',
+  'TRTP',
+  'ORDP',
+  'BENM',
+  'PURP',
+  'ULTC',
+  'ULTD',
+];
 const SLASH_START = new RegExp(`^/(${SLASH_KEYS.join('|')})/`);
 const SLASH_KEY = new RegExp(`/(${SLASH_KEYS.join('|')})/`, 'g');
 
@@ -72,6 +91,9 @@ export function parseInformation(lines: readonly string[]): Mt940Information {
   if (layout !== null) return structured(joined, layout[2]);
   if (SLASH_START.test(joined)) return slashSeparated(joined);
   // Free text: physical lines are separate phrases (ABN AMRO, ING), so they are joined with a space.
-  const description = lines.map((line) => line.trim()).filter((line) => line !== '').join(' ');
+  const description = lines
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
   return { description, references: {} };
 }

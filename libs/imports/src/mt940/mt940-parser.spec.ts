@@ -15,26 +15,62 @@ async function collectText(text: string): Promise<CollectedStatements> {
 }
 
 function addsUp(collected: CollectedStatements): boolean[] {
-  return collected.statements.map((statement) => balanceCheck(statement, collected.lines.filter((line) => line.statementIndex === statement.statementIndex)).ok);
+  return collected.statements.map(
+    (statement) =>
+      balanceCheck(
+        statement,
+        collected.lines.filter((line) => line.statementIndex === statement.statementIndex),
+      ).ok,
+  );
 }
 
 describe('MT940 real samples', () => {
   it('jejik/abnamro.sta: bank envelope lines, :28:, :60M:/:62M:, free-text :86: over several lines', async () => {
     const collected = await collectSample('jejik/abnamro.sta');
     expect(collected.errors).toEqual([]);
-    expect(collected.statements.map((each) => [each.accountId, each.sequenceNumber, each.openingBalance?.amountMinor, each.closingBalance?.amountMinor])).toEqual([
+    expect(
+      collected.statements.map((each) => [
+        each.accountId,
+        each.sequenceNumber,
+        each.openingBalance?.amountMinor,
+        each.closingBalance?.amountMinor,
+      ]),
+    ).toEqual([
       ['517852257', '19321/1', 323628n, 87684n],
       ['517852257', '19322/1', 287684n, 184975n],
     ]);
-    expect(collected.lines.map((line) => line.amountMinor)).toEqual([-900n, -1159n, -1163n, -1180n, -1345n, -1549n, -10700n, -14148n, -949n, -1500n]);
-    expect(collected.lines[1]).toMatchObject({ lineNumber: 12, valueOn: '2011-05-21', bookedOn: '2011-05-23', typeCode: 'N426' });
-    expect(collected.lines[0].description).toBe('GIRO   428428 KPN - DIGITENNE    BETALINGSKENM.  000000042188659 5314606715                       BETREFT FACTUUR D.D. 20-05-2011 INCL. 1,44 BTW');
+    expect(collected.lines.map((line) => line.amountMinor)).toEqual([
+      -900n,
+      -1159n,
+      -1163n,
+      -1180n,
+      -1345n,
+      -1549n,
+      -10700n,
+      -14148n,
+      -949n,
+      -1500n,
+    ]);
+    expect(collected.lines[1]).toMatchObject({
+      lineNumber: 12,
+      valueOn: '2011-05-21',
+      bookedOn: '2011-05-23',
+      typeCode: 'N426',
+    });
+    expect(collected.lines[0].description).toBe(
+      'GIRO   428428 KPN - DIGITENNE    BETALINGSKENM.  000000042188659 5314606715                       BETREFT FACTUUR D.D. 20-05-2011 INCL. 1,44 BTW',
+    );
   });
 
   it('jejik/ing.sta: ING header lines, UTF-8 text, statement-level :86: after :62F:, -XXX trailer', async () => {
     const collected = await collectSample('jejik/ing.sta');
     expect(collected.errors).toEqual([]);
-    expect(collected.statements[0]).toMatchObject({ accountId: '0001234567', statementId: 'MPBZ', currency: 'EUR', lineCount: 7 });
+    expect(collected.statements[0]).toMatchObject({
+      accountId: '0001234567',
+      statementId: 'MPBZ',
+      currency: 'EUR',
+      lineCount: 7,
+    });
     expect(collected.lines.map((line) => line.amountMinor)).toEqual([-2503n, -303n, -111n, -2000n, -110n, 368n, 100n]);
     expect(collected.lines[2].references).toEqual({ customerReference: 'TMG TANGO' });
   });
@@ -70,13 +106,19 @@ describe('MT940 real samples', () => {
     expect(reversal).toMatchObject({ lineNumber: 19, amountMinor: -20488n, typeCode: 'NRTI' });
     expect(collected.lines[0]).toMatchObject({
       amountMinor: 30000n,
-      references: { endToEndId: 'TFNR 40005 00005', customerReference: 'TFNr 40005 MSGID', bankReference: '0724710345313905' },
+      references: {
+        endToEndId: 'TFNR 40005 00005',
+        customerReference: 'TFNr 40005 MSGID',
+        bankReference: '0724710345313905',
+      },
       description: 'RETOURE MTLG:Grund nicht spezifiziert Reject aus SEPA-Ueberweisungsauftrag',
     });
   });
 
   it('betterplace/amount_formats.sta: each amount form reads exactly inside a statement; the fragment alone is refused', async () => {
-    const sample = readFileSync(path.join(MT940_SAMPLES, 'betterplace/amount_formats.sta'), 'utf8').split('\n').filter((line) => line !== '');
+    const sample = readFileSync(path.join(MT940_SAMPLES, 'betterplace/amount_formats.sta'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
     const openings: bigint[] = [];
     for (const line of sample) {
       const collected = await collectText(`:20:X\n:25:ACCOUNT\n:28C:1\n${line}\n:62F:C100318EUR0,\n`);
@@ -90,14 +132,21 @@ describe('MT940 real samples', () => {
 
   it('betterplace/empty_86.sta: an :86: fragment outside any statement is refused', async () => {
     const collected = await collectSample('betterplace/empty_86.sta');
-    expect(collected.errors).toEqual([{ kind: 'error', lineNumber: 1, reason: 'tag :86: outside a statement (a statement starts with :20:)' }]);
+    expect(collected.errors).toEqual([
+      { kind: 'error', lineNumber: 1, reason: 'tag :86: outside a statement (a statement starts with :20:)' },
+    ]);
   });
 
   it('wolph/february_30.sta: the German 30 February value date is the last day of February', async () => {
     const collected = await collectSample('wolph/february_30.sta');
     expect(collected.errors).toEqual([]);
     expect(collected.lines).toHaveLength(1);
-    expect(collected.lines[0]).toMatchObject({ valueOn: '2016-02-29', bookedOn: '2016-03-01', amountMinor: -600n, description: 'ENTGELTABSCHLUSS Pauschalen' });
+    expect(collected.lines[0]).toMatchObject({
+      valueOn: '2016-02-29',
+      bookedOn: '2016-03-01',
+      amountMinor: -600n,
+      description: 'ENTGELTABSCHLUSS Pauschalen',
+    });
     expect(addsUp(collected)).toEqual([true]);
   });
 
@@ -109,20 +158,29 @@ describe('MT940 real samples', () => {
 
   it('wolph/multiline.sta: the statement reads; the :61: appended after its end (line 38) is refused', async () => {
     const collected = await collectSample('wolph/multiline.sta');
-    expect(collected.errors).toEqual([{ kind: 'error', lineNumber: 38, reason: 'tag :61: outside a statement (a statement starts with :20:)' }]);
+    expect(collected.errors).toEqual([
+      { kind: 'error', lineNumber: 38, reason: 'tag :61: outside a statement (a statement starts with :20:)' },
+    ]);
     expect(collected.lines).toHaveLength(1);
     expect(collected.lines[0]).toMatchObject({
       amountMinor: -500n,
       references: { customerReference: 'REFERENCE DO 111', bankReference: 'MUL0408041114005' },
-      counterparty: { name: 'NOM DU DO / BENEFICIAIRE 11NOM DU DO / BENEFICIAIRE 22', account: 'NUMERO DE COMPTE01234567' },
+      counterparty: {
+        name: 'NOM DU DO / BENEFICIAIRE 11NOM DU DO / BENEFICIAIRE 22',
+        account: 'NUMERO DE COMPTE01234567',
+      },
     });
-    expect(collected.lines[0].description).toMatch(/^VIREMENT111111111111111111X LIGNE1111.*\/OCMT\/EUR4,5\/\/IACC\/D3\/$/);
+    expect(collected.lines[0].description).toMatch(
+      /^VIREMENT111111111111111111X LIGNE1111.*\/OCMT\/EUR4,5\/\/IACC\/D3\/$/,
+    );
     expect(addsUp(collected)).toEqual([true]);
   });
 
   it('the :61: of multiline.sta reads inside a statement: slash in the bank reference, supplementary line', async () => {
     const sample = readFileSync(path.join(MT940_SAMPLES, 'wolph/multiline.sta'), 'utf8').split('\n');
-    const collected = await collectText(`:20:X\n:25:A\n:60F:C221219EUR0,\n${sample[37]}\n${sample[38]}\n:62F:C221220EUR119,\n`);
+    const collected = await collectText(
+      `:20:X\n:25:A\n:60F:C221219EUR0,\n${sample[37]}\n${sample[38]}\n:62F:C221220EUR119,\n`,
+    );
     expect(collected.errors).toEqual([]);
     expect(collected.lines[0]).toMatchObject({
       valueOn: '2022-12-19',
@@ -157,9 +215,16 @@ describe('MT940 rules', () => {
     ]);
   });
 
-  it('signs C, D, RC and RD from the holder\'s view and marks reversals', async () => {
-    const { lines } = await collectText(statement(':61:240101C1,NMSC\n:61:240101D2,NMSC\n:61:240101RC3,NMSC\n:61:240101RD4,NMSC'));
-    expect(lines.map((line) => [line.amountMinor, line.reversal])).toEqual([[100n, false], [-200n, false], [-300n, true], [400n, true]]);
+  it("signs C, D, RC and RD from the holder's view and marks reversals", async () => {
+    const { lines } = await collectText(
+      statement(':61:240101C1,NMSC\n:61:240101D2,NMSC\n:61:240101RC3,NMSC\n:61:240101RD4,NMSC'),
+    );
+    expect(lines.map((line) => [line.amountMinor, line.reversal])).toEqual([
+      [100n, false],
+      [-200n, false],
+      [-300n, true],
+      [400n, true],
+    ]);
   });
 
   it('reports a stray line after a single-line tag, and a statement without :25:', async () => {
@@ -171,16 +236,24 @@ describe('MT940 rules', () => {
   });
 
   it('reports an overlong line and an empty file', async () => {
-    expect((await collectText(statement(`:86:${'x'.repeat(3000)}`))).errors.map((error) => error.reason)).toEqual(['line is longer than 2048 characters']);
-    expect((await collectText('')).errors.map((error) => error.reason)).toEqual(['the file contains no MT940 statement (no :20: tag)']);
+    expect((await collectText(statement(`:86:${'x'.repeat(3000)}`))).errors.map((error) => error.reason)).toEqual([
+      'line is longer than 2048 characters',
+    ]);
+    expect((await collectText('')).errors.map((error) => error.reason)).toEqual([
+      'the file contains no MT940 statement (no :20: tag)',
+    ]);
   });
 });
 
 describe('MT940 limits', () => {
   it('refuses a statement line with more physical lines than the limit, once', async () => {
     const information = Array.from({ length: 150 }, (_, index) => `more text ${index}`).join('\n');
-    const { errors, lines } = await collectText(`:20:T\n:25:A\n:60F:C240101EUR0,\n:61:240101C1,NMSC\n:86:start\n${information}\n:62F:C240101EUR1,\n`);
-    expect(errors).toEqual([{ kind: 'error', lineNumber: 104, reason: 'statement line has more than 100 physical lines' }]);
+    const { errors, lines } = await collectText(
+      `:20:T\n:25:A\n:60F:C240101EUR0,\n:61:240101C1,NMSC\n:86:start\n${information}\n:62F:C240101EUR1,\n`,
+    );
+    expect(errors).toEqual([
+      { kind: 'error', lineNumber: 104, reason: 'statement line has more than 100 physical lines' },
+    ]);
     expect(lines).toEqual([]);
   });
 

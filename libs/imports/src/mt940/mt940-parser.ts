@@ -76,7 +76,8 @@ class Mt940Reader {
 
   finish(): void {
     this.endStatement();
-    if (this.statementCount === 0 && this.errorCount === 0) this.error(1, 'the file contains no MT940 statement (no :20: tag)');
+    if (this.statementCount === 0 && this.errorCount === 0)
+      this.error(1, 'the file contains no MT940 statement (no :20: tag)');
   }
 
   private error(lineNumber: number, reason: string): void {
@@ -89,7 +90,8 @@ class Mt940Reader {
     const pending = this.pending;
     if (this.continuation === 'ignore' || pending === null) return;
     if (pending.raw.length >= MT940_LINES_PER_MOVEMENT_MAX) {
-      if (!pending.refused) this.error(lineNumber, `statement line has more than ${MT940_LINES_PER_MOVEMENT_MAX} physical lines`);
+      if (!pending.refused)
+        this.error(lineNumber, `statement line has more than ${MT940_LINES_PER_MOVEMENT_MAX} physical lines`);
       pending.refused = true;
       return;
     }
@@ -170,7 +172,8 @@ class Mt940Reader {
 
   private opening(statement: OpenStatement, tag: string, value: string, lineNumber: number): void {
     if (!this.inPhase(statement, 'header', tag, lineNumber)) return;
-    if (statement.accountId === null) this.error(lineNumber, 'statement has no account identification :25: before its opening balance');
+    if (statement.accountId === null)
+      this.error(lineNumber, 'statement has no account identification :25: before its opening balance');
     statement.openingSeen = true;
     statement.opening = this.checkBalance(value, lineNumber);
     statement.phase = 'lines';
@@ -215,7 +218,10 @@ class Mt940Reader {
     if (pending === null || statement === null || pending.refused) return;
     const { movement } = pending;
     const information = parseInformation(pending.information);
-    const supplementary = pending.supplementary.map((part) => part.trim()).join(' ').trim();
+    const supplementary = pending.supplementary
+      .map((part) => part.trim())
+      .join(' ')
+      .trim();
     const draft: LineDraft = {
       lineNumber: pending.line,
       bookedOn: movement.bookedOn,

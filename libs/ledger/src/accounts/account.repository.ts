@@ -140,17 +140,29 @@ export class AccountRepository {
     }));
   }
 
-  async postedTotalsAsOf(tenantId: string, accountId: string, asOf: Date): Promise<{ postedDebits: bigint; postedCredits: bigint }> {
+  async postedTotalsAsOf(
+    tenantId: string,
+    accountId: string,
+    asOf: Date,
+  ): Promise<{ postedDebits: bigint; postedCredits: bigint }> {
     const [totals] = await this.balancesAsOf(tenantId, asOf, { accountId, limit: 1 });
     return totals!;
   }
 
   /** Posted totals at `asOf` of one account or of all the tenant's accounts (at most `limit`), in id order. */
-  async balancesAsOf(tenantId: string, asOf: Date, scope: { accountId?: string; limit: number }): Promise<AccountPostedTotals[]> {
-    const rows = await this.db.executor.query<{ id: string; code: string; currency: string; normal_balance: Side; posted_debits: string; posted_credits: string }>(
-      BALANCES_AS_OF,
-      [tenantId, asOf, scope.accountId ?? null, scope.limit],
-    );
+  async balancesAsOf(
+    tenantId: string,
+    asOf: Date,
+    scope: { accountId?: string; limit: number },
+  ): Promise<AccountPostedTotals[]> {
+    const rows = await this.db.executor.query<{
+      id: string;
+      code: string;
+      currency: string;
+      normal_balance: Side;
+      posted_debits: string;
+      posted_credits: string;
+    }>(BALANCES_AS_OF, [tenantId, asOf, scope.accountId ?? null, scope.limit]);
     // Sums of bigint are numeric in PostgreSQL: read them as exact text, never as floats.
     return rows.map((row) => ({
       id: row.id,
@@ -163,7 +175,11 @@ export class AccountRepository {
   }
 
   async accountKeysAfter(after: { tenantId: string; id: string }, limit: number) {
-    const rows = await this.db.executor.query<{ tenant_id: string; id: string }>(ACCOUNT_KEYS_AFTER, [after.tenantId, after.id, limit]);
+    const rows = await this.db.executor.query<{ tenant_id: string; id: string }>(ACCOUNT_KEYS_AFTER, [
+      after.tenantId,
+      after.id,
+      limit,
+    ]);
     return rows.map((row) => ({ tenantId: row.tenant_id, id: row.id }));
   }
 

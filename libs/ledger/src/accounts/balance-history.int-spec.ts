@@ -20,10 +20,15 @@ describe('point-in-time balances', () => {
     await ledger.account(tenantId, { code: 'equity', currency: 'USD', normalBalance: 'credit', allowNegative: true });
     await ledger.account(tenantId, { code: 'wallet', currency: 'USD', normalBalance: 'credit', allowNegative: true });
     // Back-dated postings in random order over the last 29 days, in both directions.
-    const random = fc.sample(fc.tuple(fc.integer({ min: 1, max: 29 * 24 * 60 }), fc.bigInt({ min: 1n, max: 10_000n }), fc.boolean()), { numRuns: 120, seed: 42 });
+    const random = fc.sample(
+      fc.tuple(fc.integer({ min: 1, max: 29 * 24 * 60 }), fc.bigInt({ min: 1n, max: 10_000n }), fc.boolean()),
+      { numRuns: 120, seed: 42 },
+    );
     for (const [minutesAgo, amount, inbound] of random) {
       const effectiveAt = new Date(now - minutesAgo * 60_000);
-      await (inbound ? ledger.transfer(tenantId, 'equity', 'wallet', amount, { effectiveAt }) : ledger.transfer(tenantId, 'wallet', 'equity', amount, { effectiveAt }));
+      await (inbound
+        ? ledger.transfer(tenantId, 'equity', 'wallet', amount, { effectiveAt })
+        : ledger.transfer(tenantId, 'wallet', 'equity', amount, { effectiveAt }));
     }
     await ledger.get(TakeBalanceSnapshotsUseCase).execute(new Date(now + 10 * DAY_MS));
     await ledger.get(TakeBalanceSnapshotsUseCase).execute(new Date(now + 20 * DAY_MS));
@@ -44,12 +49,17 @@ describe('point-in-time balances', () => {
   }
 
   it('uses snapshots', async () => {
-    const rows = await test.database.sql.query<{ n: bigint }>('SELECT count(*)::int8 AS n FROM balance_snapshots WHERE tenant_id = $1', [tenantId]);
+    const rows = await test.database.sql.query<{ n: bigint }>(
+      'SELECT count(*)::int8 AS n FROM balance_snapshots WHERE tenant_id = $1',
+      [tenantId],
+    );
     expect(rows[0]!.n).toBeGreaterThanOrEqual(2n);
   });
 
   it('equals a recomputation from raw entries at random past times', async () => {
-    const times = fc.sample(fc.integer({ min: -31 * 24 * 60, max: 60 }), { numRuns: 60, seed: 7 }).map((minutes) => new Date(now + minutes * 60_000));
+    const times = fc
+      .sample(fc.integer({ min: -31 * 24 * 60, max: 60 }), { numRuns: 60, seed: 7 })
+      .map((minutes) => new Date(now + minutes * 60_000));
     for (const asOf of times) {
       const answer = await ledger.get(GetBalanceUseCase).execute({ tenantId, account: 'wallet', asOf });
       expect(BigInt(answer.posted), asOf.toISOString()).toBe(await recomputed(asOf));
@@ -57,11 +67,16 @@ describe('point-in-time balances', () => {
   });
 
   it('answers exactly at a snapshot boundary and one millisecond either side', async () => {
-    const snapshots = await test.database.sql.query<{ as_of: Date }>('SELECT as_of FROM balance_snapshots WHERE tenant_id = $1', [tenantId]);
+    const snapshots = await test.database.sql.query<{ as_of: Date }>(
+      'SELECT as_of FROM balance_snapshots WHERE tenant_id = $1',
+      [tenantId],
+    );
     for (const { as_of: boundary } of snapshots) {
       for (const offset of [-1, 0, 1]) {
         const asOf = new Date(boundary.getTime() + offset);
-        expect(BigInt((await ledger.get(GetBalanceUseCase).execute({ tenantId, account: 'wallet', asOf })).posted)).toBe(await recomputed(asOf));
+        expect(
+          BigInt((await ledger.get(GetBalanceUseCase).execute({ tenantId, account: 'wallet', asOf })).posted),
+        ).toBe(await recomputed(asOf));
       }
     }
   });

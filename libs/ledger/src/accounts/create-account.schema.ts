@@ -6,7 +6,10 @@ import { isUuid } from '@ledger/db';
 export const createAccountSchema = z.strictObject({
   code: z
     .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'letters, digits and _ . : - only, at most 128, e.g. "assets:bank:main"')
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/,
+      'letters, digits and _ . : - only, at most 128, e.g. "assets:bank:main"',
+    )
     .refine((code) => !isUuid(code), { message: 'must not look like a UUID (ids and codes share one namespace)' }),
   currency: currencySchema,
   normalBalance: sideSchema,

@@ -29,7 +29,13 @@ export class CreateAccountUseCase {
       }
       const view = toAccountView(account);
       await this.outbox.append(tx, tenantId, [
-        { type: 'account.created', aggregateType: 'account', aggregateId: account.id, aggregateVersion: 0n, data: { account: view } },
+        {
+          type: 'account.created',
+          aggregateType: 'account',
+          aggregateId: account.id,
+          aggregateVersion: 0n,
+          data: { account: view },
+        },
       ]);
       return view;
     });

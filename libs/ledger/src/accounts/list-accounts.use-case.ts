@@ -17,7 +17,11 @@ export class ListAccountsUseCase {
   constructor(private readonly accounts: AccountRepository) {}
 
   async execute(command: ListAccountsCommand): Promise<{ data: AccountView[]; nextCursor: string | null }> {
-    const filter: AccountFilter = { currency: command.currency, codePrefix: command.codePrefix, metadata: command.metadata };
+    const filter: AccountFilter = {
+      currency: command.currency,
+      codePrefix: command.codePrefix,
+      metadata: command.metadata,
+    };
     if (command.cursor !== undefined) filter.afterId = decodeIdCursor(command.cursor);
     const rows = await this.accounts.list(command.tenantId, filter, command.limit + 1);
     const page = rows.slice(0, command.limit);

@@ -3,7 +3,15 @@ import { balancesOf, signedAmount } from './balances';
 
 describe('balances', () => {
   it('credit-normal: credits - debits, pending debits reserved', () => {
-    expect(balancesOf({ normalBalance: 'credit', postedDebits: 30n, postedCredits: 100n, pendingDebits: 20n, pendingCredits: 5n })).toEqual({
+    expect(
+      balancesOf({
+        normalBalance: 'credit',
+        postedDebits: 30n,
+        postedCredits: 100n,
+        pendingDebits: 20n,
+        pendingCredits: 5n,
+      }),
+    ).toEqual({
       posted: 70n,
       pending: 20n,
       available: 50n,
@@ -11,7 +19,15 @@ describe('balances', () => {
   });
 
   it('debit-normal: debits - credits, pending credits reserved', () => {
-    expect(balancesOf({ normalBalance: 'debit', postedDebits: 100n, postedCredits: 30n, pendingDebits: 5n, pendingCredits: 20n })).toEqual({
+    expect(
+      balancesOf({
+        normalBalance: 'debit',
+        postedDebits: 100n,
+        postedCredits: 30n,
+        pendingDebits: 5n,
+        pendingCredits: 20n,
+      }),
+    ).toEqual({
       posted: 70n,
       pending: 20n,
       available: 50n,

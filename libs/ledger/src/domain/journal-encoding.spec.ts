@@ -12,8 +12,22 @@ const record: JournalRecord = {
   expiresAt: null,
   descriptionDigest: Buffer.alloc(32, 7),
   entries: [
-    { leg: 1, accountId: '01a2292a-96c1-7e3f-98ca-56f1bb5b692b', direction: 'credit', pending: false, amountMinor: 100n, currency: 'USD' },
-    { leg: 0, accountId: '01a2292a-96c0-7878-a156-e2b1918919ff', direction: 'debit', pending: false, amountMinor: 100n, currency: 'USD' },
+    {
+      leg: 1,
+      accountId: '01a2292a-96c1-7e3f-98ca-56f1bb5b692b',
+      direction: 'credit',
+      pending: false,
+      amountMinor: 100n,
+      currency: 'USD',
+    },
+    {
+      leg: 0,
+      accountId: '01a2292a-96c0-7878-a156-e2b1918919ff',
+      direction: 'debit',
+      pending: false,
+      amountMinor: 100n,
+      currency: 'USD',
+    },
   ],
 };
 
@@ -49,6 +63,8 @@ describe('journal encoding', () => {
 
   it('refuses malformed ids and currencies instead of encoding them ambiguously', () => {
     expect(() => encodeJournalRecord({ ...record, tenantId: 'nope' })).toThrow(RangeError);
-    expect(() => encodeJournalRecord({ ...record, entries: [{ ...record.entries[0]!, currency: 'usd' }] })).toThrow(RangeError);
+    expect(() => encodeJournalRecord({ ...record, entries: [{ ...record.entries[0]!, currency: 'usd' }] })).toThrow(
+      RangeError,
+    );
   });
 });

@@ -51,7 +51,21 @@ function writeUuid(target: Buffer, offset: number, uuid: string): number {
 }
 
 function sizeOf(record: JournalRecord): number {
-  return 2 + 16 + 16 + 1 + 8 + 8 + 1 + (record.holdId ? 16 : 0) + (record.reversesId ? 16 : 0) + (record.expiresAt ? 8 : 0) + 32 + 2 + record.entries.length * ENTRY_BYTES;
+  return (
+    2 +
+    16 +
+    16 +
+    1 +
+    8 +
+    8 +
+    1 +
+    (record.holdId ? 16 : 0) +
+    (record.reversesId ? 16 : 0) +
+    (record.expiresAt ? 8 : 0) +
+    32 +
+    2 +
+    record.entries.length * ENTRY_BYTES
+  );
 }
 
 export function encodeJournalRecord(record: JournalRecord): Buffer {

@@ -17,8 +17,18 @@ function account(overrides: Partial<LockedAccount> & Pick<LockedAccount, 'id' | 
   };
 }
 
-const wallet = account({ id: '00000000-0000-7000-8000-000000000001', code: 'wallet', postedCredits: 100n, version: 4n });
-const cash = account({ id: '00000000-0000-7000-8000-000000000002', code: 'cash', normalBalance: 'debit', postedDebits: 100n });
+const wallet = account({
+  id: '00000000-0000-7000-8000-000000000001',
+  code: 'wallet',
+  postedCredits: 100n,
+  version: 4n,
+});
+const cash = account({
+  id: '00000000-0000-7000-8000-000000000002',
+  code: 'cash',
+  normalBalance: 'debit',
+  postedDebits: 100n,
+});
 
 function legs(amountMinor: bigint, from = 'wallet', to = 'cash'): DraftLeg[] {
   // Paying out of a wallet: debit the wallet (a liability), credit cash (an asset).
@@ -53,7 +63,14 @@ describe('planPosting', () => {
       ['cash', 70n, 1n],
     ]);
     expect(plan.deltas).toEqual([
-      { accountId: wallet.id, postedDebits: 30n, postedCredits: 0n, pendingDebits: 0n, pendingCredits: 0n, versions: 1n },
+      {
+        accountId: wallet.id,
+        postedDebits: 30n,
+        postedCredits: 0n,
+        pendingDebits: 0n,
+        pendingCredits: 0n,
+        versions: 1n,
+      },
       { accountId: cash.id, postedDebits: 0n, postedCredits: 30n, pendingDebits: 0n, pendingCredits: 0n, versions: 1n },
     ]);
   });
@@ -72,7 +89,10 @@ describe('planPosting', () => {
   it('lets an allowNegative account go below zero', () => {
     const overdraft = { ...wallet, allowNegative: true };
     const treasury = { ...cash, allowNegative: true };
-    expect(planPosting(legs(500n), [overdraft, treasury]).entries.map((entry) => entry.postedBalanceAfter)).toEqual([-400n, -400n]);
+    expect(planPosting(legs(500n), [overdraft, treasury]).entries.map((entry) => entry.postedBalanceAfter)).toEqual([
+      -400n,
+      -400n,
+    ]);
     expect(codeOf(() => planPosting(legs(500n), [overdraft, cash]))).toBe('INSUFFICIENT_FUNDS');
   });
 
@@ -128,7 +148,10 @@ describe('PostingPlanner across items', () => {
   });
 
   it('capturing part of a hold releases all of it and posts the captured part', () => {
-    const planner = new PostingPlanner([{ ...wallet, pendingDebits: 70n }, { ...cash, pendingCredits: 70n }]);
+    const planner = new PostingPlanner([
+      { ...wallet, pendingDebits: 70n },
+      { ...cash, pendingCredits: 70n },
+    ]);
     const releases = [
       { accountId: wallet.id, direction: 'debit' as const, amountMinor: 70n },
       { accountId: cash.id, direction: 'credit' as const, amountMinor: 70n },

@@ -50,7 +50,6 @@ export interface AccountDelta {
   versions: bigint;
 }
 
-
 type TotalsField = 'postedDebits' | 'postedCredits' | 'pendingDebits' | 'pendingCredits';
 
 function field(pending: boolean, direction: Side): TotalsField {
@@ -62,7 +61,9 @@ function resolveLegs(legs: readonly DraftLeg[], byRef: ReadonlyMap<string, Locke
   const refOf = (leg: DraftLeg) => (isUuid(leg.account) ? leg.account.toLowerCase() : leg.account);
   const missing = legs.filter((leg) => !byRef.has(refOf(leg)));
   if (missing.length > 0) {
-    throw new DomainError('ACCOUNT_NOT_FOUND', `unknown account ${missing[0]!.account}`, { accounts: missing.map((leg) => leg.account) });
+    throw new DomainError('ACCOUNT_NOT_FOUND', `unknown account ${missing[0]!.account}`, {
+      accounts: missing.map((leg) => leg.account),
+    });
   }
   const resolved = legs.map((leg) => byRef.get(refOf(leg))!);
   if (new Set(resolved.map((account) => account.id)).size !== resolved.length) {
@@ -73,12 +74,16 @@ function resolveLegs(legs: readonly DraftLeg[], byRef: ReadonlyMap<string, Locke
   legs.forEach((leg, index) => {
     const account = resolved[index]!;
     if (account.currency !== leg.currency) {
-      throw new DomainError('CURRENCY_MISMATCH', `account ${account.code} holds ${account.currency}, not ${leg.currency}`, {
-        leg: index,
-        account: account.code,
-        accountCurrency: account.currency,
-        entryCurrency: leg.currency,
-      });
+      throw new DomainError(
+        'CURRENCY_MISMATCH',
+        `account ${account.code} holds ${account.currency}, not ${leg.currency}`,
+        {
+          leg: index,
+          account: account.code,
+          accountCurrency: account.currency,
+          entryCurrency: leg.currency,
+        },
+      );
     }
   });
   return resolved;
@@ -122,18 +127,25 @@ export class PostingPlanner {
       if (!next.has(accountId)) next.set(accountId, { ...this.state.get(accountId)! });
       return next.get(accountId)!;
     };
-    for (const release of item.releases) touch(release.accountId)[field(true, release.direction)] -= release.amountMinor;
-    item.legs.forEach((leg, index) => (touch(resolved[index]!.id)[field(item.pending, leg.direction)] += leg.amountMinor));
+    for (const release of item.releases)
+      touch(release.accountId)[field(true, release.direction)] -= release.amountMinor;
+    item.legs.forEach((leg, index) => {
+      touch(resolved[index]!.id)[field(item.pending, leg.direction)] += leg.amountMinor;
+    });
     for (const account of next.values()) {
       const available = balancesOf(account).available;
       if (!account.allowNegative && available < 0n) {
         const before = balancesOf(this.state.get(account.id)!).available;
-        throw new DomainError('INSUFFICIENT_FUNDS', `account ${account.code} has ${before} available, needs ${before - available}`, {
-          account: account.code,
-          availableMinor: before.toString(),
-          requiredMinor: (before - available).toString(),
-          currency: account.currency,
-        });
+        throw new DomainError(
+          'INSUFFICIENT_FUNDS',
+          `account ${account.code} has ${before} available, needs ${before - available}`,
+          {
+            account: account.code,
+            availableMinor: before.toString(),
+            requiredMinor: (before - available).toString(),
+            currency: account.currency,
+          },
+        );
       }
       account.version += 1n;
     }

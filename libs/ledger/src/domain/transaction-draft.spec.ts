@@ -13,7 +13,12 @@ const leg = (account: string, direction: 'debit' | 'credit', amountMinor: bigint
 describe('transaction drafts', () => {
   it('accepts legs that net to zero in every currency', () => {
     expect(() =>
-      assertBalanced([leg('a', 'debit', 5n), leg('b', 'credit', 5n), leg('c', 'debit', 9n, 'EUR'), leg('d', 'credit', 9n, 'EUR')]),
+      assertBalanced([
+        leg('a', 'debit', 5n),
+        leg('b', 'credit', 5n),
+        leg('c', 'debit', 9n, 'EUR'),
+        leg('d', 'credit', 9n, 'EUR'),
+      ]),
     ).not.toThrow();
   });
 

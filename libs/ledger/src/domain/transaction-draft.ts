@@ -42,7 +42,9 @@ export function assertDistinctAccounts(legs: readonly DraftLeg[]): void {
   for (const [index, leg] of legs.entries()) {
     if (seen.has(leg.account)) {
       throw new DomainError('VALIDATION_FAILED', 'an account may appear in only one leg of a transaction', {
-        fields: [{ path: `entries.${index}.account`, message: `account ${leg.account} already appears in another leg` }],
+        fields: [
+          { path: `entries.${index}.account`, message: `account ${leg.account} already appears in another leg` },
+        ],
       });
     }
     seen.add(leg.account);

@@ -19,16 +19,22 @@ export class HoldRepository {
   async lockOpen(tx: SqlExecutor, tenantId: string, holdId: string): Promise<OpenHold | undefined> {
     await tx.query(LOCK_TRANSACTION, [tenantId, holdId]);
     // A fresh statement after the lock: a resolution committed meanwhile has removed the row.
-    const rows = await tx.query<{ id: string; expires_at: Date; entries: { accountId: string; direction: Side; amount: string; currency: string }[] }>(
-      FIND_OPEN_HOLD,
-      [tenantId, holdId],
-    );
+    const rows = await tx.query<{
+      id: string;
+      expires_at: Date;
+      entries: { accountId: string; direction: Side; amount: string; currency: string }[];
+    }>(FIND_OPEN_HOLD, [tenantId, holdId]);
     const row = rows[0];
     if (row === undefined) return undefined;
     return {
       id: row.id,
       expiresAt: row.expires_at,
-      entries: row.entries.map((entry) => ({ accountId: entry.accountId, direction: entry.direction, amountMinor: BigInt(entry.amount), currency: entry.currency })),
+      entries: row.entries.map((entry) => ({
+        accountId: entry.accountId,
+        direction: entry.direction,
+        amountMinor: BigInt(entry.amount),
+        currency: entry.currency,
+      })),
     };
   }
 

@@ -30,16 +30,21 @@ describe('holds against PostgreSQL with concurrent clients', () => {
     return tenantId;
   }
 
-  const balances = async (tenantId: string, account: string) => (await ledger.get(GetAccountUseCase).execute({ tenantId, account })).balances;
+  const balances = async (tenantId: string, account: string) =>
+    (await ledger.get(GetAccountUseCase).execute({ tenantId, account })).balances;
   const codeOf = (reason: unknown) => (reason instanceof DomainError ? reason.code : String(reason));
 
   it('50 concurrent holds never reserve more than the account has', async () => {
     const tenantId = await walletWith(1_000n);
     const settled = await Promise.allSettled(
-      Array.from({ length: 50 }, () => ledger.transfer(tenantId, 'wallet', 'merchant', 30n, { pendingUntil: inOneHour() })),
+      Array.from({ length: 50 }, () =>
+        ledger.transfer(tenantId, 'wallet', 'merchant', 30n, { pendingUntil: inOneHour() }),
+      ),
     );
     const held = settled.filter((result) => result.status === 'fulfilled').length;
-    const refused = settled.filter((result) => result.status === 'rejected').map((result) => codeOf((result as PromiseRejectedResult).reason));
+    const refused = settled
+      .filter((result) => result.status === 'rejected')
+      .map((result) => codeOf((result as PromiseRejectedResult).reason));
     expect(held).toBe(33);
     expect(new Set(refused)).toEqual(new Set(['INSUFFICIENT_FUNDS']));
     expect(await balances(tenantId, 'wallet')).toEqual({ posted: '1000', pending: '990', available: '10' });
@@ -50,7 +55,8 @@ describe('holds against PostgreSQL with concurrent clients', () => {
   it('post, void and partial post racing on one hold: exactly one resolves it, the others get HOLD_ALREADY_RESOLVED', async () => {
     for (let round = 0; round < 5; round++) {
       const tenantId = await walletWith(100n);
-      const hold = (await ledger.transfer(tenantId, 'wallet', 'merchant', 60n, { pendingUntil: inOneHour() })).transaction;
+      const hold = (await ledger.transfer(tenantId, 'wallet', 'merchant', 60n, { pendingUntil: inOneHour() }))
+        .transaction;
       const resolve = ledger.get(ResolveHoldUseCase);
       const settled = await Promise.allSettled([
         resolve.execute({ tenantId, holdId: hold.id, action: 'post' }),
@@ -69,7 +75,9 @@ describe('holds against PostgreSQL with concurrent clients', () => {
   it('the expiry job racing clients voiding an expired hold: exactly one resolution', async () => {
     for (let round = 0; round < 5; round++) {
       const tenantId = await walletWith(100n);
-      const hold = (await ledger.transfer(tenantId, 'wallet', 'merchant', 60n, { pendingUntil: new Date(Date.now() + 300) })).transaction;
+      const hold = (
+        await ledger.transfer(tenantId, 'wallet', 'merchant', 60n, { pendingUntil: new Date(Date.now() + 300) })
+      ).transaction;
       await new Promise((resolve) => setTimeout(resolve, 350));
       const resolve = ledger.get(ResolveHoldUseCase);
       const settled = await Promise.allSettled([
@@ -79,7 +87,8 @@ describe('holds against PostgreSQL with concurrent clients', () => {
         resolve.execute({ tenantId, holdId: hold.id, action: 'post' }),
       ]);
       for (const result of settled.slice(1)) {
-        if (result.status === 'rejected') expect(['HOLD_ALREADY_RESOLVED', 'HOLD_EXPIRED']).toContain(codeOf(result.reason));
+        if (result.status === 'rejected')
+          expect(['HOLD_ALREADY_RESOLVED', 'HOLD_EXPIRED']).toContain(codeOf(result.reason));
       }
       expect(settled[3]!.status).toBe('rejected');
       await expectResolvedOnce(tenantId, hold.id);
@@ -87,16 +96,22 @@ describe('holds against PostgreSQL with concurrent clients', () => {
   });
 
   async function expectResolvedOnce(tenantId: string, holdId: string) {
-    const rows = await test.database.sql.query<{ n: bigint }>('SELECT count(*)::int8 AS n FROM transactions WHERE tenant_id = $1 AND hold_id = $2', [tenantId, holdId]);
+    const rows = await test.database.sql.query<{ n: bigint }>(
+      'SELECT count(*)::int8 AS n FROM transactions WHERE tenant_id = $1 AND hold_id = $2',
+      [tenantId, holdId],
+    );
     expect(rows[0]!.n).toBe(1n);
     expect((await balances(tenantId, 'wallet')).pending).toBe('0');
   }
 
   it('partial capture posts the captured part and releases the rest', async () => {
     const tenantId = await walletWith(100n);
-    const hold = (await ledger.transfer(tenantId, 'wallet', 'merchant', 80n, { pendingUntil: inOneHour() })).transaction;
+    const hold = (await ledger.transfer(tenantId, 'wallet', 'merchant', 80n, { pendingUntil: inOneHour() }))
+      .transaction;
     expect(await balances(tenantId, 'wallet')).toEqual({ posted: '100', pending: '80', available: '20' });
-    const capture = await ledger.get(ResolveHoldUseCase).execute({ tenantId, holdId: hold.id, action: 'post', amountMinor: 50n });
+    const capture = await ledger
+      .get(ResolveHoldUseCase)
+      .execute({ tenantId, holdId: hold.id, action: 'post', amountMinor: 50n });
     expect(capture.status).toBe('posted');
     expect(capture.holdId).toBe(hold.id);
     expect(capture.entries.map((entry) => entry.amount)).toEqual(['50', '50']);
@@ -106,8 +121,11 @@ describe('holds against PostgreSQL with concurrent clients', () => {
 
   it('refuses capturing more than held, and leaves the hold open', async () => {
     const tenantId = await walletWith(100n);
-    const hold = (await ledger.transfer(tenantId, 'wallet', 'merchant', 40n, { pendingUntil: inOneHour() })).transaction;
-    await expect(ledger.get(ResolveHoldUseCase).execute({ tenantId, holdId: hold.id, action: 'post', amountMinor: 41n })).rejects.toMatchObject({
+    const hold = (await ledger.transfer(tenantId, 'wallet', 'merchant', 40n, { pendingUntil: inOneHour() }))
+      .transaction;
+    await expect(
+      ledger.get(ResolveHoldUseCase).execute({ tenantId, holdId: hold.id, action: 'post', amountMinor: 41n }),
+    ).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
     });
     const voided = await ledger.get(ResolveHoldUseCase).execute({ tenantId, holdId: hold.id, action: 'void' });
@@ -117,8 +135,11 @@ describe('holds against PostgreSQL with concurrent clients', () => {
 
   it('the worker expires holds past expiresAt and leaves the others', async () => {
     const tenantId = await walletWith(100n);
-    const soon = (await ledger.transfer(tenantId, 'wallet', 'merchant', 10n, { pendingUntil: new Date(Date.now() + 500) })).transaction;
-    const later = (await ledger.transfer(tenantId, 'wallet', 'merchant', 20n, { pendingUntil: inOneHour() })).transaction;
+    const soon = (
+      await ledger.transfer(tenantId, 'wallet', 'merchant', 10n, { pendingUntil: new Date(Date.now() + 500) })
+    ).transaction;
+    const later = (await ledger.transfer(tenantId, 'wallet', 'merchant', 20n, { pendingUntil: inOneHour() }))
+      .transaction;
     await new Promise((resolve) => setTimeout(resolve, 600));
     const result = await ledger.get(ExpireHoldsUseCase).execute();
     expect(result.expired).toBeGreaterThanOrEqual(1);
@@ -134,9 +155,13 @@ describe('holds against PostgreSQL with concurrent clients', () => {
   it('resolving something that is not a hold is refused with a reason', async () => {
     const tenantId = await walletWith(100n);
     const posted = (await ledger.transfer(tenantId, 'wallet', 'merchant', 1n)).transaction;
-    await expect(ledger.get(ResolveHoldUseCase).execute({ tenantId, holdId: posted.id, action: 'void' })).rejects.toMatchObject({ code: 'NOT_A_HOLD' });
     await expect(
-      ledger.get(ResolveHoldUseCase).execute({ tenantId, holdId: '01a2292a-0000-7000-8000-000000000000', action: 'void' }),
+      ledger.get(ResolveHoldUseCase).execute({ tenantId, holdId: posted.id, action: 'void' }),
+    ).rejects.toMatchObject({ code: 'NOT_A_HOLD' });
+    await expect(
+      ledger
+        .get(ResolveHoldUseCase)
+        .execute({ tenantId, holdId: '01a2292a-0000-7000-8000-000000000000', action: 'void' }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -25,14 +25,23 @@ const OUTCOME: Record<HoldAction, { status: TransactionStatus; event: EventType 
 };
 
 function capturedLegs(hold: OpenHold, amountMinor: bigint | undefined) {
-  const legs = hold.entries.map((entry) => ({ account: entry.accountId, direction: entry.direction, amountMinor: entry.amountMinor, currency: entry.currency }));
+  const legs = hold.entries.map((entry) => ({
+    account: entry.accountId,
+    direction: entry.direction,
+    amountMinor: entry.amountMinor,
+    currency: entry.currency,
+  }));
   if (amountMinor === undefined) return legs;
   const held = legs[0]!.amountMinor;
   if (legs.length !== 2) {
-    throw new DomainError('VALIDATION_FAILED', 'only a two-leg hold can be captured in part', { fields: [{ path: 'amount', message: 'this hold has more than two legs' }] });
+    throw new DomainError('VALIDATION_FAILED', 'only a two-leg hold can be captured in part', {
+      fields: [{ path: 'amount', message: 'this hold has more than two legs' }],
+    });
   }
   if (amountMinor > held) {
-    throw new DomainError('VALIDATION_FAILED', `cannot capture more than the ${held} held`, { fields: [{ path: 'amount', message: `at most ${held}` }] });
+    throw new DomainError('VALIDATION_FAILED', `cannot capture more than the ${held} held`, {
+      fields: [{ path: 'amount', message: `at most ${held}` }],
+    });
   }
   return legs.map((leg) => ({ ...leg, amountMinor }));
 }
@@ -56,10 +65,14 @@ export class ResolveHoldUseCase {
       const hold = await this.holds.lockOpen(tx, command.tenantId, holdId);
       if (hold === undefined) throw await this.whyNotOpen(tx, command.tenantId, holdId);
       const now = command.now ?? new Date();
-      if (command.action === 'expire' && hold.expiresAt > now) throw new DomainError('VALIDATION_FAILED', 'the hold has not expired yet');
+      if (command.action === 'expire' && hold.expiresAt > now)
+        throw new DomainError('VALIDATION_FAILED', 'the hold has not expired yet');
       // Past its expiry a hold can only be released (voided, or expired by the worker), never captured.
       if (command.action === 'post' && hold.expiresAt <= now) {
-        throw new DomainError('HOLD_EXPIRED', `hold ${holdId} expired at ${hold.expiresAt.toISOString()}`, { holdId, expiresAt: hold.expiresAt.toISOString() });
+        throw new DomainError('HOLD_EXPIRED', `hold ${holdId} expired at ${hold.expiresAt.toISOString()}`, {
+          holdId,
+          expiresAt: hold.expiresAt.toISOString(),
+        });
       }
       const { status, event } = OUTCOME[command.action];
       const item: NewItem = {
@@ -79,7 +92,8 @@ export class ResolveHoldUseCase {
         event,
       };
       const [result] = await this.engine.write(tx, command.tenantId, [item]);
-      if (result!.status !== 'created') throw result!.status === 'error' ? result!.error : new Error('a resolution cannot already exist');
+      if (result!.status !== 'created')
+        throw result!.status === 'error' ? result!.error : new Error('a resolution cannot already exist');
       return result!.transaction;
     });
   }

@@ -23,8 +23,12 @@ describe('hash-chained journal', () => {
     await ledger.account(tenantId, { code: 'equity', currency: 'USD', normalBalance: 'credit', allowNegative: true });
     await ledger.account(tenantId, { code: 'wallet', currency: 'USD', normalBalance: 'credit' });
     await ledger.account(tenantId, { code: 'shop', currency: 'USD', normalBalance: 'credit' });
-    const postings = await Promise.all(Array.from({ length: 40 }, (_, index) => ledger.transfer(tenantId, 'equity', 'wallet', BigInt(index + 1))));
-    const hold = (await ledger.transfer(tenantId, 'wallet', 'shop', 10n, { pendingUntil: new Date(Date.now() + 60_000) })).transaction;
+    const postings = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => ledger.transfer(tenantId, 'equity', 'wallet', BigInt(index + 1))),
+    );
+    const hold = (
+      await ledger.transfer(tenantId, 'wallet', 'shop', 10n, { pendingUntil: new Date(Date.now() + 60_000) })
+    ).transaction;
     await ledger.get(ResolveHoldUseCase).execute({ tenantId, holdId: hold.id, action: 'post', amountMinor: 4n });
     await ledger.get(ReverseTransactionUseCase).execute({ tenantId, id: postings[0]!.transaction.id });
     return { tenantId, victim: postings[7]!.transaction };
@@ -47,20 +51,35 @@ describe('hash-chained journal', () => {
 
   it('names the link whose stored amount was changed by SQL', async () => {
     const { tenantId, victim } = await busyTenant();
-    await tamper('UPDATE entries SET amount_minor = amount_minor + 1 WHERE tenant_id = $1 AND transaction_id = $2', [tenantId, victim.id]);
+    await tamper('UPDATE entries SET amount_minor = amount_minor + 1 WHERE tenant_id = $1 AND transaction_id = $2', [
+      tenantId,
+      victim.id,
+    ]);
     const result = await ledger.get(VerifyJournalUseCase).execute(tenantId);
     expect(result.ok).toBe(false);
-    expect(result.firstBroken).toMatchObject({ transactionId: victim.id, stripe: victim.journal.stripe, seq: victim.journal.seq });
+    expect(result.firstBroken).toMatchObject({
+      transactionId: victim.id,
+      stripe: victim.journal.stripe,
+      seq: victim.journal.seq,
+    });
     expect(result.firstBroken!.reason).toMatch(/does not match its hash/);
   });
 
   it('catches an edited description, a deleted link and a transaction outside the journal', async () => {
     const edited = await busyTenant();
-    await tamper(`UPDATE transactions SET metadata = '{"x":1}' WHERE tenant_id = $1 AND id = $2`, [edited.tenantId, edited.victim.id]);
-    expect((await ledger.get(VerifyJournalUseCase).execute(edited.tenantId)).firstBroken?.transactionId).toBe(edited.victim.id);
+    await tamper(`UPDATE transactions SET metadata = '{"x":1}' WHERE tenant_id = $1 AND id = $2`, [
+      edited.tenantId,
+      edited.victim.id,
+    ]);
+    expect((await ledger.get(VerifyJournalUseCase).execute(edited.tenantId)).firstBroken?.transactionId).toBe(
+      edited.victim.id,
+    );
 
     const removed = await busyTenant();
-    await tamper('DELETE FROM journal_links WHERE tenant_id = $1 AND transaction_id = $2', [removed.tenantId, removed.victim.id]);
+    await tamper('DELETE FROM journal_links WHERE tenant_id = $1 AND transaction_id = $2', [
+      removed.tenantId,
+      removed.victim.id,
+    ]);
     const gap = await ledger.get(VerifyJournalUseCase).execute(removed.tenantId);
     expect(gap.ok).toBe(false);
     expect(gap.firstBroken!.stripe).toBe(removed.victim.journal.stripe);

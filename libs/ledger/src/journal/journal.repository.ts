@@ -54,7 +54,14 @@ interface LinkRow {
   expires_at: Date | null;
   hold_id: string | null;
   reverses_id: string | null;
-  entries: { leg: number; accountId: string; direction: 'debit' | 'credit'; pending: boolean; amount: string; currency: string }[];
+  entries: {
+    leg: number;
+    accountId: string;
+    direction: 'debit' | 'credit';
+    pending: boolean;
+    amount: string;
+    currency: string;
+  }[];
 }
 
 /** A bytea value as a Buffer, without a copy when the driver already gave one. */
@@ -71,12 +78,20 @@ export class JournalRepository {
   }
 
   async heads(tenantId: string): Promise<{ stripe: number; seq: bigint; hash: Buffer }[]> {
-    const rows = await this.db.executor.query<{ stripe: number; seq: bigint; hash: Uint8Array }>(JOURNAL_HEADS, [tenantId]);
+    const rows = await this.db.executor.query<{ stripe: number; seq: bigint; hash: Uint8Array }>(JOURNAL_HEADS, [
+      tenantId,
+    ]);
     return rows.map((row) => ({ stripe: row.stripe, seq: row.seq, hash: Buffer.from(row.hash) }));
   }
 
   /** Links after `afterSeq` up to `lastSeq` (the head read at the start: postings go on meanwhile). */
-  async page(tenantId: string, stripe: number, afterSeq: bigint, lastSeq: bigint, limit: number): Promise<StoredLink[]> {
+  async page(
+    tenantId: string,
+    stripe: number,
+    afterSeq: bigint,
+    lastSeq: bigint,
+    limit: number,
+  ): Promise<StoredLink[]> {
     const rows = await this.db.executor.query<LinkRow>(JOURNAL_PAGE, [tenantId, stripe, afterSeq, limit, lastSeq]);
     return rows.map((row) => ({
       seq: row.seq,

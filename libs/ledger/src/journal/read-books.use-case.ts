@@ -40,7 +40,10 @@ export class ReadBooksUseCase {
       accounts: await this.accounts.balancesAsOf(command.tenantId, command.asOf, { limit: command.accountsMax + 1 }),
     }));
     if (books.accounts.length > command.accountsMax) {
-      throw new DomainError('PAYLOAD_TOO_LARGE', `the tenant has more than ${command.accountsMax} accounts, the most one proof or export covers`);
+      throw new DomainError(
+        'PAYLOAD_TOO_LARGE',
+        `the tenant has more than ${command.accountsMax} accounts, the most one proof or export covers`,
+      );
     }
     return books;
   }

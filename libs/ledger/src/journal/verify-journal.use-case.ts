@@ -23,7 +23,8 @@ function check(tenantId: string, link: StoredLink, expectedSeq: bigint, previous
   if (link.seq !== expectedSeq) return `sequence jumps from ${expectedSeq - 1n} to ${link.seq}`;
   if (link.encodingVersion !== JOURNAL_ENCODING_VERSION) return `unknown encoding version ${link.encodingVersion}`;
   if (!link.previousHash.equals(previousHash)) return 'previous hash does not match the link before it';
-  if (!chainHash(previousHash, encodeStoredLink(tenantId, link)).equals(link.hash)) return 'stored content does not match its hash (altered after posting)';
+  if (!chainHash(previousHash, encodeStoredLink(tenantId, link)).equals(link.hash))
+    return 'stored content does not match its hash (altered after posting)';
   return undefined;
 }
 
@@ -44,18 +45,36 @@ export class VerifyJournalUseCase {
       if (broken) return { ...result, ok: false, firstBroken: broken };
     }
     const outside = await this.journal.firstUnjournaled(tenantId);
-    if (outside) return { ...result, ok: false, firstBroken: { stripe: null, seq: null, transactionId: outside, reason: 'transaction is not in the journal' } };
+    if (outside)
+      return {
+        ...result,
+        ok: false,
+        firstBroken: { stripe: null, seq: null, transactionId: outside, reason: 'transaction is not in the journal' },
+      };
     return result;
   }
 
-  private async verifyStripe(tenantId: string, head: { stripe: number; seq: bigint; hash: Buffer }, result: JournalVerification): Promise<BrokenLink | undefined> {
+  private async verifyStripe(
+    tenantId: string,
+    head: { stripe: number; seq: bigint; hash: Buffer },
+    result: JournalVerification,
+  ): Promise<BrokenLink | undefined> {
     let previousHash: Buffer = JOURNAL_GENESIS_HASH;
     let seq = 0n;
-    let next: Promise<StoredLink[]> | undefined = this.journal.page(tenantId, head.stripe, seq, head.seq, JOURNAL_PAGE_SIZE);
+    let next: Promise<StoredLink[]> | undefined = this.journal.page(
+      tenantId,
+      head.stripe,
+      seq,
+      head.seq,
+      JOURNAL_PAGE_SIZE,
+    );
     while (next) {
       const page: StoredLink[] = await next;
       // The next page is read while this one is hashed.
-      next = page.length === JOURNAL_PAGE_SIZE ? this.journal.page(tenantId, head.stripe, page.at(-1)!.seq, head.seq, JOURNAL_PAGE_SIZE) : undefined;
+      next =
+        page.length === JOURNAL_PAGE_SIZE
+          ? this.journal.page(tenantId, head.stripe, page.at(-1)!.seq, head.seq, JOURNAL_PAGE_SIZE)
+          : undefined;
       for (const link of page) {
         const reason = check(tenantId, link, seq + 1n, previousHash);
         if (reason) {
@@ -68,7 +87,12 @@ export class VerifyJournalUseCase {
       }
     }
     if (seq !== head.seq || !previousHash.equals(head.hash)) {
-      return { stripe: head.stripe, seq: head.seq.toString(), transactionId: null, reason: `head (seq ${head.seq}) does not match the last link (seq ${seq})` };
+      return {
+        stripe: head.stripe,
+        seq: head.seq.toString(),
+        transactionId: null,
+        reason: `head (seq ${head.seq}) does not match the last link (seq ${seq})`,
+      };
     }
     result.stripes.push({ stripe: head.stripe, seq: seq.toString(), hash: previousHash.toString('hex') });
     return undefined;

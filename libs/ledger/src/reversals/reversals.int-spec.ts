@@ -24,7 +24,8 @@ describe('reversals', () => {
   });
 
   const reverse = (id: string) => ledger.get(ReverseTransactionUseCase).execute({ tenantId, id });
-  const posted = async (account: string) => (await ledger.get(GetAccountUseCase).execute({ tenantId, account })).balances.posted;
+  const posted = async (account: string) =>
+    (await ledger.get(GetAccountUseCase).execute({ tenantId, account })).balances.posted;
 
   it('posts the mirror image, linked both ways', async () => {
     const deposit = (await ledger.transfer(tenantId, 'equity', 'wallet', 500n)).transaction;
@@ -64,7 +65,9 @@ describe('reversals', () => {
 
   it('refuses to reverse a hold (void it instead)', async () => {
     await ledger.transfer(tenantId, 'equity', 'wallet', 10n);
-    const hold = (await ledger.transfer(tenantId, 'wallet', 'shop', 10n, { pendingUntil: new Date(Date.now() + 60_000) })).transaction;
+    const hold = (
+      await ledger.transfer(tenantId, 'wallet', 'shop', 10n, { pendingUntil: new Date(Date.now() + 60_000) })
+    ).transaction;
     await expect(reverse(hold.id)).rejects.toMatchObject({ code: 'NOT_REVERSIBLE' });
   });
 });

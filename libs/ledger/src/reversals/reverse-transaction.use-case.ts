@@ -81,13 +81,20 @@ export class ReverseTransactionUseCase {
     const original = (await tx.query<OriginalRow>(READ_ORIGINAL, [tenantId, id]))[0];
     if (original === undefined) throw new DomainError('NOT_FOUND', `transaction ${id} not found`);
     if (original.reversed_by_id !== null) {
-      throw new DomainError('ALREADY_REVERSED', `transaction ${id} is already reversed`, { reversedById: original.reversed_by_id });
+      throw new DomainError('ALREADY_REVERSED', `transaction ${id} is already reversed`, {
+        reversedById: original.reversed_by_id,
+      });
     }
     if (original.reverses_id !== null) {
-      throw new DomainError('NOT_REVERSIBLE', 'a reversal cannot itself be reversed: post a new transaction instead', { reversesId: original.reverses_id });
+      throw new DomainError('NOT_REVERSIBLE', 'a reversal cannot itself be reversed: post a new transaction instead', {
+        reversesId: original.reverses_id,
+      });
     }
     if (original.status !== 'posted') {
-      throw new DomainError('NOT_REVERSIBLE', `a ${original.status} transaction cannot be reversed${original.status === 'pending' ? ': void the hold instead' : ''}`);
+      throw new DomainError(
+        'NOT_REVERSIBLE',
+        `a ${original.status} transaction cannot be reversed${original.status === 'pending' ? ': void the hold instead' : ''}`,
+      );
     }
     return original;
   }

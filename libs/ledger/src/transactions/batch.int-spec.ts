@@ -31,7 +31,8 @@ describe('batches', () => {
   });
 
   const batch = (transactions: unknown[]) => ledger.get(PostBatchUseCase).execute({ tenantId, transactions });
-  const posted = async (account: string) => (await ledger.get(GetAccountUseCase).execute({ tenantId, account })).balances.posted;
+  const posted = async (account: string) =>
+    (await ledger.get(GetAccountUseCase).execute({ tenantId, account })).balances.posted;
 
   it('gives each item its own result; bad items leave no trace and do not stop the others', async () => {
     const { results } = await batch([
@@ -57,12 +58,18 @@ describe('batches', () => {
     expect(results[5]!.transaction!.id).toBe(results[0]!.transaction!.id);
     expect(await posted('wallet')).toBe('40');
     expect(await posted('shop')).toBe('60');
-    const rows = await test.database.sql.query<{ n: bigint }>('SELECT count(*)::int8 AS n FROM transactions WHERE tenant_id = $1', [tenantId]);
+    const rows = await test.database.sql.query<{ n: bigint }>(
+      'SELECT count(*)::int8 AS n FROM transactions WHERE tenant_id = $1',
+      [tenantId],
+    );
     expect(rows[0]!.n).toBe(2n);
   });
 
   it('a second batch with the same external references answers exists for them', async () => {
-    const { results } = await batch([pay('equity', 'wallet', '100', { externalRef: 'deposit-1' }), pay('equity', 'wallet', '7')]);
+    const { results } = await batch([
+      pay('equity', 'wallet', '100', { externalRef: 'deposit-1' }),
+      pay('equity', 'wallet', '7'),
+    ]);
     expect(results.map((result) => result.status)).toEqual(['exists', 'created']);
     expect(await posted('wallet')).toBe('47');
   });
@@ -74,6 +81,6 @@ describe('batches', () => {
     expect(await posted('wallet')).toBe(String(47 + (1000 * 1001) / 2));
     const seqs = results.map((result) => BigInt(result.transaction!.journal.seq));
     expect(new Set(results.map((result) => result.transaction!.journal.stripe)).size).toBe(1);
-    seqs.forEach((seq, index) => index > 0 && expect(seq).toBe(seqs[index - 1]! + 1n));
+    for (let index = 1; index < seqs.length; index++) expect(seqs[index]).toBe(seqs[index - 1]! + 1n);
   });
 });

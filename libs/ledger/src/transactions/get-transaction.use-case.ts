@@ -9,7 +9,9 @@ export class GetTransactionUseCase {
   constructor(private readonly transactions: TransactionRepository) {}
 
   async execute(command: { tenantId: string; id: string }): Promise<TransactionView> {
-    const found = isUuid(command.id) ? await this.transactions.findById(command.tenantId, command.id.toLowerCase()) : undefined;
+    const found = isUuid(command.id)
+      ? await this.transactions.findById(command.tenantId, command.id.toLowerCase())
+      : undefined;
     if (found === undefined) throw new DomainError('NOT_FOUND', `transaction ${command.id} not found`);
     return found;
   }

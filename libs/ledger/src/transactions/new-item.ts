@@ -11,12 +11,20 @@ import type { PostTransactionRequest } from './post-transaction.schema';
  * currency, accounts distinct, dates in their windows. Throws the first problem found.
  */
 export function itemFromRequest(request: PostTransactionRequest, now: Date): NewItem {
-  const legs = request.entries.map((leg) => ({ account: leg.account, direction: leg.direction, amountMinor: leg.amount, currency: leg.currency }));
+  const legs = request.entries.map((leg) => ({
+    account: leg.account,
+    direction: leg.direction,
+    amountMinor: leg.amount,
+    currency: leg.currency,
+  }));
   assertBalanced(legs);
   assertDistinctAccounts(legs);
   if (request.effectiveAt !== undefined) assertEffectiveAtInWindow(request.effectiveAt, now);
   const expiresAt = request.pending?.expiresAt ?? null;
-  if (expiresAt !== null && (expiresAt.getTime() <= now.getTime() || expiresAt.getTime() > now.getTime() + HOLD_DURATION_MAX_MS)) {
+  if (
+    expiresAt !== null &&
+    (expiresAt.getTime() <= now.getTime() || expiresAt.getTime() > now.getTime() + HOLD_DURATION_MAX_MS)
+  ) {
     throw new DomainError('VALIDATION_FAILED', 'pending.expiresAt must be in the future and at most 90 days away', {
       fields: [{ path: 'pending.expiresAt', message: 'out of range' }],
     });

@@ -26,7 +26,10 @@ function errorResult(index: number, error: DomainError): BatchItemResult {
 function validate(body: unknown, now: Date): NewItem | DomainError {
   const parsed = postTransactionSchema.safeParse(body);
   if (!parsed.success) {
-    const fields = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+    const fields = parsed.error.issues.map((issue) => ({
+      path: issue.path.map(String).join('.'),
+      message: issue.message,
+    }));
     return new DomainError('VALIDATION_FAILED', 'the transaction is not valid', { fields });
   }
   try {
@@ -54,7 +57,14 @@ export class PostBatchUseCase {
     const validated = command.transactions.map((body) => validate(body, now));
     const items = validated.flatMap((item, index) => (item instanceof DomainError ? [] : [{ index, item }]));
     return this.db.transaction('read committed', async (tx) => {
-      const written = items.length === 0 ? [] : await this.engine.write(tx, command.tenantId, items.map(({ item }) => item));
+      const written =
+        items.length === 0
+          ? []
+          : await this.engine.write(
+              tx,
+              command.tenantId,
+              items.map(({ item }) => item),
+            );
       const byIndex = new Map<number, ItemResult>(items.map(({ index }, offset) => [index, written[offset]!]));
       const results: BatchItemResult[] = [];
       for (const [index, item] of validated.entries()) {
@@ -64,8 +74,14 @@ export class PostBatchUseCase {
         }
         const result = byIndex.get(index)!;
         if (result.status === 'error') results.push(errorResult(index, result.error));
-        else if (result.status === 'created') results.push({ index, status: 'created', transaction: result.transaction });
-        else results.push({ index, status: 'exists', transaction: await this.transactions.findById(command.tenantId, result.transactionId) });
+        else if (result.status === 'created')
+          results.push({ index, status: 'created', transaction: result.transaction });
+        else
+          results.push({
+            index,
+            status: 'exists',
+            transaction: await this.transactions.findById(command.tenantId, result.transactionId),
+          });
       }
       return { results };
     });

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { currencySchema, identifierSchema, instantSchema, metadataSchema, positiveAmountSchema, sideSchema } from '../domain/field-schemas';
+import {
+  currencySchema,
+  identifierSchema,
+  instantSchema,
+  metadataSchema,
+  positiveAmountSchema,
+  sideSchema,
+} from '../domain/field-schemas';
 import { DESCRIPTION_LENGTH_MAX, EXTERNAL_REF_LENGTH_MAX, LEGS_PER_TRANSACTION_MAX } from '../domain/limits';
 
 export const legSchema = z.strictObject({

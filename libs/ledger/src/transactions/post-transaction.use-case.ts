@@ -31,7 +31,10 @@ export class PostTransactionUseCase {
       const [result] = await this.engine.write(tx, tenantId, [item]);
       if (result!.status === 'error') throw result!.error;
       if (result!.status === 'created') return { transaction: result!.transaction, created: true };
-      return { transaction: await this.getTransaction.execute({ tenantId, id: result!.transactionId }), created: false };
+      return {
+        transaction: await this.getTransaction.execute({ tenantId, id: result!.transactionId }),
+        created: false,
+      };
     });
   }
 }

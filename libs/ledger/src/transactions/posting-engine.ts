@@ -6,7 +6,14 @@ import type { EventType, NewEvent } from '@ledger/outbox';
 import { JOURNAL_ENCODING_VERSION, chainHash, encodeJournalRecord } from '../domain/journal-encoding';
 import { type PlannedEntry, PostingPlanner, type ReleasedLeg } from '../domain/posting-plan';
 import type { DraftLeg } from '../domain/transaction-draft';
-import { type JournalLink, type JournalStripe, type JournalWrite, PostingRepository, type PostingsWrite, type TransactionRow } from './posting.repository';
+import {
+  type JournalLink,
+  type JournalStripe,
+  type JournalWrite,
+  PostingRepository,
+  type PostingsWrite,
+  type TransactionRow,
+} from './posting.repository';
 import type { TransactionView } from './transaction.view';
 
 /** One transaction to write: a posting, a hold, a capture, a void/expiry record or a reversal. */
@@ -46,7 +53,12 @@ function chain(tenantId: string, created: readonly Created[], stripe: JournalStr
       descriptionDigest: descriptionDigest(item),
       entries,
     });
-    const link = { seq: stripe.seq + BigInt(offset + 1), transactionId: item.id, previousHash, hash: chainHash(previousHash, encoding) };
+    const link = {
+      seq: stripe.seq + BigInt(offset + 1),
+      transactionId: item.id,
+      previousHash,
+      hash: chainHash(previousHash, encoding),
+    };
     previousHash = link.hash;
     return link;
   });
@@ -96,11 +108,21 @@ function ignoreUntilAwaited(): void {}
  */
 function eventOf(item: NewItem, transaction: TransactionView): NewEvent {
   const aggregateId = item.holdId ?? item.id;
-  return { type: item.event, aggregateType: 'transaction', aggregateId, aggregateVersion: item.holdId ? 2n : 1n, data: { transaction } };
+  return {
+    type: item.event,
+    aggregateType: 'transaction',
+    aggregateId,
+    aggregateVersion: item.holdId ? 2n : 1n,
+    data: { transaction },
+  };
 }
 
 /** The journal links of the created items, their views, and the statement's part that writes links and events. */
-function journalOf(tenantId: string, created: readonly Created[], stripe: JournalStripe): { views: TransactionView[]; write: JournalWrite } {
+function journalOf(
+  tenantId: string,
+  created: readonly Created[],
+  stripe: JournalStripe,
+): { views: TransactionView[]; write: JournalWrite } {
   const links = chain(tenantId, created, stripe);
   const views = created.map((entry, offset) => view(entry, links[offset]!, stripe.stripe));
   const events = created.map(({ item }, offset) => eventOf(item, views[offset]!));
@@ -120,7 +142,10 @@ export class PostingEngine {
     const refs = items.flatMap((item) => (item.externalRef ? [item.externalRef] : []));
     await this.postings.lockExternalRefs(tx, tenantId, refs);
     const claimedRefs = await this.postings.findExternalRefs(tx, tenantId, refs);
-    const accountRefs = items.flatMap((item) => [...item.legs.map((leg) => leg.account), ...item.releases.map((release) => release.accountId)]);
+    const accountRefs = items.flatMap((item) => [
+      ...item.legs.map((leg) => leg.account),
+      ...item.releases.map((release) => release.accountId),
+    ]);
     const locks = await this.postings.lockForPosting(tx, tenantId, accountRefs);
     const planner = new PostingPlanner(locks.accounts);
     const results: (ItemResult | undefined)[] = [];
@@ -131,7 +156,14 @@ export class PostingEngine {
         results.push(
           claimed.contentHash.equals(item.contentHash)
             ? { status: 'exists', transactionId: claimed.id }
-            : { status: 'error', error: new DomainError('EXTERNAL_REF_CONFLICT', `externalRef ${item.externalRef} already names a different transaction`, { externalRef: item.externalRef, transactionId: claimed.id }) },
+            : {
+                status: 'error',
+                error: new DomainError(
+                  'EXTERNAL_REF_CONFLICT',
+                  `externalRef ${item.externalRef} already names a different transaction`,
+                  { externalRef: item.externalRef, transactionId: claimed.id },
+                ),
+              },
         );
         continue;
       }
@@ -169,7 +201,9 @@ export class PostingEngine {
     const postings: PostingsWrite = {
       transactions: created.map(({ item, entries }) => ({ row: item, entries })),
       deltas: planner.accountDeltas(),
-      openedHolds: created.flatMap(({ item }) => (item.status === 'pending' ? [{ holdId: item.id, expiresAt: item.expiresAt! }] : [])),
+      openedHolds: created.flatMap(({ item }) =>
+        item.status === 'pending' ? [{ holdId: item.id, expiresAt: item.expiresAt! }] : [],
+      ),
       closedHoldIds: created.flatMap(({ item }) => (item.holdId ? [item.holdId] : [])),
     };
     let views: TransactionView[];
@@ -187,6 +221,8 @@ export class PostingEngine {
       await written;
       await linked;
     }
-    created.forEach((entry, offset) => (results[entry.index] = { status: 'created', transaction: views[offset]! }));
+    created.forEach((entry, offset) => {
+      results[entry.index] = { status: 'created', transaction: views[offset]! };
+    });
   }
 }

@@ -5,7 +5,14 @@ import { DomainError } from '@ledger/errors';
 import type { Side } from '../domain/balances';
 import type { AccountDelta, LockedAccount, PlannedEntry } from '../domain/posting-plan';
 import { type NewEvent, outboxInsertParams } from '@ledger/outbox';
-import { FIND_EXTERNAL_REFS, LOCK_EXTERNAL_REFS, LOCK_FOR_POSTING, WRITE_BATCH, WRITE_JOURNAL, WRITE_POSTINGS } from './posting.sql';
+import {
+  FIND_EXTERNAL_REFS,
+  LOCK_EXTERNAL_REFS,
+  LOCK_FOR_POSTING,
+  WRITE_BATCH,
+  WRITE_JOURNAL,
+  WRITE_POSTINGS,
+} from './posting.sql';
 import type { TransactionStatus } from './transaction.view';
 
 /** Each tenant's journal is this many hash chains (the migration creates them). */
@@ -89,7 +96,8 @@ function translateWriteError(error: unknown): unknown {
     return new DomainError('ALREADY_REVERSED', 'the transaction is already reversed');
   }
   if (sql?.code === 'LG001') return new DomainError('UNBALANCED', sql.message);
-  if (sql?.code === '22003') return new DomainError('AMOUNT_OUT_OF_RANGE', 'a balance would exceed the largest amount the ledger holds');
+  if (sql?.code === '22003')
+    return new DomainError('AMOUNT_OUT_OF_RANGE', 'a balance would exceed the largest amount the ledger holds');
   return error;
 }
 
@@ -195,7 +203,10 @@ export class PostingRepository {
 
   async findExternalRefs(tx: SqlExecutor, tenantId: string, refs: readonly string[]) {
     if (refs.length === 0) return new Map<string, { id: string; contentHash: Buffer }>();
-    const rows = await tx.query<{ id: string; external_ref: string; content_hash: Uint8Array }>(FIND_EXTERNAL_REFS, [tenantId, [...new Set(refs)]]);
+    const rows = await tx.query<{ id: string; external_ref: string; content_hash: Uint8Array }>(FIND_EXTERNAL_REFS, [
+      tenantId,
+      [...new Set(refs)],
+    ]);
     return new Map(rows.map((row) => [row.external_ref, { id: row.id, contentHash: Buffer.from(row.content_hash) }]));
   }
 
@@ -220,7 +231,10 @@ export class PostingRepository {
         pendingCredits: row.pending_credits,
         version: row.version,
       })),
-      stripe: head === undefined ? undefined : { stripe: head.stripe, seq: head.stripe_seq, hash: Buffer.from(head.stripe_hash) },
+      stripe:
+        head === undefined
+          ? undefined
+          : { stripe: head.stripe, seq: head.stripe_seq, hash: Buffer.from(head.stripe_hash) },
     };
   }
 
@@ -235,6 +249,8 @@ export class PostingRepository {
 
   /** Postings, journal links and events in one statement. */
   async writeBatch(tx: SqlExecutor, tenantId: string, batch: PostingsWrite, journal: JournalWrite): Promise<void> {
-    await tx.query(WRITE_BATCH, [tenantId, ...postingsParams(batch), ...journalParams(journal)]).catch(rethrowWriteError);
+    await tx
+      .query(WRITE_BATCH, [tenantId, ...postingsParams(batch), ...journalParams(journal)])
+      .catch(rethrowWriteError);
   }
 }

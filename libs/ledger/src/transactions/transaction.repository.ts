@@ -49,7 +49,11 @@ function toView(row: TransactionViewRow): TransactionView {
     reversedById: row.reversed_by_id,
     resolution: row.resolution,
     entries: row.entries,
-    journal: { stripe: row.stripe ?? -1, seq: (row.seq ?? 0n).toString(), hash: row.hash ? Buffer.from(row.hash).toString('hex') : '' },
+    journal: {
+      stripe: row.stripe ?? -1,
+      seq: (row.seq ?? 0n).toString(),
+      hash: row.hash ? Buffer.from(row.hash).toString('hex') : '',
+    },
   };
 }
 

@@ -1,4 +1,10 @@
-import { type JetStreamClient, JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import {
+  type JetStreamClient,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  jetstream,
+  jetstreamManager,
+} from '@nats-io/jetstream';
 import { type NatsConnection, nanos } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import type { LedgerEvent } from '../outbox-event';
@@ -36,7 +42,8 @@ export class NatsEventPublisher implements EventPublisher {
 
   async publish(event: LedgerEvent): Promise<void> {
     try {
-      const { client } = await (this.session ??= this.open());
+      this.session ??= this.open();
+      const { client } = await this.session;
       await client.publish(eventSubject(this.options.subjectPrefix, event), JSON.stringify(event), {
         msgID: event.id,
         timeout: this.options.publishTimeoutMs,
@@ -56,7 +63,11 @@ export class NatsEventPublisher implements EventPublisher {
   }
 
   private async open(): Promise<Session> {
-    const connection = await connect({ servers: this.options.url, timeout: this.options.publishTimeoutMs, reconnect: false });
+    const connection = await connect({
+      servers: this.options.url,
+      timeout: this.options.publishTimeoutMs,
+      reconnect: false,
+    });
     try {
       await this.ensureStream(connection);
       return { connection, client: jetstream(connection, { timeout: this.options.publishTimeoutMs }) };

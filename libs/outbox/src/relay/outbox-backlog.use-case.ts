@@ -16,7 +16,8 @@ export interface OutboxHealth {
   lagging: ('relay' | 'webhookQueue')[];
 }
 
-const ageSeconds = (since: Date | undefined, now: Date) => (since === undefined ? 0 : Math.max(0, (now.getTime() - since.getTime()) / 1000));
+const ageSeconds = (since: Date | undefined, now: Date) =>
+  since === undefined ? 0 : Math.max(0, (now.getTime() - since.getTime()) / 1000);
 
 @Injectable()
 export class GetOutboxBacklogUseCase {
@@ -33,7 +34,10 @@ export class GetOutboxBacklogUseCase {
       webhooksUnqueued: backlog.webhooksUnqueued.toString(),
       oldestUnqueuedAgeSeconds: Math.round(unqueuedAge),
       status: Math.max(unpublishedAge, unqueuedAge) > command.lagWarnSeconds ? 'lagging' : 'ok',
-      lagging: [...(unpublishedAge > command.lagWarnSeconds ? ['relay' as const] : []), ...(unqueuedAge > command.lagWarnSeconds ? ['webhookQueue' as const] : [])],
+      lagging: [
+        ...(unpublishedAge > command.lagWarnSeconds ? ['relay' as const] : []),
+        ...(unqueuedAge > command.lagWarnSeconds ? ['webhookQueue' as const] : []),
+      ],
     };
   }
 }

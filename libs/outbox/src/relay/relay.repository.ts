@@ -24,17 +24,28 @@ export class RelayRepository {
 
   async markPublished(events: readonly LedgerEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await this.db.executor.query(MARK_PUBLISHED, [events.map((event) => event.tenantId), events.map((event) => event.id)]);
+    await this.db.executor.query(MARK_PUBLISHED, [
+      events.map((event) => event.tenantId),
+      events.map((event) => event.id),
+    ]);
   }
 
   /** Deletes at most `limit` rows published before `before` whose webhooks are queued; returns how many. */
   async deletePublishedBefore(before: Date, limit: number): Promise<number> {
-    const rows = await this.db.executor.query<{ id: string }>(`${DELETE_PUBLISHED_BEFORE} RETURNING id`, [before, limit]);
+    const rows = await this.db.executor.query<{ id: string }>(`${DELETE_PUBLISHED_BEFORE} RETURNING id`, [
+      before,
+      limit,
+    ]);
     return rows.length;
   }
 
   async backlog(): Promise<OutboxBacklog> {
-    const [row] = await this.db.executor.query<{ oldest_unpublished: Date | null; unpublished: bigint; oldest_unqueued: Date | null; unqueued: bigint }>(OUTBOX_BACKLOG);
+    const [row] = await this.db.executor.query<{
+      oldest_unpublished: Date | null;
+      unpublished: bigint;
+      oldest_unqueued: Date | null;
+      unqueued: bigint;
+    }>(OUTBOX_BACKLOG);
     return {
       unpublished: row!.unpublished,
       oldestUnpublished: row!.oldest_unpublished ?? undefined,

@@ -44,7 +44,12 @@ export class DeliverWebhooksUseCase {
         continue;
       }
       const retryInMs = backoffDelayMs(delivery.attempts + 1, this.settings.backoffBaseMs, this.settings.backoffCapMs);
-      const status = await this.webhooks.recordFailed(delivery, { responseStatus: attempt.status, error: attempt.error, retryInMs, attemptsMax: this.settings.attemptsMax });
+      const status = await this.webhooks.recordFailed(delivery, {
+        responseStatus: attempt.status,
+        error: attempt.error,
+        retryInMs,
+        attemptsMax: this.settings.attemptsMax,
+      });
       result.failed++;
       if (status === 'dead') result.deadLettered++;
     }
@@ -58,7 +63,10 @@ export class DeliverWebhooksUseCase {
       [SIGNATURE_HEADER]: signatureHeader(delivery.body, secrets, Math.floor(Date.now() / 1000)),
     };
     try {
-      const response = await postWebhook(new URL(delivery.url), delivery.body, headers, { timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivateTargets });
+      const response = await postWebhook(new URL(delivery.url), delivery.body, headers, {
+        timeoutMs: this.settings.timeoutMs,
+        allowPrivate: this.settings.allowPrivateTargets,
+      });
       if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
       return { ok: false, status: response.status, error: `answered ${response.status}` };
     } catch (error) {

@@ -22,11 +22,21 @@ export class CreateWebhookUseCase {
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
   ) {}
 
-  async execute(command: { tenantId: string; url: string; events: readonly EventType[] }): Promise<WebhookView & { secret: string }> {
+  async execute(command: {
+    tenantId: string;
+    url: string;
+    events: readonly EventType[];
+  }): Promise<WebhookView & { secret: string }> {
     const url = parseWebhookUrl(command.url);
     await assertAllowedTarget(url, this.settings.allowPrivateTargets);
     const secret = newSigningSecret();
-    const row = await this.webhooks.create(command.tenantId, newId(), url.toString(), [...new Set(command.events)], secret);
+    const row = await this.webhooks.create(
+      command.tenantId,
+      newId(),
+      url.toString(),
+      [...new Set(command.events)],
+      secret,
+    );
     return { ...webhookView(row), secret };
   }
 }
@@ -35,9 +45,17 @@ export class CreateWebhookUseCase {
 export class ListWebhooksUseCase {
   constructor(private readonly webhooks: WebhookRepository) {}
 
-  async execute(command: { tenantId: string; cursor?: string; limit: number }): Promise<{ data: WebhookView[]; nextCursor: string | null }> {
+  async execute(command: {
+    tenantId: string;
+    cursor?: string;
+    limit: number;
+  }): Promise<{ data: WebhookView[]; nextCursor: string | null }> {
     const limit = Math.min(command.limit, WEBHOOKS_PER_PAGE_MAX);
-    const rows = await this.webhooks.list(command.tenantId, command.cursor === undefined ? undefined : decodeIdCursor(command.cursor), limit);
+    const rows = await this.webhooks.list(
+      command.tenantId,
+      command.cursor === undefined ? undefined : decodeIdCursor(command.cursor),
+      limit,
+    );
     return { data: rows.map(webhookView), nextCursor: rows.length === limit ? encodeCursor([rows.at(-1)!.id]) : null };
   }
 }
@@ -48,7 +66,8 @@ export class DeleteWebhookUseCase {
 
   /** Its queued deliveries go with it. */
   async execute(command: { tenantId: string; id: string }): Promise<void> {
-    if (!isUuid(command.id) || !(await this.webhooks.delete(command.tenantId, command.id))) throw webhookNotFound(command.id);
+    if (!isUuid(command.id) || !(await this.webhooks.delete(command.tenantId, command.id)))
+      throw webhookNotFound(command.id);
   }
 }
 

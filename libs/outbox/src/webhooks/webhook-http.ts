@@ -13,14 +13,24 @@ const RESPONSE_BYTES_MAX = 4096;
  * POSTs one signed body. Redirects are not followed (a 3xx is a failure), the connection is made
  * only to an allowed address (see `guardedLookup`), and the whole exchange has one timeout.
  */
-export function postWebhook(url: URL, body: string, headers: Record<string, string>, options: { timeoutMs: number; allowPrivate: boolean }): Promise<WebhookResponse> {
+export function postWebhook(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  options: { timeoutMs: number; allowPrivate: boolean },
+): Promise<WebhookResponse> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const request = send(
       url,
       {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body).toString(), 'user-agent': 'ledger-webhooks/1' },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body).toString(),
+          'user-agent': 'ledger-webhooks/1',
+        },
         lookup: guardedLookup(options.allowPrivate),
         timeout: options.timeoutMs,
         signal: AbortSignal.timeout(options.timeoutMs),

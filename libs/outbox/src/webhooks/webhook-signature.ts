@@ -18,10 +18,21 @@ export function signatureHeader(body: string, secrets: readonly string[], timest
 }
 
 /** True when one `v1` of the header is the HMAC of this body under `secret`, within the tolerance. */
-export function verifySignature(header: string, body: string, secret: string, nowSeconds: number, toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS): boolean {
+export function verifySignature(
+  header: string,
+  body: string,
+  secret: string,
+  nowSeconds: number,
+  toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS,
+): boolean {
   const parts = header.split(',').map((part) => part.trim().split('=', 2) as [string, string | undefined]);
   const timestamps = parts.filter(([key]) => key === 't').map(([, value]) => Number(value));
-  if (timestamps.length !== 1 || !Number.isSafeInteger(timestamps[0]) || Math.abs(nowSeconds - timestamps[0]!) > toleranceSeconds) return false;
+  if (
+    timestamps.length !== 1 ||
+    !Number.isSafeInteger(timestamps[0]) ||
+    Math.abs(nowSeconds - timestamps[0]!) > toleranceSeconds
+  )
+    return false;
   const expected = Buffer.from(hmacHex(secret, timestamps[0]!, body), 'hex');
   return parts
     .filter(([key, value]) => key === 'v1' && value !== undefined && /^[0-9a-f]{64}$/.test(value))

@@ -8,13 +8,31 @@ import { DomainError } from '@ledger/errors';
 // IPv6 counterparts. This is what keeps a tenant from making the server call into its own network.
 const FORBIDDEN = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 3],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 3],
 ] as const) {
   FORBIDDEN.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
 ] as const) {
   FORBIDDEN.addSubnet(network, prefix, 'ipv6');
 }
@@ -56,7 +74,13 @@ export function guardedLookup(allowPrivate: boolean) {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       const refused = allowPrivate ? undefined : addresses.find((entry) => isForbiddenAddress(entry.address));
-      if (refused) return callback(Object.assign(new Error(`${hostname} resolves to ${refused.address}, a private or reserved address`), { code: 'EFORBIDDENTARGET' }), []);
+      if (refused)
+        return callback(
+          Object.assign(new Error(`${hostname} resolves to ${refused.address}, a private or reserved address`), {
+            code: 'EFORBIDDENTARGET',
+          }),
+          [],
+        );
       if ((options as { all?: boolean }).all) return callback(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });
@@ -68,7 +92,9 @@ export async function assertAllowedTarget(url: URL, allowPrivate: boolean): Prom
   if (allowPrivate) return;
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
-    dnsLookup(hostname, { all: true }, (error, found) => (error ? reject(invalidUrl(`${hostname} does not resolve`)) : resolve(found))),
+    dnsLookup(hostname, { all: true }, (error, found) =>
+      error ? reject(invalidUrl(`${hostname} does not resolve`)) : resolve(found),
+    ),
   );
   const refused = addresses.find((entry) => isForbiddenAddress(entry.address));
   if (refused) throw invalidUrl(`${hostname} resolves to ${refused.address}, a loopback, private or reserved address`);

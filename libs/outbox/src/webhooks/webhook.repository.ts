@@ -3,8 +3,21 @@ import { Database } from '@ledger/db';
 import { type LedgerEvent, type OutboxRow, toLedgerEvent } from '../outbox-event';
 import type { DeliveryRow, DeliveryStatus, WebhookRow } from './webhook.views';
 import {
-  CLAIM_UNQUEUED_EVENTS, DELETE_DELIVERED_BEFORE, ENQUEUE_DELIVERIES, MARK_QUEUED, DELETE_SUBSCRIPTION, DELIVERY_STATISTICS, GET_SUBSCRIPTION, INSERT_SUBSCRIPTION, LIST_DELIVERIES, LEASE_DUE, LIST_SUBSCRIPTIONS, RECORD_DELIVERED, RECORD_FAILED,
-  REDELIVER, ROTATE_SECRET,
+  CLAIM_UNQUEUED_EVENTS,
+  DELETE_DELIVERED_BEFORE,
+  ENQUEUE_DELIVERIES,
+  MARK_QUEUED,
+  DELETE_SUBSCRIPTION,
+  DELIVERY_STATISTICS,
+  GET_SUBSCRIPTION,
+  INSERT_SUBSCRIPTION,
+  LIST_DELIVERIES,
+  LEASE_DUE,
+  LIST_SUBSCRIPTIONS,
+  RECORD_DELIVERED,
+  RECORD_FAILED,
+  REDELIVER,
+  ROTATE_SECRET,
 } from './webhooks.sql';
 
 export interface DueDelivery {
@@ -40,12 +53,29 @@ export class WebhookRepository {
     if (events.length === 0) return;
     const tenantIds = events.map((event) => event.tenantId);
     const ids = events.map((event) => event.id);
-    await this.db.executor.query(ENQUEUE_DELIVERIES, [tenantIds, ids, events.map((event) => event.type), events.map((event) => JSON.stringify(event))]);
+    await this.db.executor.query(ENQUEUE_DELIVERIES, [
+      tenantIds,
+      ids,
+      events.map((event) => event.type),
+      events.map((event) => JSON.stringify(event)),
+    ]);
     await this.db.executor.query(MARK_QUEUED, [tenantIds, ids]);
   }
 
-  async create(tenantId: string, id: string, url: string, eventTypes: readonly string[], secret: string): Promise<WebhookRow> {
-    const [row] = await this.db.executor.query<WebhookRow>(INSERT_SUBSCRIPTION, [tenantId, id, url, eventTypes, secret]);
+  async create(
+    tenantId: string,
+    id: string,
+    url: string,
+    eventTypes: readonly string[],
+    secret: string,
+  ): Promise<WebhookRow> {
+    const [row] = await this.db.executor.query<WebhookRow>(INSERT_SUBSCRIPTION, [
+      tenantId,
+      id,
+      url,
+      eventTypes,
+      secret,
+    ]);
     return row!;
   }
 
@@ -61,12 +91,30 @@ export class WebhookRepository {
     return (await this.db.executor.query(DELETE_SUBSCRIPTION, [tenantId, id])).length === 1;
   }
 
-  async rotateSecret(tenantId: string, id: string, secret: string, graceHours: number): Promise<WebhookRow | undefined> {
+  async rotateSecret(
+    tenantId: string,
+    id: string,
+    secret: string,
+    graceHours: number,
+  ): Promise<WebhookRow | undefined> {
     return (await this.db.executor.query<WebhookRow>(ROTATE_SECRET, [tenantId, id, secret, graceHours]))[0];
   }
 
-  listDeliveries(tenantId: string, subscriptionId: string, status: DeliveryStatus | undefined, before: { createdAt: Date; id: string } | undefined, limit: number): Promise<DeliveryRow[]> {
-    return this.db.executor.query<DeliveryRow>(LIST_DELIVERIES, [tenantId, subscriptionId, status ?? null, before?.createdAt ?? null, before?.id ?? null, limit]);
+  listDeliveries(
+    tenantId: string,
+    subscriptionId: string,
+    status: DeliveryStatus | undefined,
+    before: { createdAt: Date; id: string } | undefined,
+    limit: number,
+  ): Promise<DeliveryRow[]> {
+    return this.db.executor.query<DeliveryRow>(LIST_DELIVERIES, [
+      tenantId,
+      subscriptionId,
+      status ?? null,
+      before?.createdAt ?? null,
+      before?.id ?? null,
+      limit,
+    ]);
   }
 
   async redeliver(tenantId: string, subscriptionId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
@@ -84,7 +132,12 @@ export class WebhookRepository {
   /** Returns the delivery's status afterwards: still 'pending', or 'dead' after its last attempt. */
   async recordFailed(delivery: DueDelivery, failure: DeliveryFailure): Promise<DeliveryStatus> {
     const [row] = await this.db.executor.query<{ status: DeliveryStatus }>(RECORD_FAILED, [
-      delivery.tenant_id, delivery.id, failure.responseStatus, failure.error.slice(0, 500), failure.retryInMs, failure.attemptsMax,
+      delivery.tenant_id,
+      delivery.id,
+      failure.responseStatus,
+      failure.error.slice(0, 500),
+      failure.retryInMs,
+      failure.attemptsMax,
     ]);
     return row!.status;
   }

@@ -1,6 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DeliverWebhooksUseCase } from './deliver-webhooks.use-case';
-import { CreateWebhookUseCase, DeleteWebhookUseCase, ListWebhooksUseCase, RotateWebhookSecretUseCase } from './manage-webhooks.use-cases';
+import {
+  CreateWebhookUseCase,
+  DeleteWebhookUseCase,
+  ListWebhooksUseCase,
+  RotateWebhookSecretUseCase,
+} from './manage-webhooks.use-cases';
 import { QueueWebhookDeliveriesUseCase } from './queue-webhook-deliveries.use-case';
 import { ListWebhookDeliveriesUseCase, RedeliverWebhookUseCase } from './webhook-deliveries.use-cases';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from './webhook-settings';

@@ -11,9 +11,16 @@ export class GetInclusionProofUseCase {
 
   async execute(command: { tenantId: string; account: string; proofId?: string }): Promise<InclusionProofDocument> {
     const proof = await this.proofs.find(command.tenantId, command.proofId);
-    if (proof === undefined) throw new DomainError('NOT_FOUND', command.proofId === undefined ? 'no balance proof has been issued yet' : `balance proof ${command.proofId} not found`);
+    if (proof === undefined)
+      throw new DomainError(
+        'NOT_FOUND',
+        command.proofId === undefined
+          ? 'no balance proof has been issued yet'
+          : `balance proof ${command.proofId} not found`,
+      );
     const inclusion = inclusionProofOf(proof, command.account);
-    if (inclusion === undefined) throw new DomainError('NOT_FOUND', `account ${command.account} is not in balance proof ${proof.id}`);
+    if (inclusion === undefined)
+      throw new DomainError('NOT_FOUND', `account ${command.account} is not in balance proof ${proof.id}`);
     return inclusion;
   }
 }

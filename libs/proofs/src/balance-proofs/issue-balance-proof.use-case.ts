@@ -25,9 +25,14 @@ export class IssueBalanceProofUseCase {
   async execute(command: { tenantId: string; asOf?: Date; since?: string }): Promise<BalanceProofDocument> {
     const key = this.signer.key();
     const previous = command.since === undefined ? undefined : await this.proofs.find(command.tenantId, command.since);
-    if (command.since !== undefined && previous === undefined) throw new DomainError('NOT_FOUND', `balance proof ${command.since} not found`);
+    if (command.since !== undefined && previous === undefined)
+      throw new DomainError('NOT_FOUND', `balance proof ${command.since} not found`);
     const issuedAt = new Date();
-    const books = await this.books.execute({ tenantId: command.tenantId, asOf: command.asOf ?? issuedAt, accountsMax: ACCOUNTS_PER_PROOF_MAX });
+    const books = await this.books.execute({
+      tenantId: command.tenantId,
+      asOf: command.asOf ?? issuedAt,
+      accountsMax: ACCOUNTS_PER_PROOF_MAX,
+    });
     const proof = buildBalanceProof({ ...books, issuedAt }, key);
     await this.proofs.insert(proof);
     if (previous === undefined) return proof;

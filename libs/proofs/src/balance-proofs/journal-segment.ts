@@ -14,10 +14,20 @@ const SEGMENT_PAGE_SIZE = 500;
 export class JournalSegmentReader {
   constructor(private readonly journal: JournalRepository) {}
 
-  async read(tenantId: string, previous: BalanceProofDocument, heads: readonly JournalHead[]): Promise<ConsistencyDocument> {
-    const links = heads.reduce((total, head) => total + (head.seq - BigInt(previous.journal.stripes[head.stripe]?.seq ?? 0)), 0n);
+  async read(
+    tenantId: string,
+    previous: BalanceProofDocument,
+    heads: readonly JournalHead[],
+  ): Promise<ConsistencyDocument> {
+    const links = heads.reduce(
+      (total, head) => total + (head.seq - BigInt(previous.journal.stripes[head.stripe]?.seq ?? 0)),
+      0n,
+    );
     if (links > BigInt(CONSISTENCY_LINKS_MAX)) {
-      throw new DomainError('PAYLOAD_TOO_LARGE', `${links} journal links since proof ${previous.id}, more than ${CONSISTENCY_LINKS_MAX}: chain proofs taken more often`);
+      throw new DomainError(
+        'PAYLOAD_TOO_LARGE',
+        `${links} journal links since proof ${previous.id}, more than ${CONSISTENCY_LINKS_MAX}: chain proofs taken more often`,
+      );
     }
     const stripes: ConsistencyDocument['stripes'] = [];
     for (const head of heads) {
@@ -26,7 +36,8 @@ export class JournalSegmentReader {
       for (let after = from; after < head.seq; ) {
         const page = await this.journal.page(tenantId, head.stripe, after, head.seq, SEGMENT_PAGE_SIZE);
         if (page.length === 0) break;
-        for (const link of page) segment.push({ seq: link.seq.toString(), encoding: encodeStoredLink(tenantId, link).toString('hex') });
+        for (const link of page)
+          segment.push({ seq: link.seq.toString(), encoding: encodeStoredLink(tenantId, link).toString('hex') });
         after = page.at(-1)!.seq;
       }
       if (segment.length > 0) stripes.push({ stripe: head.stripe, links: segment });

@@ -19,12 +19,21 @@ export class ProofRepository {
 
   async insert(proof: BalanceProofDocument): Promise<void> {
     const { consistency: _segment, ...stored } = proof;
-    await this.db.executor.query(INSERT_PROOF, [proof.tenantId, Buffer.from(proof.id, 'hex'), new Date(proof.asOf), new Date(proof.issuedAt), JSON.stringify(stored)]);
+    await this.db.executor.query(INSERT_PROOF, [
+      proof.tenantId,
+      Buffer.from(proof.id, 'hex'),
+      new Date(proof.asOf),
+      new Date(proof.issuedAt),
+      JSON.stringify(stored),
+    ]);
   }
 
   /** One proof by id, or the tenant's latest when `id` is undefined. */
   async find(tenantId: string, id: string | undefined): Promise<BalanceProofDocument | undefined> {
-    const rows = await this.db.executor.query<{ document: BalanceProofDocument }>(FIND_PROOF, [tenantId, id === undefined ? null : Buffer.from(id, 'hex')]);
+    const rows = await this.db.executor.query<{ document: BalanceProofDocument }>(FIND_PROOF, [
+      tenantId,
+      id === undefined ? null : Buffer.from(id, 'hex'),
+    ]);
     return rows[0]?.document;
   }
 }

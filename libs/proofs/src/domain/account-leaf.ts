@@ -26,7 +26,8 @@ export interface AccountLeaf {
  *   | u8 normal balance (0 debit, 1 credit) | u63 posted debits | u63 posted credits
  */
 export function encodeLeaf(leaf: AccountLeaf): Buffer {
-  if (leaf.normalBalance !== 'debit' && leaf.normalBalance !== 'credit') throw new RangeError(`normalBalance: ${String(leaf.normalBalance)}`);
+  if (leaf.normalBalance !== 'debit' && leaf.normalBalance !== 'credit')
+    throw new RangeError(`normalBalance: ${String(leaf.normalBalance)}`);
   return new FixedWidthWriter()
     .uint('leaf tag', 0, 1)
     .uint('leaf version', LEAF_ENCODING_VERSION, 2)
@@ -52,5 +53,7 @@ export function leafSums(leaf: AccountLeaf): Sums {
 
 /** debits - credits for a debit-normal account, credits - debits for a credit-normal one. */
 export function leafBalance(leaf: AccountLeaf): bigint {
-  return leaf.normalBalance === 'debit' ? leaf.postedDebits - leaf.postedCredits : leaf.postedCredits - leaf.postedDebits;
+  return leaf.normalBalance === 'debit'
+    ? leaf.postedDebits - leaf.postedCredits
+    : leaf.postedCredits - leaf.postedDebits;
 }

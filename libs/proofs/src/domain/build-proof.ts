@@ -2,7 +2,13 @@ import { type AccountLeaf, leafBalance } from './account-leaf';
 import { type StripeHead, checkpointId, encodeCheckpoint, journalHeadDigest } from './checkpoint';
 import { leafFromDocument, nodeToDocument, sumsToDocument } from './document-conversions';
 import { inclusionPath, merkleSumRoot } from './merkle-sum-tree';
-import { BALANCE_PROOF_FORMAT, type BalanceProofDocument, INCLUSION_PROOF_FORMAT, type InclusionProofDocument, headerOf } from './proof-document';
+import {
+  BALANCE_PROOF_FORMAT,
+  type BalanceProofDocument,
+  INCLUSION_PROOF_FORMAT,
+  type InclusionProofDocument,
+  headerOf,
+} from './proof-document';
 import { type ProofKey, signEncoding } from './signing';
 import { totalsOf } from './sums';
 
@@ -16,7 +22,9 @@ export interface BooksAtPosition {
 
 /** Tree order: by currency, then by account id. One tree per currency. */
 export function byCurrency(accounts: readonly AccountLeaf[]): Map<string, AccountLeaf[]> {
-  const sorted = [...accounts].sort((left, right) => (left.currency === right.currency ? (left.id < right.id ? -1 : 1) : left.currency < right.currency ? -1 : 1));
+  const sorted = [...accounts].sort((left, right) =>
+    left.currency === right.currency ? (left.id < right.id ? -1 : 1) : left.currency < right.currency ? -1 : 1,
+  );
   const groups = new Map<string, AccountLeaf[]>();
   for (const leaf of sorted) {
     const group = groups.get(leaf.currency);
@@ -28,8 +36,17 @@ export function byCurrency(accounts: readonly AccountLeaf[]): Map<string, Accoun
 
 /** Builds and signs the balance proof of a tenant's books at one journal position. */
 export function buildBalanceProof(books: BooksAtPosition, key: ProofKey): BalanceProofDocument {
-  const trees = [...byCurrency(books.accounts)].map(([currency, leaves]) => ({ currency, leaves, root: merkleSumRoot(leaves) }));
-  const currencies = trees.map((tree) => ({ currency: tree.currency, accounts: tree.leaves.length, root: tree.root.hash, sums: tree.root.sums }));
+  const trees = [...byCurrency(books.accounts)].map(([currency, leaves]) => ({
+    currency,
+    leaves,
+    root: merkleSumRoot(leaves),
+  }));
+  const currencies = trees.map((tree) => ({
+    currency: tree.currency,
+    accounts: tree.leaves.length,
+    root: tree.root.hash,
+    sums: tree.root.sums,
+  }));
   const encoding = encodeCheckpoint({ ...books, keyId: key.keyId, currencies });
   const signature = signEncoding(key, encoding);
   return {
@@ -42,15 +59,30 @@ export function buildBalanceProof(books: BooksAtPosition, key: ProofKey): Balanc
     publicKey: key.publicKeyDer.toString('base64'),
     journal: {
       head: journalHeadDigest(books.stripes).toString('hex'),
-      stripes: books.stripes.map((head) => ({ stripe: head.stripe, seq: head.seq.toString(), hash: head.hash.toString('hex') })),
+      stripes: books.stripes.map((head) => ({
+        stripe: head.stripe,
+        seq: head.seq.toString(),
+        hash: head.hash.toString('hex'),
+      })),
     },
     currencies: currencies.map((root) => {
       const totals = totalsOf(root.sums);
-      return { currency: root.currency, accounts: root.accounts, root: root.root.toString('hex'), sums: sumsToDocument(root.sums), totals: { debitNormal: totals.debitNormal.toString(), creditNormal: totals.creditNormal.toString() } };
+      return {
+        currency: root.currency,
+        accounts: root.accounts,
+        root: root.root.toString('hex'),
+        sums: sumsToDocument(root.sums),
+        totals: { debitNormal: totals.debitNormal.toString(), creditNormal: totals.creditNormal.toString() },
+      };
     }),
     signature: signature.toString('base64'),
     accounts: trees.flatMap((tree) =>
-      tree.leaves.map((leaf) => ({ ...leaf, postedDebits: leaf.postedDebits.toString(), postedCredits: leaf.postedCredits.toString(), balance: leafBalance(leaf).toString() })),
+      tree.leaves.map((leaf) => ({
+        ...leaf,
+        postedDebits: leaf.postedDebits.toString(),
+        postedCredits: leaf.postedCredits.toString(),
+        balance: leafBalance(leaf).toString(),
+      })),
     ),
   };
 }
@@ -61,5 +93,11 @@ export function inclusionProofOf(proof: BalanceProofDocument, account: string): 
   if (document === undefined) return undefined;
   const leaves = byCurrency(proof.accounts.map(leafFromDocument)).get(document.currency)!;
   const index = leaves.findIndex((leaf) => leaf.id === document.id);
-  return { format: INCLUSION_PROOF_FORMAT, checkpoint: headerOf(proof), account: document, index, path: inclusionPath(leaves, index).map(nodeToDocument) };
+  return {
+    format: INCLUSION_PROOF_FORMAT,
+    checkpoint: headerOf(proof),
+    account: document,
+    index,
+    path: inclusionPath(leaves, index).map(nodeToDocument),
+  };
 }

@@ -33,11 +33,15 @@ export interface Checkpoint {
 }
 
 function writeStripes(writer: FixedWidthWriter, stripes: readonly StripeHead[]): FixedWidthWriter {
-  if (stripes.length < 1 || stripes.length > STRIPES_MAX) throw new EncodingRangeError(`stripes: ${stripes.length} is outside 1..${STRIPES_MAX}`);
+  if (stripes.length < 1 || stripes.length > STRIPES_MAX)
+    throw new EncodingRangeError(`stripes: ${stripes.length} is outside 1..${STRIPES_MAX}`);
   writer.uint('stripe count', stripes.length, 2);
   stripes.forEach((head, index) => {
     if (head.stripe !== index) throw new EncodingRangeError(`stripes: stripe ${head.stripe} at position ${index}`);
-    writer.uint('stripe', head.stripe, 2).u63(`stripe ${index} seq`, head.seq).bytes(`stripe ${index} hash`, head.hash, 32);
+    writer
+      .uint('stripe', head.stripe, 2)
+      .u63(`stripe ${index} seq`, head.seq)
+      .bytes(`stripe ${index} hash`, head.hash, 32);
   });
   return writer;
 }
@@ -67,9 +71,16 @@ export function encodeCheckpoint(checkpoint: Checkpoint): Buffer {
   if (currencies.length > CURRENCIES_MAX) throw new EncodingRangeError(`currencies: more than ${CURRENCIES_MAX}`);
   writer.uint('currency count', currencies.length, 2);
   currencies.forEach((root, index) => {
-    if (index > 0 && currencies[index - 1]!.currency >= root.currency) throw new EncodingRangeError('currencies: not in strictly ascending order');
-    if (root.accounts < 1 || root.accounts > ACCOUNTS_PER_PROOF_MAX) throw new EncodingRangeError(`${root.currency} accounts: ${root.accounts} is outside 1..${ACCOUNTS_PER_PROOF_MAX}`);
-    writer.ascii('currency', root.currency, 3, CURRENCY_PATTERN).uint(`${root.currency} accounts`, root.accounts, 4).bytes(`${root.currency} root`, root.root, 32);
+    if (index > 0 && currencies[index - 1]!.currency >= root.currency)
+      throw new EncodingRangeError('currencies: not in strictly ascending order');
+    if (root.accounts < 1 || root.accounts > ACCOUNTS_PER_PROOF_MAX)
+      throw new EncodingRangeError(
+        `${root.currency} accounts: ${root.accounts} is outside 1..${ACCOUNTS_PER_PROOF_MAX}`,
+      );
+    writer
+      .ascii('currency', root.currency, 3, CURRENCY_PATTERN)
+      .uint(`${root.currency} accounts`, root.accounts, 4)
+      .bytes(`${root.currency} root`, root.root, 32);
     writeSums(writer, `${root.currency} sums`, root.sums);
   });
   return writer.toBuffer();

@@ -32,7 +32,16 @@ export function checkpointFromHeader(header: CheckpointHeaderDocument): Checkpoi
     asOf: new Date(header.asOf),
     issuedAt: new Date(header.issuedAt),
     keyId: Buffer.from(header.keyId, 'hex'),
-    stripes: header.journal.stripes.map((head) => ({ stripe: head.stripe, seq: BigInt(head.seq), hash: Buffer.from(head.hash, 'hex') })),
-    currencies: header.currencies.map((root) => ({ currency: root.currency, accounts: root.accounts, root: Buffer.from(root.root, 'hex'), sums: sumsFromDocument(root.sums) })),
+    stripes: header.journal.stripes.map((head) => ({
+      stripe: head.stripe,
+      seq: BigInt(head.seq),
+      hash: Buffer.from(head.hash, 'hex'),
+    })),
+    currencies: header.currencies.map((root) => ({
+      currency: root.currency,
+      accounts: root.accounts,
+      root: Buffer.from(root.root, 'hex'),
+      sums: sumsFromDocument(root.sums),
+    })),
   };
 }

@@ -25,13 +25,15 @@ export class FixedWidthWriter {
   }
 
   uint(field: string, value: number, bytes: 1 | 2 | 4): this {
-    if (!Number.isSafeInteger(value) || value < 0 || value >= 2 ** (8 * bytes)) fail(field, `${value} is not a ${8 * bytes}-bit unsigned integer`);
+    if (!Number.isSafeInteger(value) || value < 0 || value >= 2 ** (8 * bytes))
+      fail(field, `${value} is not a ${8 * bytes}-bit unsigned integer`);
     return this.push(bytes, (chunk) => chunk.writeUIntBE(value, 0, bytes));
   }
 
   /** 0 <= value <= 2^63 - 1: sums stay below what a signed 64-bit reader could misread. */
   u63(field: string, value: bigint): this {
-    if (typeof value !== 'bigint' || value < 0n || value > U63_MAX) fail(field, `${String(value)} is outside 0..2^63-1`);
+    if (typeof value !== 'bigint' || value < 0n || value > U63_MAX)
+      fail(field, `${String(value)} is outside 0..2^63-1`);
     return this.push(8, (chunk) => chunk.writeBigUInt64BE(value));
   }
 
@@ -55,7 +57,8 @@ export class FixedWidthWriter {
 
   /** ASCII text matching `pattern`, NUL-padded to `width` bytes. */
   ascii(field: string, value: string, width: number, pattern: RegExp): this {
-    if (typeof value !== 'string' || value.length > width || !pattern.test(value)) fail(field, `${JSON.stringify(value)} is not ${pattern} in ${width} bytes`);
+    if (typeof value !== 'string' || value.length > width || !pattern.test(value))
+      fail(field, `${JSON.stringify(value)} is not ${pattern} in ${width} bytes`);
     return this.push(width, (chunk) => chunk.write(value, 'ascii'));
   }
 

@@ -22,22 +22,27 @@ export function journalSegmentReaches(
   later: readonly HeadDocument[],
   segment: readonly SegmentStripe[],
 ): string | undefined {
-  if (earlier.length !== later.length) return `the earlier journal has ${earlier.length} stripes, the later ${later.length}`;
+  if (earlier.length !== later.length)
+    return `the earlier journal has ${earlier.length} stripes, the later ${later.length}`;
   const byStripe = new Map(segment.map((stripe) => [stripe.stripe, stripe.links]));
   if (byStripe.size !== segment.length) return 'the segment names a stripe twice';
-  if (segment.some((stripe) => stripe.stripe >= later.length)) return 'the segment names a stripe the checkpoint does not have';
+  if (segment.some((stripe) => stripe.stripe >= later.length))
+    return 'the segment names a stripe the checkpoint does not have';
   for (const head of later) {
     const start = earlier[head.stripe];
     if (start === undefined || start.stripe !== head.stripe) return `stripe ${head.stripe} is not in the earlier proof`;
     let seq = BigInt(start.seq);
     let hash: Buffer = Buffer.from(start.hash, 'hex');
     for (const link of byStripe.get(head.stripe) ?? []) {
-      if (BigInt(link.seq) !== seq + 1n) return `stripe ${head.stripe}: the segment jumps from seq ${seq} to ${link.seq} (a link is missing or out of order)`;
+      if (BigInt(link.seq) !== seq + 1n)
+        return `stripe ${head.stripe}: the segment jumps from seq ${seq} to ${link.seq} (a link is missing or out of order)`;
       hash = chainHash(hash, Buffer.from(link.encoding, 'hex'));
       seq += 1n;
     }
-    if (seq !== BigInt(head.seq)) return `stripe ${head.stripe}: the segment ends at seq ${seq}, the later head is at ${head.seq}`;
-    if (hash.toString('hex') !== head.hash) return `stripe ${head.stripe}: the chain from the earlier head does not reach the later head hash`;
+    if (seq !== BigInt(head.seq))
+      return `stripe ${head.stripe}: the segment ends at seq ${seq}, the later head is at ${head.seq}`;
+    if (hash.toString('hex') !== head.hash)
+      return `stripe ${head.stripe}: the chain from the earlier head does not reach the later head hash`;
   }
   return undefined;
 }

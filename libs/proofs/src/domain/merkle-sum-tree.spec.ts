@@ -35,25 +35,42 @@ describe('Merkle sum tree', () => {
     const path = inclusionPath(tree, 4);
     expect(rootFromPath(tree[4]!, 5, 9, path)?.hash.equals(root.hash) ?? false).toBe(false);
     expect(rootFromPath(tree[4]!, 4, 8, path)?.hash.equals(root.hash) ?? false).toBe(false);
-    expect(rootFromPath({ ...tree[4]!, postedDebits: tree[4]!.postedDebits + 1n }, 4, 9, path)?.hash.equals(root.hash)).toBe(false);
+    expect(
+      rootFromPath({ ...tree[4]!, postedDebits: tree[4]!.postedDebits + 1n }, 4, 9, path)?.hash.equals(root.hash),
+    ).toBe(false);
     expect(rootFromPath(tree[4]!, 9, 9, path)).toBeUndefined();
   });
 
   it('sums the debit-normal and credit-normal totals apart, and they balance for balanced books', () => {
     const root = merkleSumRoot(testAccounts().filter((leaf) => leaf.currency === 'USD'));
-    expect(root.sums).toEqual({ debitNormalDebits: 100_000n, debitNormalCredits: 25_000n, creditNormalDebits: 10_000n, creditNormalCredits: 85_000n });
+    expect(root.sums).toEqual({
+      debitNormalDebits: 100_000n,
+      debitNormalCredits: 25_000n,
+      creditNormalDebits: 10_000n,
+      creditNormalCredits: 85_000n,
+    });
   });
 
   it('commits to each child sum: moving an amount between siblings changes the parent hash', () => {
     const [left, right] = [leaves(5)[2]!, leaves(5)[4]!].map(leafNode);
     const parent = parentOf(left!, right!);
-    const moved = parentOf({ ...left!, sums: { ...left!.sums, debitNormalDebits: left!.sums.debitNormalDebits + 5n } }, { ...right!, sums: { ...right!.sums, debitNormalDebits: right!.sums.debitNormalDebits - 5n } });
+    const moved = parentOf(
+      { ...left!, sums: { ...left!.sums, debitNormalDebits: left!.sums.debitNormalDebits + 5n } },
+      { ...right!, sums: { ...right!.sums, debitNormalDebits: right!.sums.debitNormalDebits - 5n } },
+    );
     expect(sumsEqual(moved.sums, parent.sums)).toBe(true);
     expect(moved.hash.equals(parent.hash)).toBe(false);
   });
 
   it('refuses sums that would pass 2^63 - 1 and totals outside 0..2^63-1, rather than wrapping', () => {
-    const big: AccountLeaf = { id: accountId(1), code: 'a', currency: 'USD', normalBalance: 'debit', postedDebits: 2n ** 62n, postedCredits: 0n };
+    const big: AccountLeaf = {
+      id: accountId(1),
+      code: 'a',
+      currency: 'USD',
+      normalBalance: 'debit',
+      postedDebits: 2n ** 62n,
+      postedCredits: 0n,
+    };
     expect(() => merkleSumRoot([big, { ...big, id: accountId(2), code: 'b' }])).toThrow(EncodingRangeError);
     expect(() => merkleSumRoot([{ ...big, postedDebits: -1n }])).toThrow(EncodingRangeError);
     expect(() => merkleSumRoot([{ ...big, postedDebits: 2n ** 63n }])).toThrow(EncodingRangeError);

@@ -50,7 +50,9 @@ export function inclusionPath(leaves: readonly AccountLeaf[], index: number): Su
   const path = (nodes: readonly SumNode[], at: number): SumNode[] => {
     if (nodes.length === 1) return [];
     const k = splitPoint(nodes.length);
-    return at < k ? [...path(nodes.slice(0, k), at), rootOfNodes(nodes.slice(k))] : [...path(nodes.slice(k), at - k), rootOfNodes(nodes.slice(0, k))];
+    return at < k
+      ? [...path(nodes.slice(0, k), at), rootOfNodes(nodes.slice(k))]
+      : [...path(nodes.slice(k), at - k), rootOfNodes(nodes.slice(0, k))];
   };
   return path(leaves.map(leafNode), index);
 }
@@ -59,7 +61,12 @@ export function inclusionPath(leaves: readonly AccountLeaf[], index: number): Su
  * Recomputes the root from a leaf, its index, the tree size and the path (RFC 9162 section 2.1.3.2).
  * Returns undefined when the path does not fit the index and size.
  */
-export function rootFromPath(leaf: AccountLeaf, index: number, size: number, path: readonly SumNode[]): SumNode | undefined {
+export function rootFromPath(
+  leaf: AccountLeaf,
+  index: number,
+  size: number,
+  path: readonly SumNode[],
+): SumNode | undefined {
   if (!Number.isInteger(index) || !Number.isInteger(size) || index < 0 || index >= size) return undefined;
   let fn = index;
   let sn = size - 1;

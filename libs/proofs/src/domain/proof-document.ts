@@ -10,14 +10,31 @@ export const BALANCE_PROOF_FORMAT = 'ledger-balance-proof/1';
 export const INCLUSION_PROOF_FORMAT = 'ledger-inclusion-proof/1';
 
 const hex32 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits');
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a lower-case UUID');
+const uuid = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a lower-case UUID');
 const unsigned = z.string().regex(/^(0|[1-9][0-9]{0,18})$/, 'must be a canonical non-negative integer');
 const signed = z.string().regex(/^(0|-?[1-9][0-9]{0,19})$/, 'must be a canonical integer');
-const instant = z.string().refine((text) => !Number.isNaN(Date.parse(text)) && new Date(text).toISOString() === text, 'must be an ISO instant as toISOString writes it');
-const base64 = z.string().refine((text) => text.length > 0 && Buffer.from(text, 'base64').toString('base64') === text, 'must be canonical base64');
+const instant = z
+  .string()
+  .refine(
+    (text) => !Number.isNaN(Date.parse(text)) && new Date(text).toISOString() === text,
+    'must be an ISO instant as toISOString writes it',
+  );
+const base64 = z
+  .string()
+  .refine(
+    (text) => text.length > 0 && Buffer.from(text, 'base64').toString('base64') === text,
+    'must be canonical base64',
+  );
 const count = (max: number) => z.number().int().min(0).max(max);
 
-export const sumsSchema = z.strictObject({ debitNormalDebits: unsigned, debitNormalCredits: unsigned, creditNormalDebits: unsigned, creditNormalCredits: unsigned });
+export const sumsSchema = z.strictObject({
+  debitNormalDebits: unsigned,
+  debitNormalCredits: unsigned,
+  creditNormalDebits: unsigned,
+  creditNormalCredits: unsigned,
+});
 
 export const checkpointHeaderSchema = z.strictObject({
   id: hex32,
@@ -28,7 +45,10 @@ export const checkpointHeaderSchema = z.strictObject({
   publicKey: base64,
   journal: z.strictObject({
     head: hex32,
-    stripes: z.array(z.strictObject({ stripe: count(STRIPES_MAX), seq: unsigned, hash: hex32 })).min(1).max(STRIPES_MAX),
+    stripes: z
+      .array(z.strictObject({ stripe: count(STRIPES_MAX), seq: unsigned, hash: hex32 }))
+      .min(1)
+      .max(STRIPES_MAX),
   }),
   currencies: z
     .array(
@@ -56,7 +76,16 @@ export const accountLeafSchema = z.strictObject({
 
 export const consistencySchema = z.strictObject({
   previousId: hex32,
-  stripes: z.array(z.strictObject({ stripe: count(STRIPES_MAX), links: z.array(z.strictObject({ seq: unsigned, encoding: z.string().regex(/^([0-9a-f]{2})+$/) })).max(CONSISTENCY_LINKS_MAX) })).max(STRIPES_MAX),
+  stripes: z
+    .array(
+      z.strictObject({
+        stripe: count(STRIPES_MAX),
+        links: z
+          .array(z.strictObject({ seq: unsigned, encoding: z.string().regex(/^([0-9a-f]{2})+$/) }))
+          .max(CONSISTENCY_LINKS_MAX),
+      }),
+    )
+    .max(STRIPES_MAX),
 });
 
 export const balanceProofSchema = checkpointHeaderSchema.extend({

@@ -17,7 +17,8 @@ export function proofKeyFrom(text: string): ProofKey {
   const privateKey = trimmed.includes('-----BEGIN')
     ? createPrivateKey(trimmed)
     : createPrivateKey({ key: Buffer.from(trimmed, 'base64'), format: 'der', type: 'pkcs8' });
-  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`the proof signing key must be Ed25519, not ${privateKey.asymmetricKeyType}`);
+  if (privateKey.asymmetricKeyType !== 'ed25519')
+    throw new Error(`the proof signing key must be Ed25519, not ${privateKey.asymmetricKeyType}`);
   const publicKeyDer = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
   return { privateKey, publicKeyDer, keyId: keyIdOf(publicKeyDer) };
 }

@@ -13,9 +13,19 @@ export interface Sums {
   creditNormalCredits: bigint;
 }
 
-export const SUM_FIELDS = ['debitNormalDebits', 'debitNormalCredits', 'creditNormalDebits', 'creditNormalCredits'] as const;
+export const SUM_FIELDS = [
+  'debitNormalDebits',
+  'debitNormalCredits',
+  'creditNormalDebits',
+  'creditNormalCredits',
+] as const;
 
-export function sumsOf(debitNormalDebits: bigint, debitNormalCredits: bigint, creditNormalDebits: bigint, creditNormalCredits: bigint): Sums {
+export function sumsOf(
+  debitNormalDebits: bigint,
+  debitNormalCredits: bigint,
+  creditNormalDebits: bigint,
+  creditNormalCredits: bigint,
+): Sums {
   return { debitNormalDebits, debitNormalCredits, creditNormalDebits, creditNormalCredits };
 }
 
@@ -39,5 +49,8 @@ export function sumsEqual(left: Sums, right: Sums): boolean {
 
 /** The per-currency totals a proof states: both sides' balances, equal when the books balance. */
 export function totalsOf(sums: Sums): { debitNormal: bigint; creditNormal: bigint } {
-  return { debitNormal: sums.debitNormalDebits - sums.debitNormalCredits, creditNormal: sums.creditNormalCredits - sums.creditNormalDebits };
+  return {
+    debitNormal: sums.debitNormalDebits - sums.debitNormalCredits,
+    creditNormal: sums.creditNormalCredits - sums.creditNormalDebits,
+  };
 }

@@ -22,7 +22,9 @@ describe('balance proof verification', () => {
   it('verifies a signed proof: every check passes, in order', () => {
     const verdict = verifyProof(testProof(key), { trustedKeyId: key.keyId.toString('hex') });
     expect(verdict.firstFailure).toBeNull();
-    expect(verdict.checks.map((check) => check.check)).toEqual(CHECKS.filter((check) => check !== 'inclusion' && check !== 'consistency'));
+    expect(verdict.checks.map((check) => check.check)).toEqual(
+      CHECKS.filter((check) => check !== 'inclusion' && check !== 'consistency'),
+    );
   });
 
   it('fails at the signature when one byte of the signature flips', () => {
@@ -125,15 +127,27 @@ describe('consistency between two proofs', () => {
     const s0 = [chainHash(genesis, encodings[0]!)];
     s0.push(chainHash(s0[0]!, encodings[1]!), chainHash(chainHash(s0[0]!, encodings[1]!), encodings[2]!));
     const s1 = chainHash(genesis, encodings[3]!);
-    const earlierStripes = [{ stripe: 0, seq: 1n, hash: s0[0]! }, { stripe: 1, seq: 0n, hash: genesis }];
-    const laterStripes = [{ stripe: 0, seq: 3n, hash: s0[2]! }, { stripe: 1, seq: 1n, hash: s1 }];
+    const earlierStripes = [
+      { stripe: 0, seq: 1n, hash: s0[0]! },
+      { stripe: 1, seq: 0n, hash: genesis },
+    ];
+    const laterStripes = [
+      { stripe: 0, seq: 3n, hash: s0[2]! },
+      { stripe: 1, seq: 1n, hash: s1 },
+    ];
     const earlier = testProof(key, testAccounts(), earlierStripes);
     const later: BalanceProofDocument = {
       ...testProof(key, testAccounts(), laterStripes),
       consistency: {
         previousId: earlier.id,
         stripes: [
-          { stripe: 0, links: [{ seq: '2', encoding: encodings[1]!.toString('hex') }, { seq: '3', encoding: encodings[2]!.toString('hex') }] },
+          {
+            stripe: 0,
+            links: [
+              { seq: '2', encoding: encodings[1]!.toString('hex') },
+              { seq: '3', encoding: encodings[2]!.toString('hex') },
+            ],
+          },
           { stripe: 1, links: [{ seq: '1', encoding: encodings[3]!.toString('hex') }] },
         ],
       },

@@ -5,12 +5,30 @@ import { checkpointFromHeader, leafFromDocument, nodeFromDocument, sumsFromDocum
 import { EncodingRangeError } from './fixed-width';
 import { journalSegmentReaches } from './journal-consistency';
 import { merkleSumRoot, rootFromPath } from './merkle-sum-tree';
-import { BALANCE_PROOF_FORMAT, type BalanceProofDocument, type CheckpointHeaderDocument, type InclusionProofDocument, balanceProofSchema, inclusionProofSchema } from './proof-document';
+import {
+  BALANCE_PROOF_FORMAT,
+  type BalanceProofDocument,
+  type CheckpointHeaderDocument,
+  type InclusionProofDocument,
+  balanceProofSchema,
+  inclusionProofSchema,
+} from './proof-document';
 import { keyIdOf, signatureValid } from './signing';
 import { sumsEqual, totalsOf } from './sums';
 
 /** The checks, in the order they run; the first that fails ends the verification. */
-export const CHECKS = ['format', 'key', 'encoding', 'signature', 'journal head', 'totals', 'balances', 'tree', 'inclusion', 'consistency'] as const;
+export const CHECKS = [
+  'format',
+  'key',
+  'encoding',
+  'signature',
+  'journal head',
+  'totals',
+  'balances',
+  'tree',
+  'inclusion',
+  'consistency',
+] as const;
 export type CheckName = (typeof CHECKS)[number];
 
 export interface CheckResult {
@@ -40,7 +58,9 @@ function fail(detail: string): never {
   throw new CheckFailed(detail);
 }
 
-type Document = { kind: 'balance'; proof: BalanceProofDocument; header: CheckpointHeaderDocument } | { kind: 'inclusion'; proof: InclusionProofDocument; header: CheckpointHeaderDocument };
+type Document =
+  | { kind: 'balance'; proof: BalanceProofDocument; header: CheckpointHeaderDocument }
+  | { kind: 'inclusion'; proof: InclusionProofDocument; header: CheckpointHeaderDocument };
 
 function parse(input: unknown): Document {
   const isBalance = (input as { format?: unknown } | null)?.format === BALANCE_PROOF_FORMAT;
@@ -49,14 +69,21 @@ function parse(input: unknown): Document {
     const issue = parsed.error.issues[0]!;
     fail(`${issue.path.join('.') || 'document'}: ${issue.message}`);
   }
-  return isBalance ? { kind: 'balance', proof: parsed.data as BalanceProofDocument, header: parsed.data as CheckpointHeaderDocument } : { kind: 'inclusion', proof: parsed.data as InclusionProofDocument, header: (parsed.data as InclusionProofDocument).checkpoint };
+  return isBalance
+    ? { kind: 'balance', proof: parsed.data as BalanceProofDocument, header: parsed.data as CheckpointHeaderDocument }
+    : {
+        kind: 'inclusion',
+        proof: parsed.data as InclusionProofDocument,
+        header: (parsed.data as InclusionProofDocument).checkpoint,
+      };
 }
 
 function checkHeader(header: CheckpointHeaderDocument, run: Runner, trustedKeyId: string | undefined): void {
   const publicKey = Buffer.from(header.publicKey, 'base64');
   run('key', () => {
     if (keyIdOf(publicKey).toString('hex') !== header.keyId) fail('keyId is not the SHA-256 of publicKey');
-    if (trustedKeyId !== undefined && header.keyId !== trustedKeyId.toLowerCase()) fail(`signed by key ${header.keyId}, not by the trusted key ${trustedKeyId}`);
+    if (trustedKeyId !== undefined && header.keyId !== trustedKeyId.toLowerCase())
+      fail(`signed by key ${header.keyId}, not by the trusted key ${trustedKeyId}`);
     return `key ${header.keyId}${trustedKeyId === undefined ? ' (not pinned: pass the published key id to pin it)' : ' (the trusted key)'}`;
   });
   const encoding = run('encoding', () => {
@@ -65,7 +92,8 @@ function checkHeader(header: CheckpointHeaderDocument, run: Runner, trustedKeyId
     return { detail: `${bytes.length} bytes, every field in range`, value: bytes };
   });
   run('signature', () => {
-    if (!signatureValid(publicKey, encoding, Buffer.from(header.signature, 'base64'))) fail('the Ed25519 signature does not match the checkpoint');
+    if (!signatureValid(publicKey, encoding, Buffer.from(header.signature, 'base64')))
+      fail('the Ed25519 signature does not match the checkpoint');
     return 'Ed25519 signature valid';
   });
   run('journal head', () => {
@@ -76,8 +104,15 @@ function checkHeader(header: CheckpointHeaderDocument, run: Runner, trustedKeyId
   run('totals', () => {
     for (const root of header.currencies) {
       const totals = totalsOf(sumsFromDocument(root.sums));
-      if (totals.debitNormal.toString() !== root.totals.debitNormal || totals.creditNormal.toString() !== root.totals.creditNormal) fail(`${root.currency}: totals do not follow from the signed sums`);
-      if (totals.debitNormal !== totals.creditNormal) fail(`${root.currency}: debit-normal total ${totals.debitNormal} differs from credit-normal total ${totals.creditNormal}`);
+      if (
+        totals.debitNormal.toString() !== root.totals.debitNormal ||
+        totals.creditNormal.toString() !== root.totals.creditNormal
+      )
+        fail(`${root.currency}: totals do not follow from the signed sums`);
+      if (totals.debitNormal !== totals.creditNormal)
+        fail(
+          `${root.currency}: debit-normal total ${totals.debitNormal} differs from credit-normal total ${totals.creditNormal}`,
+        );
     }
     return `${header.currencies.length} currencies, each balanced`;
   });
@@ -85,20 +120,29 @@ function checkHeader(header: CheckpointHeaderDocument, run: Runner, trustedKeyId
 
 function checkTree(proof: BalanceProofDocument, run: Runner): void {
   run('balances', () => {
-    const wrong = proof.accounts.find((account) => leafBalance(leafFromDocument(account)).toString() !== account.balance);
+    const wrong = proof.accounts.find(
+      (account) => leafBalance(leafFromDocument(account)).toString() !== account.balance,
+    );
     if (wrong) fail(`account ${wrong.code}: balance ${wrong.balance} is not its posted totals' balance`);
     return `${proof.accounts.length} account balances follow from their totals`;
   });
   run('tree', () => {
     const leaves: AccountLeaf[] = proof.accounts.map(leafFromDocument);
-    if (new Set(leaves.map((leaf) => leaf.id)).size !== leaves.length || new Set(leaves.map((leaf) => leaf.code)).size !== leaves.length) fail('an account appears twice');
+    if (
+      new Set(leaves.map((leaf) => leaf.id)).size !== leaves.length ||
+      new Set(leaves.map((leaf) => leaf.code)).size !== leaves.length
+    )
+      fail('an account appears twice');
     const trees = byCurrency(leaves);
-    if (trees.size !== proof.currencies.length) fail(`the accounts have ${trees.size} currencies, the checkpoint ${proof.currencies.length}`);
+    if (trees.size !== proof.currencies.length)
+      fail(`the accounts have ${trees.size} currencies, the checkpoint ${proof.currencies.length}`);
     for (const root of proof.currencies) {
       const group = trees.get(root.currency);
-      if (group === undefined || group.length !== root.accounts) fail(`${root.currency}: ${group?.length ?? 0} accounts, the checkpoint says ${root.accounts}`);
+      if (group === undefined || group.length !== root.accounts)
+        fail(`${root.currency}: ${group?.length ?? 0} accounts, the checkpoint says ${root.accounts}`);
       const computed = merkleSumRoot(group);
-      if (computed.hash.toString('hex') !== root.root || !sumsEqual(computed.sums, sumsFromDocument(root.sums))) fail(`${root.currency}: the accounts do not give the signed Merkle sum root`);
+      if (computed.hash.toString('hex') !== root.root || !sumsEqual(computed.sums, sumsFromDocument(root.sums)))
+        fail(`${root.currency}: the accounts do not give the signed Merkle sum root`);
     }
     return `${proof.currencies.length} Merkle sum roots recomputed from ${leaves.length} accounts`;
   });
@@ -108,16 +152,27 @@ function checkInclusion(document: Document, account: string | undefined, run: Ru
   if (document.kind === 'balance' && account === undefined) return;
   run('inclusion', () => {
     const inclusion = document.kind === 'inclusion' ? document.proof : undefined;
-    const leafDocument = inclusion?.account ?? (document.kind === 'balance' ? document.proof.accounts.find((leaf) => leaf.id === account!.toLowerCase() || leaf.code === account) : undefined);
+    const leafDocument =
+      inclusion?.account ??
+      (document.kind === 'balance'
+        ? document.proof.accounts.find((leaf) => leaf.id === account!.toLowerCase() || leaf.code === account)
+        : undefined);
     if (leafDocument === undefined) fail(`account ${account} is not in the proof`);
-    if (account !== undefined && leafDocument.id !== account.toLowerCase() && leafDocument.code !== account) fail(`the proof is for account ${leafDocument.code}, not ${account}`);
+    if (account !== undefined && leafDocument.id !== account.toLowerCase() && leafDocument.code !== account)
+      fail(`the proof is for account ${leafDocument.code}, not ${account}`);
     const leaf = leafFromDocument(leafDocument);
-    if (leafBalance(leaf).toString() !== leafDocument.balance) fail(`balance ${leafDocument.balance} is not the account's posted totals' balance`);
+    if (leafBalance(leaf).toString() !== leafDocument.balance)
+      fail(`balance ${leafDocument.balance} is not the account's posted totals' balance`);
     const root = document.header.currencies.find((candidate) => candidate.currency === leaf.currency);
     if (root === undefined) fail(`no ${leaf.currency} tree in the checkpoint`);
     if (inclusion) {
       const computed = rootFromPath(leaf, inclusion.index, root.accounts, inclusion.path.map(nodeFromDocument));
-      if (computed === undefined || computed.hash.toString('hex') !== root.root || !sumsEqual(computed.sums, sumsFromDocument(root.sums))) fail(`the path does not lead from account ${leaf.code} to the signed ${leaf.currency} root`);
+      if (
+        computed === undefined ||
+        computed.hash.toString('hex') !== root.root ||
+        !sumsEqual(computed.sums, sumsFromDocument(root.sums))
+      )
+        fail(`the path does not lead from account ${leaf.code} to the signed ${leaf.currency} root`);
     }
     return `account ${leaf.code} (balance ${leafDocument.balance} ${leaf.currency}) is counted in the signed ${leaf.currency} totals`;
   });
@@ -155,12 +210,16 @@ export function verifyProof(input: unknown, options: VerifyOptions = {}): Verdic
 
 function checkConsistency(document: Document, options: VerifyOptions): string {
   const earlier = verifyProof(options.previous, { trustedKeyId: options.trustedKeyId });
-  if (!earlier.ok) fail(`the previous proof fails its own ${earlier.firstFailure!.check} check: ${earlier.firstFailure!.detail}`);
-  if ((options.previous as { format?: unknown }).format !== BALANCE_PROOF_FORMAT) fail('the previous proof must be a balance proof, not an inclusion proof');
+  if (!earlier.ok)
+    fail(`the previous proof fails its own ${earlier.firstFailure!.check} check: ${earlier.firstFailure!.detail}`);
+  if ((options.previous as { format?: unknown }).format !== BALANCE_PROOF_FORMAT)
+    fail('the previous proof must be a balance proof, not an inclusion proof');
   const previous = options.previous as BalanceProofDocument;
-  if (document.kind !== 'balance' || document.proof.consistency === undefined) fail(`the proof carries no journal segment; export it with since=${previous.id}`);
+  if (document.kind !== 'balance' || document.proof.consistency === undefined)
+    fail(`the proof carries no journal segment; export it with since=${previous.id}`);
   const segment = document.proof.consistency;
-  if (segment.previousId !== previous.id) fail(`the journal segment starts at proof ${segment.previousId}, not at ${previous.id}`);
+  if (segment.previousId !== previous.id)
+    fail(`the journal segment starts at proof ${segment.previousId}, not at ${previous.id}`);
   if (previous.tenantId !== document.header.tenantId) fail('the two proofs are of different tenants');
   const problem = journalSegmentReaches(previous.journal.stripes, document.header.journal.stripes, segment.stripes);
   if (problem !== undefined) fail(problem);

@@ -12,8 +12,23 @@ export function csvLine(values: readonly (string | number | bigint | boolean | n
 }
 
 export const JOURNAL_CSV_HEADER = csvLine([
-  'transaction_id', 'journal_stripe', 'journal_seq', 'journal_hash', 'status', 'effective_at', 'hold_id', 'reverses_id', 'external_ref', 'description',
-  'leg', 'account', 'direction', 'pending', 'amount', 'currency', 'amount_minor',
+  'transaction_id',
+  'journal_stripe',
+  'journal_seq',
+  'journal_hash',
+  'status',
+  'effective_at',
+  'hold_id',
+  'reverses_id',
+  'external_ref',
+  'description',
+  'leg',
+  'account',
+  'direction',
+  'pending',
+  'amount',
+  'currency',
+  'amount_minor',
 ]);
 
 /** One row per entry, holds' pending entries included (flagged); amounts exact, also in minor units. */
@@ -21,9 +36,23 @@ export function journalCsvRows(transaction: ExportedTransaction): string {
   return transaction.entries
     .map((entry) =>
       csvLine([
-        transaction.id, transaction.stripe, transaction.seq, transaction.hash, transaction.status, transaction.effectiveAt.toISOString(), transaction.holdId, transaction.reversesId,
-        transaction.externalRef, transaction.description, entry.leg, entry.account, entry.direction, entry.pending,
-        minorToDecimal(entry.amountMinor, entry.currency), entry.currency, entry.amountMinor,
+        transaction.id,
+        transaction.stripe,
+        transaction.seq,
+        transaction.hash,
+        transaction.status,
+        transaction.effectiveAt.toISOString(),
+        transaction.holdId,
+        transaction.reversesId,
+        transaction.externalRef,
+        transaction.description,
+        entry.leg,
+        entry.account,
+        entry.direction,
+        entry.pending,
+        minorToDecimal(entry.amountMinor, entry.currency),
+        entry.currency,
+        entry.amountMinor,
       ]),
     )
     .join('');

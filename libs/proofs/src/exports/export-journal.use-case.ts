@@ -32,18 +32,33 @@ export class ExportJournalUseCase {
   ) {}
 
   async execute(command: { tenantId: string; format: JournalFormat; asOf?: Date }): Promise<JournalExport> {
-    const books = await this.books.execute({ tenantId: command.tenantId, asOf: command.asOf ?? new Date(), accountsMax: ACCOUNTS_PER_PROOF_MAX });
+    const books = await this.books.execute({
+      tenantId: command.tenantId,
+      asOf: command.asOf ?? new Date(),
+      accountsMax: ACCOUNTS_PER_PROOF_MAX,
+    });
     const chunks = command.format === 'hledger' ? this.hledger(books) : this.csv(books);
     const extension = command.format === 'hledger' ? 'journal' : 'csv';
     const contentType = command.format === 'hledger' ? 'text/plain; charset=utf-8' : 'text/csv; charset=utf-8';
-    return { contentType, fileName: `journal-${command.tenantId}-${books.asOf.toISOString().slice(0, 10)}.${extension}`, chunks };
+    return {
+      contentType,
+      fileName: `journal-${command.tenantId}-${books.asOf.toISOString().slice(0, 10)}.${extension}`,
+      chunks,
+    };
   }
 
   private async *hledger(books: Books): AsyncGenerator<string> {
     const closing: ClosingBalance[] = [...books.accounts].sort((left, right) => (left.code < right.code ? -1 : 1));
     const head = journalHeadDigest(books.stripes).toString('hex');
-    yield hledgerPreamble(`ledger journal of tenant ${books.tenantId} as of ${books.asOf.toISOString()}, journal head ${head}`, closing);
-    for await (const page of this.pages(books)) yield page.map(hledgerTransaction).filter((text) => text !== undefined).join('');
+    yield hledgerPreamble(
+      `ledger journal of tenant ${books.tenantId} as of ${books.asOf.toISOString()}, journal head ${head}`,
+      closing,
+    );
+    for await (const page of this.pages(books))
+      yield page
+        .map(hledgerTransaction)
+        .filter((text) => text !== undefined)
+        .join('');
     yield hledgerClosingAssertions(books.asOf, closing);
   }
 
@@ -83,7 +98,14 @@ function exported(link: StoredLink, stripe: number, codes: ReadonlyMap<string, s
       .map((entry) => {
         const account = codes.get(entry.accountId);
         assert.ok(account !== undefined, `entry of unknown account ${entry.accountId}`);
-        return { leg: entry.leg, account, direction: entry.direction, pending: entry.pending, amountMinor: entry.amountMinor, currency: entry.currency };
+        return {
+          leg: entry.leg,
+          account,
+          direction: entry.direction,
+          pending: entry.pending,
+          amountMinor: entry.amountMinor,
+          currency: entry.currency,
+        };
       }),
   };
 }

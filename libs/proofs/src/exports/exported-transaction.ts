@@ -10,7 +10,14 @@ export interface ExportedTransaction {
   description: string | null;
   holdId: string | null;
   reversesId: string | null;
-  entries: { leg: number; account: string; direction: 'debit' | 'credit'; pending: boolean; amountMinor: bigint; currency: string }[];
+  entries: {
+    leg: number;
+    account: string;
+    direction: 'debit' | 'credit';
+    pending: boolean;
+    amountMinor: bigint;
+    currency: string;
+  }[];
 }
 
 /** An account's closing balance in the export, as debits and credits. */

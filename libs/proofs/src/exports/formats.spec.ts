@@ -39,12 +39,25 @@ describe('hledger format', () => {
   });
 
   it('leaves out a hold (pending entries only), names a capture, and declares what --strict needs', () => {
-    const hold = { ...transaction, status: 'pending', entries: transaction.entries.map((entry) => ({ ...entry, pending: true })) };
+    const hold = {
+      ...transaction,
+      status: 'pending',
+      entries: transaction.entries.map((entry) => ({ ...entry, pending: true })),
+    };
     expect(hledgerTransaction(hold)).toBeUndefined();
-    expect(hledgerTransaction({ ...transaction, externalRef: null, description: null, holdId: transaction.id })).toMatch(/\) capture of hold 0191a1b2/);
-    const accounts = [{ code: 'assets:bank:bhd', currency: 'BHD', postedDebits: 1234n, postedCredits: 1n }, { code: 'assets:bank:jpy', currency: 'JPY', postedDebits: 0n, postedCredits: 0n }];
-    expect(hledgerPreamble('title', accounts)).toContain('commodity 1000.000 BHD\ncommodity 1000. JPY\n\naccount assets:bank:bhd\naccount assets:bank:jpy\n');
-    expect(hledgerClosingAssertions(new Date('2026-11-30T10:00:00Z'), accounts)).toContain('    assets:bank:bhd  0 BHD = 1.233 BHD\n    assets:bank:jpy  0 JPY = 0 JPY');
+    expect(
+      hledgerTransaction({ ...transaction, externalRef: null, description: null, holdId: transaction.id }),
+    ).toMatch(/\) capture of hold 0191a1b2/);
+    const accounts = [
+      { code: 'assets:bank:bhd', currency: 'BHD', postedDebits: 1234n, postedCredits: 1n },
+      { code: 'assets:bank:jpy', currency: 'JPY', postedDebits: 0n, postedCredits: 0n },
+    ];
+    expect(hledgerPreamble('title', accounts)).toContain(
+      'commodity 1000.000 BHD\ncommodity 1000. JPY\n\naccount assets:bank:bhd\naccount assets:bank:jpy\n',
+    );
+    expect(hledgerClosingAssertions(new Date('2026-11-30T10:00:00Z'), accounts)).toContain(
+      '    assets:bank:bhd  0 BHD = 1.233 BHD\n    assets:bank:jpy  0 JPY = 0 JPY',
+    );
   });
 });
 
@@ -54,7 +67,9 @@ describe('CSV format', () => {
     expect(csvField('a,b')).toBe('"a,b"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField(null)).toBe('');
-    const rows = journalCsvRows(transaction).split('\r\n').filter((row) => row);
+    const rows = journalCsvRows(transaction)
+      .split('\r\n')
+      .filter((row) => row);
     expect(rows).toHaveLength(4);
     expect(rows[0]).toContain(',"line one\nline two; ""quoted"", done",0,assets:bank,debit,false,10.05,USD,1005');
   });

@@ -15,7 +15,9 @@ function isoDate(time: Date): string {
 
 /** Descriptions are free text: one line, and no ';' (which would start a comment). */
 function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/;/g, ',').trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
+  const printable = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return printable.replace(/;/g, ',').trim();
 }
 
 /** What the transaction is to the ledger: a capture of a hold, a reversal, or a plain posting. */
@@ -43,18 +45,29 @@ export function hledgerPreamble(title: string, accounts: readonly ClosingBalance
 export function hledgerTransaction(transaction: ExportedTransaction): string | undefined {
   const posted = transaction.entries.filter((entry) => !entry.pending);
   if (posted.length === 0) return undefined;
-  const description = oneLine([transaction.externalRef, transaction.description].filter((part) => part).join(' - ')) || relation(transaction);
+  const description =
+    oneLine([transaction.externalRef, transaction.description].filter((part) => part).join(' - ')) ||
+    relation(transaction);
   const lines = [
     `${isoDate(transaction.effectiveAt)} * (${transaction.id}) ${description}`,
     `    ; ${relation(transaction)}, journal stripe ${transaction.stripe} seq ${transaction.seq} hash ${transaction.hash}`,
-    ...posted.map((entry) => `    ${entry.account}  ${amount(entry.direction === 'debit' ? entry.amountMinor : -entry.amountMinor, entry.currency)}`),
+    ...posted.map(
+      (entry) =>
+        `    ${entry.account}  ${amount(entry.direction === 'debit' ? entry.amountMinor : -entry.amountMinor, entry.currency)}`,
+    ),
   ];
   return `${lines.join('\n')}\n\n`;
 }
 
 /** The closing balance of every account as a balance assertion (`=`: this account alone, this commodity). */
 export function hledgerClosingAssertions(date: Date, accounts: readonly ClosingBalance[]): string {
-  const lines = [`${isoDate(date)} * closing balances`, '    ; each account\'s posted balance read with the journal heads, asserted'];
-  for (const account of accounts) lines.push(`    ${account.code}  0 ${account.currency} = ${amount(account.postedDebits - account.postedCredits, account.currency)}`);
+  const lines = [
+    `${isoDate(date)} * closing balances`,
+    "    ; each account's posted balance read with the journal heads, asserted",
+  ];
+  for (const account of accounts)
+    lines.push(
+      `    ${account.code}  0 ${account.currency} = ${amount(account.postedDebits - account.postedCredits, account.currency)}`,
+    );
   return `${lines.join('\n')}\n`;
 }

@@ -36,33 +36,77 @@ const CHECKS: Check[] = [
   {
     name: 'zero_sum',
     sql: UNBALANCED_TRANSACTIONS,
-    finding: (row) => ({ kind: 'invariant_violation', summary: `transaction ${row.key} does not balance in ${row.currency}`, amountMinor: BigInt(row.amount!), currency: row.currency, accountCode: null, source: null, evidence: { transactionId: row.key } }),
+    finding: (row) => ({
+      kind: 'invariant_violation',
+      summary: `transaction ${row.key} does not balance in ${row.currency}`,
+      amountMinor: BigInt(row.amount!),
+      currency: row.currency,
+      accountCode: null,
+      source: null,
+      evidence: { transactionId: row.key },
+    }),
   },
   {
     name: 'trial_balance',
     sql: TRIAL_BALANCE,
-    finding: (row) => ({ kind: 'invariant_violation', summary: `the trial balance in ${row.currency} is ${row.amount}, not zero`, amountMinor: BigInt(row.amount!), currency: row.currency, accountCode: null, source: null }),
+    finding: (row) => ({
+      kind: 'invariant_violation',
+      summary: `the trial balance in ${row.currency} is ${row.amount}, not zero`,
+      amountMinor: BigInt(row.amount!),
+      currency: row.currency,
+      accountCode: null,
+      source: null,
+    }),
   },
   {
     name: 'cached_balances',
     sql: CACHED_BALANCES,
-    finding: (row) => ({ kind: 'invariant_violation', summary: `account ${row.key}: cached balances differ from its entries`, amountMinor: BigInt(row.amount!), currency: row.currency, accountCode: row.key, source: null }),
+    finding: (row) => ({
+      kind: 'invariant_violation',
+      summary: `account ${row.key}: cached balances differ from its entries`,
+      amountMinor: BigInt(row.amount!),
+      currency: row.currency,
+      accountCode: row.key,
+      source: null,
+    }),
   },
   {
     name: 'non_negative',
     sql: NEGATIVE_ACCOUNTS,
-    finding: (row) => ({ kind: 'invariant_violation', summary: `account ${row.key} may not go negative but has ${row.amount} available`, amountMinor: BigInt(row.amount!), currency: row.currency, accountCode: row.key, source: null }),
+    finding: (row) => ({
+      kind: 'invariant_violation',
+      summary: `account ${row.key} may not go negative but has ${row.amount} available`,
+      amountMinor: BigInt(row.amount!),
+      currency: row.currency,
+      accountCode: row.key,
+      source: null,
+    }),
   },
   {
     name: 'stale_holds',
     sql: STALE_HOLDS,
     params: [STALE_HOLD_GRACE_SECONDS],
-    finding: (row) => ({ kind: 'stale_hold', summary: `hold ${row.key} is past its expiry and still open`, amountMinor: BigInt(row.amount!), currency: row.currency, accountCode: null, source: null, evidence: { holdId: row.key } }),
+    finding: (row) => ({
+      kind: 'stale_hold',
+      summary: `hold ${row.key} is past its expiry and still open`,
+      amountMinor: BigInt(row.amount!),
+      currency: row.currency,
+      accountCode: null,
+      source: null,
+      evidence: { holdId: row.key },
+    }),
   },
   {
     name: 'statement_continuity',
     sql: BROKEN_STATEMENTS,
-    finding: (row) => ({ kind: 'balance_continuity', summary: `statement ${row.key} of ${row.source}: opening balance plus lines is not the closing balance`, amountMinor: row.amount === null ? null : BigInt(row.amount), currency: row.currency, accountCode: row.account_code ?? null, source: row.source ?? null }),
+    finding: (row) => ({
+      kind: 'balance_continuity',
+      summary: `statement ${row.key} of ${row.source}: opening balance plus lines is not the closing balance`,
+      amountMinor: row.amount === null ? null : BigInt(row.amount),
+      currency: row.currency,
+      accountCode: row.account_code ?? null,
+      source: row.source ?? null,
+    }),
   },
 ];
 
@@ -103,15 +147,26 @@ export class InvariantChecks {
       const done = await inRun();
       return { outcomes: [...done.outcomes, await journal()], result: done.result };
     }
-    const [done, journalOutcome] = await Promise.all([inRun(), this.db.separateTransaction('repeatable read', journal)]);
+    const [done, journalOutcome] = await Promise.all([
+      inRun(),
+      this.db.separateTransaction('repeatable read', journal),
+    ]);
     return { outcomes: [...done.outcomes, journalOutcome], result: done.result };
   }
 
   private async setBasedCheck(tenantId: string, check: Check): Promise<Finding[]> {
-    const rows = await this.db.executor.query<Row>(check.sql, [tenantId, FINDINGS_PER_CHECK_MAX, ...(check.params ?? [])]);
+    const rows = await this.db.executor.query<Row>(check.sql, [
+      tenantId,
+      FINDINGS_PER_CHECK_MAX,
+      ...(check.params ?? []),
+    ]);
     return rows.map((row) => {
       const found = check.finding(row);
-      return { ...found, fingerprint: `${check.name}:${row.key}`, evidence: { check: check.name, ...(row.detail ?? {}), ...(found.evidence ?? {}) } };
+      return {
+        ...found,
+        fingerprint: `${check.name}:${row.key}`,
+        evidence: { check: check.name, ...(row.detail ?? {}), ...(found.evidence ?? {}) },
+      };
     });
   }
 

@@ -9,7 +9,12 @@ const route = (overrides: Partial<OwnerRoute> & Pick<OwnerRoute, 'owner' | 'prio
   ...overrides,
 });
 
-const finding = { kind: 'amount_mismatch' as const, source: 'bank-eur', accountCode: 'assets:bank:eur', amountMinor: -5000n };
+const finding = {
+  kind: 'amount_mismatch' as const,
+  source: 'bank-eur',
+  accountCode: 'assets:bank:eur',
+  amountMinor: -5000n,
+};
 
 describe('ownerFor', () => {
   it('takes the first matching rule by priority, every criterion applying', () => {
@@ -31,6 +36,8 @@ describe('ownerFor', () => {
 
   it('routes by source', () => {
     expect(ownerFor(finding, [route({ priority: 1, owner: 'gw', source: 'gateway' })])).toBe(UNASSIGNED);
-    expect(ownerFor({ ...finding, source: 'gateway' }, [route({ priority: 1, owner: 'gw', source: 'gateway' })])).toBe('gw');
+    expect(ownerFor({ ...finding, source: 'gateway' }, [route({ priority: 1, owner: 'gw', source: 'gateway' })])).toBe(
+      'gw',
+    );
   });
 });

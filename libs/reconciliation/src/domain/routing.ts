@@ -17,13 +17,20 @@ function abs(value: bigint): bigint {
 }
 
 /** The first rule, by priority, whose every criterion holds; a rule without criteria matches all. */
-export function ownerFor(finding: Pick<Finding, 'kind' | 'source' | 'accountCode' | 'amountMinor'>, routes: readonly OwnerRoute[]): string {
+export function ownerFor(
+  finding: Pick<Finding, 'kind' | 'source' | 'accountCode' | 'amountMinor'>,
+  routes: readonly OwnerRoute[],
+): string {
   const ordered = [...routes].sort((left, right) => left.priority - right.priority);
   for (const route of ordered) {
     if (route.kind !== null && route.kind !== finding.kind) continue;
     if (route.source !== null && route.source !== finding.source) continue;
     if (route.accountPrefix !== null && !(finding.accountCode ?? '').startsWith(route.accountPrefix)) continue;
-    if (route.minAmountMinor !== null && (finding.amountMinor === null || abs(finding.amountMinor) < route.minAmountMinor)) continue;
+    if (
+      route.minAmountMinor !== null &&
+      (finding.amountMinor === null || abs(finding.amountMinor) < route.minAmountMinor)
+    )
+      continue;
     return route.owner;
   }
   return UNASSIGNED;

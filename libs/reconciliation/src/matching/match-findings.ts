@@ -29,7 +29,14 @@ export function mismatchFinding(source: SourceScope, row: MismatchRow): Finding 
     summary: `${source.name} line ${row.reference} (${row.field}) is ${row.line_amount} ${row.line_currency}; the ledger has ${row.entry_amount} ${row.entry_currency}`,
     amountMinor: currencyDiffers ? BigInt(row.line_amount) : BigInt(row.line_amount) - BigInt(row.entry_amount),
     currency: row.line_currency,
-    evidence: { statementLineId: row.line_id, transactionId: row.transaction_id, reference: row.reference, field: row.field, statementAmount: row.line_amount, ledgerAmount: row.entry_amount },
+    evidence: {
+      statementLineId: row.line_id,
+      transactionId: row.transaction_id,
+      reference: row.reference,
+      field: row.field,
+      statementAmount: row.line_amount,
+      ledgerAmount: row.entry_amount,
+    },
   };
 }
 
@@ -46,7 +53,10 @@ export function ambiguousFinding(source: SourceScope, row: { line_id: string; tr
   };
 }
 
-export function duplicateFinding(source: SourceScope, row: { line_id: string; twin_id: string; amount: string; currency: string }): Finding {
+export function duplicateFinding(
+  source: SourceScope,
+  row: { line_id: string; twin_id: string; amount: string; currency: string },
+): Finding {
   return {
     accountCode: source.accountCode,
     source: source.name,
@@ -59,7 +69,10 @@ export function duplicateFinding(source: SourceScope, row: { line_id: string; tw
   };
 }
 
-export function missingInStatementFinding(source: SourceScope, row: { transaction_id: string; leg: number; amount: string; currency: string; effective_on: string }): Finding {
+export function missingInStatementFinding(
+  source: SourceScope,
+  row: { transaction_id: string; leg: number; amount: string; currency: string; effective_on: string },
+): Finding {
   return {
     accountCode: source.accountCode,
     source: source.name,
@@ -72,7 +85,17 @@ export function missingInStatementFinding(source: SourceScope, row: { transactio
   };
 }
 
-export function missingInLedgerFinding(source: SourceScope, row: { line_id: string; amount: string; currency: string; booked_on: string; description: string; refs: Record<string, string> }): Finding {
+export function missingInLedgerFinding(
+  source: SourceScope,
+  row: {
+    line_id: string;
+    amount: string;
+    currency: string;
+    booked_on: string;
+    description: string;
+    refs: Record<string, string>;
+  },
+): Finding {
   return {
     accountCode: source.accountCode,
     source: source.name,
@@ -108,7 +131,8 @@ export const GROUP_EVIDENCE_MEMBERS_MAX = 50;
  * some of those entries also belong to another payout, so that neither group is certain.
  */
 export function groupMismatchFinding(source: SourceScope, field: string, row: GroupMismatchRow): Finding {
-  const currencyDiffers = row.line_currencies !== '1' || row.entry_currencies !== '1' || row.line_currency !== row.entry_currency;
+  const currencyDiffers =
+    row.line_currencies !== '1' || row.entry_currencies !== '1' || row.line_currency !== row.entry_currency;
   const ambiguous = row.shared_entries !== '0';
   const kind = ambiguous ? 'ambiguous_match' : currencyDiffers ? 'currency_mismatch' : 'amount_mismatch';
   const sums = `${source.name}'s ${row.lines} lines with ${field} ${row.key} sum to ${row.line_sum} ${row.line_currency}; the ledger's ${row.entries} entries for it to ${row.entry_sum} ${row.entry_currency}`;
@@ -117,8 +141,14 @@ export function groupMismatchFinding(source: SourceScope, field: string, row: Gr
     source: source.name,
     kind,
     fingerprint: `${kind}:group:${source.name}:${field}:${row.key}`,
-    summary: ambiguous ? `${sums}, and ${row.shared_entries} of those entries also belong to another group; a person must choose` : sums,
-    amountMinor: ambiguous ? null : currencyDiffers ? BigInt(row.line_sum) : BigInt(row.line_sum) - BigInt(row.entry_sum),
+    summary: ambiguous
+      ? `${sums}, and ${row.shared_entries} of those entries also belong to another group; a person must choose`
+      : sums,
+    amountMinor: ambiguous
+      ? null
+      : currencyDiffers
+        ? BigInt(row.line_sum)
+        : BigInt(row.line_sum) - BigInt(row.entry_sum),
     currency: row.line_currency,
     evidence: {
       field,

@@ -66,7 +66,10 @@ function withRule(rule: MatchingRule, text: string, params: unknown[]): [string,
 }
 
 /** Each rule type's matching statement and its parameters. */
-const RULE_STATEMENTS: Record<MatchingRule['type'], (rule: MatchingRule, scope: unknown[], runId: string) => [string, unknown[]]> = {
+const RULE_STATEMENTS: Record<
+  MatchingRule['type'],
+  (rule: MatchingRule, scope: unknown[], runId: string) => [string, unknown[]]
+> = {
   reference: (rule, scope, runId) => withRule(rule, matchByReference(rule), [...scope, runId]),
   group: (rule, scope, runId) => withRule(rule, matchGroups(rule), [...scope, runId]),
   amount_date: (rule, scope, runId) => withRule(rule, matchByAmountDate(rule), [...scope, runId]),
@@ -74,7 +77,8 @@ const RULE_STATEMENTS: Record<MatchingRule['type'], (rule: MatchingRule, scope: 
 };
 
 /** Whether the rule's statement probes an index per row (amount bands, group keys) rather than hashing whole sets. */
-const probes = (rule: MatchingRule) => rule.type === 'group' || (rule.type === 'amount_date' && (rule.toleranceMinor > 0n || rule.toleranceBps > 0));
+const probes = (rule: MatchingRule) =>
+  rule.type === 'group' || (rule.type === 'amount_date' && (rule.toleranceMinor > 0n || rule.toleranceBps > 0));
 
 /**
  * Matches each source's statement lines to the posted entries of its ledger account, through the
@@ -91,7 +95,11 @@ export class MatchStatements {
    * Each rule of each source is one statement in a transaction of its own, committed before the next,
    * so that no transaction of a run lasts longer than its largest statement; `afterStep` runs between.
    */
-  async run(tenantId: string, runId: string, afterStep: () => Promise<void> = async () => {}): Promise<MatchingOutcome> {
+  async run(
+    tenantId: string,
+    runId: string,
+    afterStep: () => Promise<void> = async () => {},
+  ): Promise<MatchingOutcome> {
     const outcome: MatchingOutcome = { matched: { reference: 0, group: 0, amountDate: 0, reversal: 0 }, findings: [] };
     const { rules } = await loadMatchingRules(this.db.executor, tenantId);
     const sources = await this.db.executor.query<Source>(SOURCES_OF_TENANT, [tenantId, SOURCES_PER_RUN_MAX]);
@@ -101,16 +109,22 @@ export class MatchStatements {
       // Every rule consumes lines: once none is left, the later rules and the line-side findings have
       // nothing to look at (and each would scan the whole source to find that out). Lines imported, or
       // matches undone by a person, while the run goes are the next run's.
-      let openLines = await this.inTransaction(BULK_PLANS, () => this.count(COUNT_UNMATCHED_LINES, [tenantId, source.id]));
+      let openLines = await this.inTransaction(BULK_PLANS, () =>
+        this.count(COUNT_UNMATCHED_LINES, [tenantId, source.id]),
+      );
       for (const rule of sourceRules) {
         if (openLines === 0) break;
         const [statement, params] = RULE_STATEMENTS[rule.type](rule, scope, runId);
-        const matched = await this.inTransaction(probes(rule) ? PROBING_PLANS : BULK_PLANS, () => this.countLines(statement, params));
+        const matched = await this.inTransaction(probes(rule) ? PROBING_PLANS : BULK_PLANS, () =>
+          this.countLines(statement, params),
+        );
         outcome.matched[rule.type === 'amount_date' ? 'amountDate' : rule.type] += matched;
         openLines -= matched;
         await afterStep();
       }
-      outcome.findings.push(...(await this.inTransaction(BULK_PLANS, () => this.unexplained(scope, source, sourceRules, openLines > 0))));
+      outcome.findings.push(
+        ...(await this.inTransaction(BULK_PLANS, () => this.unexplained(scope, source, sourceRules, openLines > 0))),
+      );
       await afterStep();
     }
     return outcome;
@@ -124,43 +138,71 @@ export class MatchStatements {
     });
   }
 
-  private async unexplained(scope: unknown[], source: Source, rules: MatchingRule[], linesLeft: boolean): Promise<Finding[]> {
+  private async unexplained(
+    scope: unknown[],
+    source: Source,
+    rules: MatchingRule[],
+    linesLeft: boolean,
+  ): Promise<Finding[]> {
     const sql = this.db.executor;
     const [tenantId, sourceId] = scope;
     const named = { name: source.name, accountCode: source.account_code };
-    const missingInStatement = await sql.query<{ transaction_id: string; leg: number; amount: string; currency: string; effective_on: string }>(
-      MISSING_IN_STATEMENT,
-      [...scope, MISSING_IN_STATEMENT_GRACE_DAYS, MATCH_FINDINGS_MAX],
-    );
+    const missingInStatement = await sql.query<{
+      transaction_id: string;
+      leg: number;
+      amount: string;
+      currency: string;
+      effective_on: string;
+    }>(MISSING_IN_STATEMENT, [...scope, MISSING_IN_STATEMENT_GRACE_DAYS, MATCH_FINDINGS_MAX]);
     if (!linesLeft) return missingInStatement.map((row) => missingInStatementFinding(named, row));
     const mismatches = await sql.query<MismatchRow>(REFERENCE_MISMATCHES, [...scope, MATCH_FINDINGS_MAX]);
     const groups: Finding[] = [];
     const lineInGroup = new Set<string>();
     const entryInGroup = new Set<string>();
     for (const rule of rules.filter((candidate) => candidate.type === 'group')) {
-      const rows = await this.withPlans(rule, () => sql.query<GroupMismatchRow>(...withRule(rule, groupMismatches(rule), [...scope, MATCH_FINDINGS_MAX])));
+      const rows = await this.withPlans(rule, () =>
+        sql.query<GroupMismatchRow>(...withRule(rule, groupMismatches(rule), [...scope, MATCH_FINDINGS_MAX])),
+      );
       for (const row of rows) {
         groups.push(groupMismatchFinding(named, rule.lineReference!, row));
-        row.line_ids.forEach((id) => lineInGroup.add(id));
-        row.entry_ids.forEach((id) => entryInGroup.add(id));
+        for (const id of row.line_ids) lineInGroup.add(id);
+        for (const id of row.entry_ids) entryInGroup.add(id);
       }
     }
     const amountDate = rules.filter((candidate) => candidate.type === 'amount_date').at(-1);
-    const ambiguous = amountDate === undefined ? [] : await this.withPlans(amountDate, () => sql.query<{ line_id: string; transaction_ids: string[] }>(...withRule(amountDate, ambiguousLines(amountDate), [...scope, MATCH_FINDINGS_MAX])));
-    const duplicates = await sql.query<{ line_id: string; twin_id: string; amount: string; currency: string }>(DUPLICATE_LINES, [tenantId, sourceId, MATCH_FINDINGS_MAX]);
-    const unmatched = await sql.query<{ line_id: string; amount: string; currency: string; booked_on: string; description: string; refs: Record<string, string> }>(
-      UNMATCHED_LINES,
+    const ambiguous =
+      amountDate === undefined
+        ? []
+        : await this.withPlans(amountDate, () =>
+            sql.query<{ line_id: string; transaction_ids: string[] }>(
+              ...withRule(amountDate, ambiguousLines(amountDate), [...scope, MATCH_FINDINGS_MAX]),
+            ),
+          );
+    const duplicates = await sql.query<{ line_id: string; twin_id: string; amount: string; currency: string }>(
+      DUPLICATE_LINES,
       [tenantId, sourceId, MATCH_FINDINGS_MAX],
     );
+    const unmatched = await sql.query<{
+      line_id: string;
+      amount: string;
+      currency: string;
+      booked_on: string;
+      description: string;
+      refs: Record<string, string>;
+    }>(UNMATCHED_LINES, [tenantId, sourceId, MATCH_FINDINGS_MAX]);
     // A line or entry explained by a more precise finding is not also "missing" on the other side.
-    const explained = new Set([...mismatches, ...ambiguous, ...duplicates].map((row) => row.line_id).concat([...lineInGroup]));
+    const explained = new Set(
+      [...mismatches, ...ambiguous, ...duplicates].map((row) => row.line_id).concat([...lineInGroup]),
+    );
     return [
       // A line of a group that does not add up is that group's ticket, not one ticket per line.
       ...mismatches.filter((row) => !lineInGroup.has(row.line_id)).map((row) => mismatchFinding(named, row)),
       ...groups,
       ...ambiguous.map((row) => ambiguousFinding(named, row)),
       ...duplicates.map((row) => duplicateFinding(named, row)),
-      ...missingInStatement.filter((row) => !entryInGroup.has(`${row.transaction_id}:${row.leg}`)).map((row) => missingInStatementFinding(named, row)),
+      ...missingInStatement
+        .filter((row) => !entryInGroup.has(`${row.transaction_id}:${row.leg}`))
+        .map((row) => missingInStatementFinding(named, row)),
       ...unmatched.filter((row) => !explained.has(row.line_id)).map((row) => missingInLedgerFinding(named, row)),
     ];
   }
@@ -178,7 +220,10 @@ export class MatchStatements {
 
   /** Statement lines the insert matched (a group's rows without a line are not counted). */
   private countLines(statement: string, params: unknown[]): Promise<number> {
-    return this.count(`WITH inserted AS (${statement} RETURNING statement_line_id) SELECT count(statement_line_id)::int8 AS count FROM inserted`, params);
+    return this.count(
+      `WITH inserted AS (${statement} RETURNING statement_line_id) SELECT count(statement_line_id)::int8 AS count FROM inserted`,
+      params,
+    );
   }
 
   private async count(statement: string, params: unknown[]): Promise<number> {

@@ -58,7 +58,9 @@ const allowance = (statementAmount: string) =>
   `greatest(${param('toleranceMinor')}::numeric, floor(abs(${statementAmount})::numeric * ${param('toleranceBps')} / 10000))`;
 /** The two amounts count as the same under the rule's tolerance. */
 const sameAmount = (rule: MatchingRule, statementAmount: string, ledgerAmount: string) =>
-  exact(rule) ? `${statementAmount} = ${ledgerAmount}` : `abs(${statementAmount} - ${ledgerAmount}) <= ${allowance(statementAmount)}`;
+  exact(rule)
+    ? `${statementAmount} = ${ledgerAmount}`
+    : `abs(${statementAmount} - ${ledgerAmount}) <= ${allowance(statementAmount)}`;
 const withinDays = (bookedOn: string, effectiveAt: string) =>
   `abs((${effectiveAt} AT TIME ZONE 'UTC')::date - ${bookedOn}) <= ${param('windowDays')}`;
 const TOLERANCE_EVIDENCE = `'toleranceAmount', ${param('toleranceMinor')}::text, 'toleranceBasisPoints', ${param('toleranceBps')}`;
@@ -106,8 +108,11 @@ WITH chosen AS MATERIALIZED (
    WHERE c.line_currency = c.entry_currency AND ${sameAmount(rule, 'c.line_amount', 'c.entry_amount')}
      ${rule.windowDays > 0 ? `AND ${withinDays('c.booked_on', 'c.effective_at')}` : ''}
    ORDER BY c.line_id, c.transaction_id, c.leg
-)${insertPairs('reference', `jsonb_build_object('field', c.field, 'reference', c.reference, 'amount', c.line_amount::text,
-       'ledgerAmount', c.entry_amount::text, ${TOLERANCE_EVIDENCE})`)}`;
+)${insertPairs(
+  'reference',
+  `jsonb_build_object('field', c.field, 'reference', c.reference, 'amount', c.line_amount::text,
+       'ledgerAmount', c.entry_amount::text, ${TOLERANCE_EVIDENCE})`,
+)}`;
 
 /** A reference that names a transaction whose amount or currency differs: a mismatch, not a match. $5 limit. */
 export const REFERENCE_MISMATCHES = `
@@ -156,8 +161,11 @@ WITH chosen AS MATERIALIZED (
   SELECT c.line_id, c.transaction_id, c.leg, c.booked_on, c.effective_at, c.line_amount, c.entry_amount
     FROM (${amountDateCandidates(rule)}) c
    WHERE c.per_line = 1 AND c.per_entry = 1
-)${insertPairs('amount_date', `jsonb_build_object('bookedOn', c.booked_on, 'effectiveAt', c.effective_at, 'windowDays', ${param('windowDays')},
-       'amount', c.line_amount::text, 'ledgerAmount', c.entry_amount::text, ${TOLERANCE_EVIDENCE})`)}`;
+)${insertPairs(
+  'amount_date',
+  `jsonb_build_object('bookedOn', c.booked_on, 'effectiveAt', c.effective_at, 'windowDays', ${param('windowDays')},
+       'amount', c.line_amount::text, 'ledgerAmount', c.entry_amount::text, ${TOLERANCE_EVIDENCE})`,
+)}`;
 
 /** Lines left with a candidate that is not unique both ways under the rule (after the rule took the unique ones). $5 limit. */
 export const ambiguousLines = (rule: MatchingRule) => `

@@ -46,9 +46,13 @@ export const DEFAULT_MATCHING_RULES: readonly MatchingRule[] = [
 export function matchingRule(fields: Partial<MatchingRule> & Pick<MatchingRule, 'type'>): MatchingRule {
   const built = rule(fields);
   if (built.type === 'group' && (built.lineReference === null || built.metadataKey === null)) {
-    throw new DomainError('VALIDATION_FAILED', 'a group rule names the line reference and the metadata key that form its groups', {
-      fields: [{ path: 'lineReference', message: 'required for a group rule' }],
-    });
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      'a group rule names the line reference and the metadata key that form its groups',
+      {
+        fields: [{ path: 'lineReference', message: 'required for a group rule' }],
+      },
+    );
   }
   if (built.type !== 'group' && (built.lineReference !== null || built.metadataKey !== null)) {
     throw new DomainError('VALIDATION_FAILED', 'only a group rule has a line reference and a metadata key', {
@@ -66,13 +70,23 @@ export function rulesForSource(rules: readonly MatchingRule[], sourceName: strin
 /** "0.5" (percent) as basis points, exactly; more than two decimals cannot be expressed and is refused. */
 export function percentToBasisPoints(percent: string): number {
   const match = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(percent);
-  if (match === null) throw new DomainError('VALIDATION_FAILED', `tolerance percent ${percent} is not a percentage with at most two decimals`, { fields: [{ path: 'tolerancePercent', message: 'invalid' }] });
+  if (match === null)
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `tolerance percent ${percent} is not a percentage with at most two decimals`,
+      { fields: [{ path: 'tolerancePercent', message: 'invalid' }] },
+    );
   const basisPoints = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-  if (basisPoints > 10_000) throw new DomainError('VALIDATION_FAILED', `tolerance percent ${percent} is over 100`, { fields: [{ path: 'tolerancePercent', message: 'at most 100' }] });
+  if (basisPoints > 10_000)
+    throw new DomainError('VALIDATION_FAILED', `tolerance percent ${percent} is over 100`, {
+      fields: [{ path: 'tolerancePercent', message: 'at most 100' }],
+    });
   return basisPoints;
 }
 
 export function basisPointsToPercent(basisPoints: number): string {
   const fraction = basisPoints % 100;
-  return fraction === 0 ? String(basisPoints / 100) : `${Math.floor(basisPoints / 100)}.${String(fraction).padStart(2, '0').replace(/0$/, '')}`;
+  return fraction === 0
+    ? String(basisPoints / 100)
+    : `${Math.floor(basisPoints / 100)}.${String(fraction).padStart(2, '0').replace(/0$/, '')}`;
 }

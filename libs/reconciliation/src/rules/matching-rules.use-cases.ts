@@ -57,7 +57,10 @@ const toView = (rule: MatchingRule, index: number): MatchingRuleView => ({
 });
 
 /** The tenant's matching rules in order, or the built-in ones when it has none. */
-export async function loadMatchingRules(sql: SqlExecutor, tenantId: string): Promise<{ rules: MatchingRule[]; rows: RuleRow[] }> {
+export async function loadMatchingRules(
+  sql: SqlExecutor,
+  tenantId: string,
+): Promise<{ rules: MatchingRule[]; rows: RuleRow[] }> {
   const rows = await sql.query<RuleRow>(LIST_RULES, [tenantId]);
   return { rules: rows.length === 0 ? [...DEFAULT_MATCHING_RULES] : rows.map(toRule), rows };
 }

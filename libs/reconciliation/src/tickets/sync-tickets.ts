@@ -18,7 +18,11 @@ export interface SyncStats {
 }
 
 function changed(ticket: Ticket, finding: Finding): boolean {
-  return ticket.summary !== finding.summary || ticket.amountMinor !== finding.amountMinor || canonicalJson(ticket.evidence) !== canonicalJson(finding.evidence);
+  return (
+    ticket.summary !== finding.summary ||
+    ticket.amountMinor !== finding.amountMinor ||
+    canonicalJson(ticket.evidence) !== canonicalJson(finding.evidence)
+  );
 }
 
 /**
@@ -31,17 +35,35 @@ function changed(ticket: Ticket, finding: Finding): boolean {
 export class SyncTickets {
   constructor(private readonly tickets: TicketRepository) {}
 
-  async execute(tx: SqlExecutor, tenantId: string, runId: string, checkedKinds: readonly DiscrepancyKind[], findings: readonly Finding[], now: Date) {
+  async execute(
+    tx: SqlExecutor,
+    tenantId: string,
+    runId: string,
+    checkedKinds: readonly DiscrepancyKind[],
+    findings: readonly Finding[],
+    now: Date,
+  ) {
     const stats: SyncStats = { findings: findings.length, opened: 0, updated: 0, reopened: 0, resolved: 0 };
     const events: NewEvent[] = [];
     const inserts: Ticket[] = [];
     const updates: Ticket[] = [];
     const history: TicketEvent[] = [];
     const byFingerprint = new Map(findings.map((finding) => [finding.fingerprint, finding]));
-    const existing = new Map((await this.tickets.findByFingerprints(tx, tenantId, [...byFingerprint.keys()])).map((ticket) => [ticket.fingerprint, ticket]));
+    const existing = new Map(
+      (await this.tickets.findByFingerprints(tx, tenantId, [...byFingerprint.keys()])).map((ticket) => [
+        ticket.fingerprint,
+        ticket,
+      ]),
+    );
     const routes = await this.tickets.routes(tx, tenantId);
     const emit = (type: NewEvent['type'], ticket: Ticket) =>
-      events.push({ type, aggregateType: 'discrepancy', aggregateId: ticket.id, aggregateVersion: BigInt(now.getTime()), data: { discrepancy: ticketView(ticket, now) } });
+      events.push({
+        type,
+        aggregateType: 'discrepancy',
+        aggregateId: ticket.id,
+        aggregateVersion: BigInt(now.getTime()),
+        data: { discrepancy: ticketView(ticket, now) },
+      });
 
     for (const finding of byFingerprint.values()) {
       const ticket = existing.get(finding.fingerprint);
@@ -59,21 +81,46 @@ export class SyncTickets {
           updatedAt: now,
         };
         inserts.push(opened);
-        history.push({ ticketId: opened.id, actor: RECONCILER, action: 'opened', note: finding.summary, changes: { owner: opened.owner } });
+        history.push({
+          ticketId: opened.id,
+          actor: RECONCILER,
+          action: 'opened',
+          note: finding.summary,
+          changes: { owner: opened.owner },
+        });
         emit('discrepancy.opened', opened);
         stats.opened++;
         continue;
       }
-      const next: Ticket = { ...ticket, summary: finding.summary, amountMinor: finding.amountMinor, currency: finding.currency, evidence: finding.evidence, lastSeenRunId: runId, updatedAt: now };
+      const next: Ticket = {
+        ...ticket,
+        summary: finding.summary,
+        amountMinor: finding.amountMinor,
+        currency: finding.currency,
+        evidence: finding.evidence,
+        lastSeenRunId: runId,
+        updatedAt: now,
+      };
       if (ticket.status === 'resolved') {
         Object.assign(next, { status: 'open', resolvedAt: null, dueAt: dueAt(finding.kind, now) });
         updates.push(next);
-        history.push({ ticketId: ticket.id, actor: RECONCILER, action: 'reopened', note: `the cause is back (run ${runId})`, changes: { status: 'open' } });
+        history.push({
+          ticketId: ticket.id,
+          actor: RECONCILER,
+          action: 'reopened',
+          note: `the cause is back (run ${runId})`,
+          changes: { status: 'open' },
+        });
         emit('discrepancy.updated', next);
         stats.reopened++;
       } else if (ticket.status !== 'ignored' && changed(ticket, finding)) {
         updates.push(next);
-        history.push({ ticketId: ticket.id, actor: RECONCILER, action: 'updated', changes: { amount: finding.amountMinor?.toString() ?? null, summary: finding.summary } });
+        history.push({
+          ticketId: ticket.id,
+          actor: RECONCILER,
+          action: 'updated',
+          changes: { amount: finding.amountMinor?.toString() ?? null, summary: finding.summary },
+        });
         emit('discrepancy.updated', next);
         stats.updated++;
       } else {
@@ -84,9 +131,21 @@ export class SyncTickets {
 
     for (const ticket of await this.tickets.openOfKinds(tx, tenantId, checkedKinds, OPEN_TICKETS_PER_RUN_MAX)) {
       if (byFingerprint.has(ticket.fingerprint)) continue;
-      const resolved: Ticket = { ...ticket, status: 'resolved', resolvedAt: now, updatedAt: now, lastSeenRunId: ticket.lastSeenRunId };
+      const resolved: Ticket = {
+        ...ticket,
+        status: 'resolved',
+        resolvedAt: now,
+        updatedAt: now,
+        lastSeenRunId: ticket.lastSeenRunId,
+      };
       updates.push(resolved);
-      history.push({ ticketId: ticket.id, actor: RECONCILER, action: 'auto_resolved', note: `cause no longer found by run ${runId}`, changes: { status: 'resolved' } });
+      history.push({
+        ticketId: ticket.id,
+        actor: RECONCILER,
+        action: 'auto_resolved',
+        note: `cause no longer found by run ${runId}`,
+        changes: { status: 'resolved' },
+      });
       emit('discrepancy.resolved', resolved);
       stats.resolved++;
     }

@@ -64,7 +64,8 @@ export interface TicketEvent {
 export const TICKETS_PER_STATEMENT_MAX = 5_000;
 
 function* slices<T>(items: readonly T[]): Generator<readonly T[]> {
-  for (let start = 0; start < items.length; start += TICKETS_PER_STATEMENT_MAX) yield items.slice(start, start + TICKETS_PER_STATEMENT_MAX);
+  for (let start = 0; start < items.length; start += TICKETS_PER_STATEMENT_MAX)
+    yield items.slice(start, start + TICKETS_PER_STATEMENT_MAX);
 }
 
 export interface TicketFilter {
@@ -133,7 +134,12 @@ export class TicketRepository {
     return (await tx.query<TicketRow>(FIND_BY_FINGERPRINTS, [tenantId, fingerprints])).map(toTicket);
   }
 
-  async openOfKinds(tx: SqlExecutor, tenantId: string, kinds: readonly DiscrepancyKind[], limit: number): Promise<Ticket[]> {
+  async openOfKinds(
+    tx: SqlExecutor,
+    tenantId: string,
+    kinds: readonly DiscrepancyKind[],
+    limit: number,
+  ): Promise<Ticket[]> {
     return (await tx.query<TicketRow>(OPEN_OF_KINDS, [tenantId, kinds, limit])).map(toTicket);
   }
 
@@ -202,7 +208,14 @@ export class TicketRepository {
   }
 
   async history(tenantId: string, id: string): Promise<TicketEventView[]> {
-    const rows = await this.db.executor.query<{ seq: number; at: Date; actor: string; action: string; note: string | null; changes: Record<string, unknown> }>(HISTORY, [tenantId, id]);
+    const rows = await this.db.executor.query<{
+      seq: number;
+      at: Date;
+      actor: string;
+      action: string;
+      note: string | null;
+      changes: Record<string, unknown>;
+    }>(HISTORY, [tenantId, id]);
     return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
   }
 
@@ -222,18 +235,48 @@ export class TicketRepository {
   }
 
   async countByStatus(tenantId: string): Promise<TicketCounts> {
-    const rows = await this.db.executor.query<{ status: TicketStatus; tickets: number; overdue: number }>(COUNT_TICKETS, [tenantId]);
+    const rows = await this.db.executor.query<{ status: TicketStatus; tickets: number; overdue: number }>(
+      COUNT_TICKETS,
+      [tenantId],
+    );
     const byStatus: Record<TicketStatus, number> = { open: 0, acknowledged: 0, resolved: 0, ignored: 0 };
     for (const row of rows) byStatus[row.status] = row.tickets;
-    return { byStatus, overdue: rows.reduce((sum, row) => sum + row.overdue, 0), total: rows.reduce((sum, row) => sum + row.tickets, 0) };
+    return {
+      byStatus,
+      overdue: rows.reduce((sum, row) => sum + row.overdue, 0),
+      total: rows.reduce((sum, row) => sum + row.tickets, 0),
+    };
   }
 
   async routes(tx: SqlExecutor, tenantId: string): Promise<OwnerRoute[]> {
-    const rows = await tx.query<{ priority: number; kind: OwnerRoute['kind']; source: string | null; account_prefix: string | null; min_amount_minor: bigint | null; owner: string }>(LIST_ROUTES, [tenantId]);
-    return rows.map((row) => ({ priority: row.priority, kind: row.kind, source: row.source, accountPrefix: row.account_prefix, minAmountMinor: row.min_amount_minor, owner: row.owner }));
+    const rows = await tx.query<{
+      priority: number;
+      kind: OwnerRoute['kind'];
+      source: string | null;
+      account_prefix: string | null;
+      min_amount_minor: bigint | null;
+      owner: string;
+    }>(LIST_ROUTES, [tenantId]);
+    return rows.map((row) => ({
+      priority: row.priority,
+      kind: row.kind,
+      source: row.source,
+      accountPrefix: row.account_prefix,
+      minAmountMinor: row.min_amount_minor,
+      owner: row.owner,
+    }));
   }
 
   async insertRoute(tx: SqlExecutor, tenantId: string, id: string, route: OwnerRoute): Promise<void> {
-    await tx.query(INSERT_ROUTE, [tenantId, id, route.priority, route.kind, route.source, route.accountPrefix, route.minAmountMinor, route.owner]);
+    await tx.query(INSERT_ROUTE, [
+      tenantId,
+      id,
+      route.priority,
+      route.kind,
+      route.source,
+      route.accountPrefix,
+      route.minAmountMinor,
+      route.owner,
+    ]);
   }
 }

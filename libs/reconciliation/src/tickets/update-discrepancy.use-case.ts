@@ -35,7 +35,9 @@ export class UpdateDiscrepancyUseCase {
   async execute(command: UpdateDiscrepancyCommand): Promise<TicketView & { history: TicketEventView[] }> {
     if (!isUuid(command.id)) throw new DomainError('NOT_FOUND', `discrepancy ${command.id} not found`);
     if ((command.status === 'resolved' || command.status === 'ignored') && !command.note?.trim()) {
-      throw new DomainError('VALIDATION_FAILED', `a ticket is ${command.status} only with a note saying why`, { fields: [{ path: 'note', message: 'required' }] });
+      throw new DomainError('VALIDATION_FAILED', `a ticket is ${command.status} only with a note saying why`, {
+        fields: [{ path: 'note', message: 'required' }],
+      });
     }
     const updated = await this.db.transaction('read committed', async (tx) => {
       const ticket = await this.tickets.lock(tx, command.tenantId, command.id.toLowerCase());
@@ -48,7 +50,9 @@ export class UpdateDiscrepancyUseCase {
       }
       if (command.status !== undefined && command.status !== ticket.status) {
         if (!ALLOWED[ticket.status].includes(command.status)) {
-          throw new DomainError('VALIDATION_FAILED', `a ${ticket.status} ticket cannot become ${command.status}`, { fields: [{ path: 'status', message: 'not allowed from the current status' }] });
+          throw new DomainError('VALIDATION_FAILED', `a ${ticket.status} ticket cannot become ${command.status}`, {
+            fields: [{ path: 'status', message: 'not allowed from the current status' }],
+          });
         }
         next.status = command.status;
         if (command.status === 'resolved' || command.status === 'ignored') next.resolvedAt = next.updatedAt;
@@ -60,11 +64,23 @@ export class UpdateDiscrepancyUseCase {
       await this.tickets.appendEvents(
         tx,
         command.tenantId,
-        actions.map((entry, index) => ({ ticketId: ticket.id, actor: command.actor, ...entry, note: index === 0 ? command.note : undefined })),
+        actions.map((entry, index) => ({
+          ticketId: ticket.id,
+          actor: command.actor,
+          ...entry,
+          note: index === 0 ? command.note : undefined,
+        })),
       );
-      const type = next.status === 'resolved' && ticket.status !== 'resolved' ? 'discrepancy.resolved' : 'discrepancy.updated';
+      const type =
+        next.status === 'resolved' && ticket.status !== 'resolved' ? 'discrepancy.resolved' : 'discrepancy.updated';
       await this.outbox.append(tx, command.tenantId, [
-        { type, aggregateType: 'discrepancy', aggregateId: ticket.id, aggregateVersion: BigInt(next.updatedAt.getTime()), data: { discrepancy: ticketView(next) } },
+        {
+          type,
+          aggregateType: 'discrepancy',
+          aggregateId: ticket.id,
+          aggregateVersion: BigInt(next.updatedAt.getTime()),
+          data: { discrepancy: ticketView(next) },
+        },
       ]);
       return next;
     });
