@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { type INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type Database, DatabaseModule, applyMigrations, createDatabase, migrationsDirectory, newId } from '@ledger/db';
+import { type Database, DatabaseModule, applyMigrations, createDatabase, migrationsDirectory } from '@ledger/db';
+import { newId } from '@ledger/ids';
 import { CreateSourceUseCase, ImportsModule } from '@ledger/imports';
 import { CreateAccountUseCase, LedgerModule, createAccountSchema } from '@ledger/ledger';
 import { ReconciliationModule } from '@ledger/reconciliation';

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { sha256 } from '@ledger/db';
+import { sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { ACCESS_METADATA, type Access, type AuthenticatedRequest } from './auth.decorators';
 import { AuthenticateUseCase } from './authenticate.use-case';

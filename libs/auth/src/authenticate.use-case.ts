@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { sha256 } from '@ledger/db';
+import { sha256 } from '@ledger/ids';
 import { ApiKeyRepository } from './api-key.repository';
 import { parseApiKey, secretMatches } from './api-key-secret';
 import type { Principal } from './roles';

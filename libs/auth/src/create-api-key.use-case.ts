@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Database, newId } from '@ledger/db';
+import { Database } from '@ledger/db';
+import { newId } from '@ledger/ids';
 import { ApiKeyRepository } from './api-key.repository';
 import { issueApiKey } from './api-key-secret';
 import type { Role } from './roles';

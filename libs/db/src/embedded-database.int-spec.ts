@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newId } from './ids';
+import { newId } from '@ledger/ids';
 import { openMigratedDatabase } from './open-database';
 import { sqlErrorFields } from './sql-client';
 

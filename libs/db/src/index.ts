@@ -1,8 +1,6 @@
 export { Database } from './database';
 export { openMigratedDatabase } from './open-database';
-export { canonicalJson, sha256 } from './canonical-json';
 export { DatabaseModule } from './database.module';
-export { newId, isUuid } from './ids';
 export { encodeCursor, decodeCursor, decodeIdCursor } from './page-cursor';
 export { createDatabase, type DatabaseOptions } from './database.factory';
 export { applyMigrations, readMigrations, MigrationError, type Migration } from './migration-runner';

@@ -1,6 +1,6 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { canonicalJson, sha256 } from '@ledger/db';
+import { canonicalJson, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { type Observable, from, lastValueFrom } from 'rxjs';
 import { IdempotentExecution } from './idempotent-execution';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { newId } from '@ledger/db';
+import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { newSigningSecret } from '@ledger/outbox';
 import type { InboundMappings } from './inbound-mapping';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Database, isUuid } from '@ledger/db';
+import { Database } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { PostTransactionUseCase, type PostTransactionRequest, postTransactionSchema } from '@ledger/ledger';
 import { verifySignature } from '@ledger/outbox';

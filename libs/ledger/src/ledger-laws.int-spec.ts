@@ -1,4 +1,5 @@
-import { type TestDatabase, createTestDatabase, newId, sqlErrorFields } from '@ledger/db';
+import { type TestDatabase, createTestDatabase, sqlErrorFields } from '@ledger/db';
+import { newId } from '@ledger/ids';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerFixture } from '../test/ledger-fixture';
 

@@ -1,6 +1,7 @@
 import { Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type Database, DatabaseModule, newId } from '@ledger/db';
+import { type Database, DatabaseModule } from '@ledger/db';
+import { newId } from '@ledger/ids';
 import type { z } from 'zod';
 import { CreateAccountUseCase } from '../src/accounts/create-account.use-case';
 import { createAccountSchema } from '../src/accounts/create-account.schema';

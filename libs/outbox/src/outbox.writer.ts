@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type SqlExecutor, newId } from '@ledger/db';
+import { type SqlExecutor } from '@ledger/db';
+import { newId } from '@ledger/ids';
 import type { NewEvent } from './outbox-event';
 
 /**

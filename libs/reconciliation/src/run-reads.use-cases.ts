@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decodeIdCursor, encodeCursor, isUuid, newId } from '@ledger/db';
+import { Database, decodeIdCursor, encodeCursor } from '@ledger/db';
+import { isUuid, newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import type { DiscrepancyKind } from './domain/finding';
 import type { OwnerRoute } from './domain/routing';

@@ -1,6 +1,7 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { Database, canonicalJson, newId } from '@ledger/db';
+import { Database } from '@ledger/db';
+import { canonicalJson, newId } from '@ledger/ids';
 import { type Observable, from, lastValueFrom } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth.decorators';
 import { INSERT_AUDIT_ENTRY } from './audit-log.sql';

@@ -1,4 +1,5 @@
-import { encodeCursor, isUuid } from '@ledger/db';
+import { encodeCursor } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import { ImportRepository } from './import.repository';

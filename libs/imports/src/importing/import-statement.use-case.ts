@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlTransaction, newId } from '@ledger/db';
+import { Database, type SqlTransaction } from '@ledger/db';
+import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { OutboxWriter } from '@ledger/outbox';
 import { type LineAmount, balanceCheck } from '../balance-check';

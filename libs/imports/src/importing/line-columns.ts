@@ -1,4 +1,4 @@
-import { newId } from '@ledger/db';
+import { newId } from '@ledger/ids';
 import type { StatementLine } from '../statement-items';
 
 /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Database, newId } from '@ledger/db';
+import { Database } from '@ledger/db';
+import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { type CsvProfile } from '../csv/csv-profile';
 import { ImportRepository } from './import.repository';

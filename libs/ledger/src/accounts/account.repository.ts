@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type SqlExecutor } from '@ledger/db';
 import type { Side } from '../domain/balances';
-import { isUuid } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import type { AccountRecord } from './account.view';
 import { ACCOUNT_KEYS_AFTER, BALANCES_AS_OF, LIST_ACCOUNTS, TAKE_SNAPSHOTS } from './balance-history.sql';
 

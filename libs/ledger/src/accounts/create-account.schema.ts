@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { currencySchema, metadataSchema, sideSchema } from '../domain/field-schemas';
 import { ACCOUNT_NAME_LENGTH_MAX } from '../domain/limits';
-import { isUuid } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 
 export const createAccountSchema = z.strictObject({
   code: z

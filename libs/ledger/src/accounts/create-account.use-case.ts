@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Database, newId } from '@ledger/db';
+import { Database } from '@ledger/db';
+import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { OutboxWriter } from '@ledger/outbox';
 import { AccountRepository } from './account.repository';

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { isUuid } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import type { Side } from './balances';
 
 /**

@@ -1,4 +1,4 @@
-import { isUuid } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { type AccountTotals, type Side, balancesOf } from './balances';
 import type { DraftLeg } from './transaction-draft';

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlExecutor, newId, sha256 } from '@ledger/db';
+import { Database, type SqlExecutor } from '@ledger/db';
+import { newId, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import type { EventType } from '@ledger/outbox';
-import { isUuid } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import { type NewItem, PostingEngine } from '../transactions/posting-engine';
 import type { TransactionStatus, TransactionView } from '../transactions/transaction.view';
 import { HoldRepository, type OpenHold } from './hold.repository';

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlExecutor, newId, sha256 } from '@ledger/db';
+import { Database, type SqlExecutor } from '@ledger/db';
+import { newId, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import type { Side } from '../domain/balances';
 import { DESCRIPTION_LENGTH_MAX } from '../domain/limits';
-import { isUuid } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import { PostingEngine } from '../transactions/posting-engine';
 import { LOCK_TRANSACTION } from '../transactions/posting.sql';
 import type { TransactionStatus, TransactionView } from '../transactions/transaction.view';

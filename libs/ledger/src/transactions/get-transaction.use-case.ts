@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
-import { isUuid } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
 

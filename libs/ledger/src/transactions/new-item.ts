@@ -1,4 +1,4 @@
-import { canonicalJson, newId, sha256 } from '@ledger/db';
+import { canonicalJson, newId, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { assertEffectiveAtInWindow } from '../domain/effective-at';
 import { HOLD_DURATION_MAX_MS } from '../domain/limits';

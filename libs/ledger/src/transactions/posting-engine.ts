@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
-import { type SqlExecutor, canonicalJson, sha256 } from '@ledger/db';
+import { type SqlExecutor } from '@ledger/db';
+import { canonicalJson, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import type { EventType, NewEvent } from '@ledger/outbox';
 import { JOURNAL_ENCODING_VERSION, chainHash, encodeJournalRecord } from '../domain/journal-encoding';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
-import { type SqlExecutor, isUuid, sqlErrorFields } from '@ledger/db';
+import { type SqlExecutor, sqlErrorFields } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import type { Side } from '../domain/balances';
 import type { AccountDelta, LockedAccount, PlannedEntry } from '../domain/posting-plan';

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { decodeIdCursor, encodeCursor, isUuid, newId } from '@ledger/db';
+import { decodeIdCursor, encodeCursor } from '@ledger/db';
+import { isUuid, newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import type { EventType } from '../outbox-event';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from './webhook-settings';

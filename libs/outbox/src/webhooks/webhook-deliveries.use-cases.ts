@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, encodeCursor, isUuid } from '@ledger/db';
+import { decodeCursor, encodeCursor } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { webhookNotFound } from './manage-webhooks.use-cases';
 import { WebhookRepository } from './webhook.repository';

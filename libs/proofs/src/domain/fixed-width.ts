@@ -1,4 +1,4 @@
-import { isUuid } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 
 /** Thrown when a field does not fit its fixed width or range: the encoding is refused, never truncated. */
 export class EncodingRangeError extends RangeError {}

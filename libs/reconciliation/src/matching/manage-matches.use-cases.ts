@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Database, newId, isUuid } from '@ledger/db';
+import { Database } from '@ledger/db';
+import { newId, isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import {
   CONFIRM_MATCH,

@@ -1,4 +1,5 @@
-import { decodeIdCursor, encodeCursor, isUuid } from '@ledger/db';
+import { decodeIdCursor, encodeCursor } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import type { DiscrepancyKind } from '../domain/finding';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type SqlExecutor, canonicalJson, newId } from '@ledger/db';
+import { type SqlExecutor } from '@ledger/db';
+import { canonicalJson, newId } from '@ledger/ids';
 import { type NewEvent } from '@ledger/outbox';
 import { type DiscrepancyKind, type Finding, KIND_POLICY, dueAt } from '../domain/finding';
 import { ownerFor } from '../domain/routing';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Database, isUuid } from '@ledger/db';
+import { Database } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { OutboxWriter } from '@ledger/outbox';
 import { TicketRepository, ticketView } from './ticket.repository';
