@@ -2,12 +2,13 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Database } from './database';
 import { PrismaClient } from './generated/prisma/client';
 import { PgSqlPool } from './pg-sql-pool';
 import { PgliteSqlPool } from './pglite-sql-pool';
+import { TransactionAwarePgPool, transactionAwarePglite } from './prisma-connections';
+import { TransactionScope } from './transaction-scope';
 
 export interface DatabaseOptions {
   /** PostgreSQL connection string; without it, the embedded PGlite database in `dataDir`. */
@@ -21,7 +22,8 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl !== undefined) {
-    const pool = new pg.Pool({
+    const scope = new TransactionScope();
+    const pool = new TransactionAwarePgPool(scope, {
       connectionString: options.databaseUrl,
       max: options.poolSize,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -31,11 +33,12 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     // An idle connection that dies (a restarted server) must not crash the process.
     pool.on('error', () => undefined);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-    return new Database(prisma, new PgSqlPool(pool));
+    return new Database(prisma, new PgSqlPool(pool), scope);
   }
   const directory = join(options.dataDir, 'pglite');
   await mkdir(directory, { recursive: true });
   const pglite = await PGlite.create(directory, { parsers: { 20: (value: string) => BigInt(value) } });
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  return new Database(prisma, new PgliteSqlPool(pglite));
+  const scope = new TransactionScope();
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(transactionAwarePglite(pglite, scope)) });
+  return new Database(prisma, new PgliteSqlPool(pglite), scope);
 }

@@ -1,51 +1,61 @@
 import assert from 'node:assert/strict';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrismaClient } from './generated/prisma/client';
 import type { IsolationLevel, SqlExecutor, SqlPool, SqlTransaction } from './sql-client';
+import { type SqlStatement, bindParameters } from './sql-statement';
+import { TransactionScope } from './transaction-scope';
 import { TRANSACTION_ATTEMPTS_MAX, isRetryableTransactionError, retryDelayMs } from './transaction-retry';
 
-interface AmbientTransaction {
-  tx: SqlTransaction;
-  isolation: IsolationLevel;
-}
+/** The arguments after a statement: its parameters, or nothing for a statement that takes none. */
+type ParamsArgument<Params extends object> = keyof Params extends never ? [] : [params: Params];
 
 /**
- * The database: Prisma Client for ordinary reads, and the SQL pool for the hand-written writes that
- * must be atomic with their idempotency key and outbox events.
+ * The one door to PostgreSQL: hand-written statements through `query`, Prisma Client through
+ * `prisma`, and one way to be in a transaction, `transaction(isolation, work)`.
  *
- * `transaction()` called inside another `transaction()` (for example a use case inside the
- * idempotency interceptor's transaction) joins it: one request, one database transaction. Only the
+ * The transaction is ambient: inside `work`, every `query` and every Prisma Client query runs on the
+ * transaction's connection, whoever calls it, so repositories take no transaction parameter and a use
+ * case decides where its unit of work begins. `transaction()` called inside another (a use case inside
+ * the idempotency interceptor's transaction) joins it: one request, one database transaction. Only the
  * outermost call retries, and it re-runs the whole unit of work.
  */
 export class Database {
-  private readonly ambient = new AsyncLocalStorage<AmbientTransaction>();
-
   constructor(
     private readonly prismaClient: PrismaClient,
+    /** The driver pool: for the migration runner and tests; product code calls `query`. */
     readonly sql: SqlPool,
+    private readonly scope: TransactionScope = new TransactionScope(),
   ) {}
 
   /**
-   * Prisma Client for reads outside transactions. Inside one it would read on another connection
-   * (and on the single embedded connection it would wait for itself), so that is a programming error.
+   * Prisma Client, for the ordinary reads and writes. Inside a transaction its queries run on the
+   * transaction's connection; a Prisma query that would open a transaction of its own there (a nested
+   * write, `$transaction`) fails loudly instead of running beside it.
    */
   get prisma(): PrismaClient {
-    assert.ok(!this.inTransaction, 'Prisma Client used inside a SQL transaction: use the transaction instead');
     return this.prismaClient;
+  }
+
+  /** Runs one statement in the current transaction, or on its own when there is none. */
+  async query<Params extends object, Row extends object>(
+    statement: SqlStatement<Params, Row>,
+    ...params: ParamsArgument<Params>
+  ): Promise<Row[]> {
+    const values = statement.parameterNames.length === 0 ? [] : bindParameters(statement, params[0] ?? {});
+    return this.executor.query<Row>(statement.text, values);
   }
 
   /** Autocommit query, or the current transaction's if there is one. */
   get executor(): SqlExecutor {
-    return this.ambient.getStore()?.tx ?? this.sql;
+    return this.scope.current?.tx ?? this.sql;
   }
 
   get inTransaction(): boolean {
-    return this.ambient.getStore() !== undefined;
+    return this.scope.current !== undefined;
   }
 
   async transaction<T>(isolation: IsolationLevel, work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
-    const current = this.ambient.getStore();
+    const current = this.scope.current;
     if (current) {
       assert.equal(
         current.isolation,
@@ -56,7 +66,7 @@ export class Database {
     }
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.sql.transaction(isolation, (tx) => this.ambient.run({ tx, isolation }, () => work(tx)));
+        return await this.sql.transaction(isolation, (tx) => this.scope.run({ tx, isolation }, () => work(tx)));
       } catch (error) {
         if (!isRetryableTransactionError(error) || attempt >= TRANSACTION_ATTEMPTS_MAX) throw error;
         await sleep(retryDelayMs(attempt));
@@ -76,7 +86,7 @@ export class Database {
    */
   async separateTransaction<T>(isolation: IsolationLevel, work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
     assert.ok(this.allowsSeparateTransactions, 'a separate transaction needs a second connection');
-    return this.ambient.exit(() => this.transaction(isolation, work));
+    return this.scope.outside(() => this.transaction(isolation, work));
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 export { Database } from './database';
+export { sql, type NoParams, type SqlStatement } from './sql-statement';
 export { openMigratedDatabase } from './open-database';
 export { DatabaseModule } from './database.module';
 export { encodeCursor, decodeCursor, decodeIdCursor } from './page-cursor';

@@ -32,6 +32,7 @@ const typeParsers = {
 
 function transactionOn(client: pg.PoolClient): SqlTransaction {
   return {
+    connection: client,
     async query<Row extends object>(text: string, params: readonly unknown[] = []) {
       const result = await client.query<Row>(queryConfig(text, params));
       return result.rows;

@@ -3,6 +3,7 @@ import type { IsolationLevel, SqlPool, SqlTransaction } from './sql-client';
 
 function transactionOn(tx: Transaction): SqlTransaction {
   return {
+    connection: tx,
     async query<Row extends object>(text: string, params: readonly unknown[] = []) {
       const result = await tx.query<Row>(text, params as unknown[]);
       return result.rows;

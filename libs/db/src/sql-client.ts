@@ -9,6 +9,8 @@ export interface SqlExecutor {
 }
 
 export interface SqlTransaction extends SqlExecutor {
+  /** The driver's own handle (a pg client, a PGlite transaction), for Prisma Client to run on. */
+  readonly connection: unknown;
   /** Runs a script of several statements without parameters (migrations). */
   execScript(script: string): Promise<void>;
 }
