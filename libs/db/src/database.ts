@@ -7,7 +7,7 @@ import { TransactionScope } from './transaction-scope';
 import { TRANSACTION_ATTEMPTS_MAX, isRetryableTransactionError, retryDelayMs } from './transaction-retry';
 
 /** The arguments after a statement: its parameters, or nothing for a statement that takes none. */
-type ParamsArgument<Params extends object> = keyof Params extends never ? [] : [params: Params];
+type ParamsArgument<Params extends object> = [keyof Params] extends [never] ? [] : [params: Params];
 
 /**
  * The one door to PostgreSQL: hand-written statements through `query`, Prisma Client through

@@ -19,7 +19,7 @@ export interface SqlStatement<Params extends object, Row extends object> {
 }
 
 /** The parameters of a statement that takes none. */
-export type NoParams = Record<string, never>;
+export type NoParams = Record<never, never>;
 
 const NAME_START = /[A-Za-z_]/;
 const NAME_PART = /[A-Za-z0-9_]/;
