@@ -13,6 +13,7 @@ import { ResolveHoldUseCase } from './holds/resolve-hold.use-case';
 import { JournalRepository } from './journal/journal.repository';
 import { ReadBooksUseCase } from './journal/read-books.use-case';
 import { VerifyJournalUseCase } from './journal/verify-journal.use-case';
+import { ReversalRepository } from './reversals/reversal.repository';
 import { ReverseTransactionUseCase } from './reversals/reverse-transaction.use-case';
 import { GetTransactionUseCase } from './transactions/get-transaction.use-case';
 import { ListTransactionsUseCase } from './transactions/list-transactions.use-case';
@@ -48,6 +49,7 @@ const useCases = [
     PostingRepository,
     HoldRepository,
     JournalRepository,
+    ReversalRepository,
     PostingEngine,
     ...useCases,
   ],

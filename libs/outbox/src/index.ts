@@ -1,5 +1,5 @@
 export { EVENT_TYPES, type EventType, type LedgerEvent, type NewEvent } from './outbox-event';
-export { OutboxWriter, outboxInsertSql, outboxInsertParams, OUTBOX_INSERT_PARAMS } from './outbox.writer';
+export { OutboxWriter, OUTBOX_INSERT_SQL, outboxInsertParams, type OutboxInsertParams } from './outbox.writer';
 export { ListEventsUseCase, EVENT_PAGE_SIZE_MAX, type EventPage, type ListEventsCommand } from './list-events.use-case';
 export { OutboxModule } from './outbox.module';
 export { backoffDelayMs } from './backoff';

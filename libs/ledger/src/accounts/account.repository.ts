@@ -1,25 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlExecutor } from '@ledger/db';
-import type { Side } from '../domain/balances';
+import { Database, type Prisma } from '@ledger/db';
 import { isUuid } from '@ledger/ids';
+import type { Side } from '../domain/balances';
 import type { AccountRecord } from './account.view';
 import { ACCOUNT_KEYS_AFTER, BALANCES_AS_OF, LIST_ACCOUNTS, TAKE_SNAPSHOTS } from './balance-history.sql';
-
-interface AccountRow {
-  id: string;
-  code: string;
-  name: string | null;
-  currency: string;
-  normal_balance: Side;
-  allow_negative: boolean;
-  metadata: Record<string, unknown>;
-  posted_debits: bigint;
-  posted_credits: bigint;
-  pending_debits: bigint;
-  pending_credits: bigint;
-  version: bigint;
-  created_at: Date;
-}
 
 /** An account's posted totals at some time. */
 export interface AccountPostedTotals {
@@ -38,12 +22,6 @@ export interface AccountFilter {
   afterId?: string;
 }
 
-const INSERT_ACCOUNT = `
-INSERT INTO accounts (tenant_id, id, code, name, currency, normal_balance, allow_negative, metadata)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text::jsonb)
-ON CONFLICT (tenant_id, code) DO NOTHING
-RETURNING created_at`;
-
 export interface NewAccount {
   id: string;
   code: string;
@@ -59,17 +37,25 @@ export class AccountRepository {
   constructor(private readonly db: Database) {}
 
   /** Returns undefined when the tenant already has an account with this code. */
-  async insert(tx: SqlExecutor, tenantId: string, account: NewAccount): Promise<AccountRecord | undefined> {
-    const rows = await tx.query<{ created_at: Date }>(INSERT_ACCOUNT, [
-      tenantId,
-      account.id,
-      account.code,
-      account.name ?? null,
-      account.currency,
-      account.normalBalance,
-      account.allowNegative,
-      JSON.stringify(account.metadata),
-    ]);
+  async insert(tenantId: string, account: NewAccount): Promise<AccountRecord | undefined> {
+    // skipDuplicates is ON CONFLICT DO NOTHING: a taken code leaves the transaction usable (the
+    // idempotency interceptor still records the refusal in it), where a unique violation would abort it.
+    const rows = await this.db.prisma.account.createManyAndReturn({
+      data: [
+        {
+          tenantId,
+          id: account.id,
+          code: account.code,
+          name: account.name ?? null,
+          currency: account.currency,
+          normalBalance: account.normalBalance,
+          allowNegative: account.allowNegative,
+          metadata: account.metadata as Prisma.InputJsonObject,
+        },
+      ],
+      skipDuplicates: true,
+      select: { createdAt: true },
+    });
     if (rows.length === 0) return undefined;
     return {
       ...account,
@@ -79,7 +65,7 @@ export class AccountRepository {
       pendingDebits: 0n,
       pendingCredits: 0n,
       version: 0n,
-      createdAt: rows[0]!.created_at,
+      createdAt: rows[0]!.createdAt,
     };
   }
 
@@ -115,14 +101,14 @@ export class AccountRepository {
   }
 
   async list(tenantId: string, filter: AccountFilter, take: number): Promise<AccountRecord[]> {
-    const rows = await this.db.executor.query<AccountRow>(LIST_ACCOUNTS, [
+    const rows = await this.db.query(LIST_ACCOUNTS, {
       tenantId,
-      filter.currency ?? null,
-      filter.codePrefix ?? null,
-      filter.metadata === undefined ? null : JSON.stringify(filter.metadata),
-      filter.afterId ?? null,
-      take,
-    ]);
+      currency: filter.currency ?? null,
+      codePrefix: filter.codePrefix ?? null,
+      metadata: filter.metadata === undefined ? null : JSON.stringify(filter.metadata),
+      afterId: filter.afterId ?? null,
+      limit: take,
+    });
     return rows.map((row) => ({
       id: row.id,
       code: row.code,
@@ -155,15 +141,12 @@ export class AccountRepository {
     asOf: Date,
     scope: { accountId?: string; limit: number },
   ): Promise<AccountPostedTotals[]> {
-    const rows = await this.db.executor.query<{
-      id: string;
-      code: string;
-      currency: string;
-      normal_balance: Side;
-      posted_debits: string;
-      posted_credits: string;
-    }>(BALANCES_AS_OF, [tenantId, asOf, scope.accountId ?? null, scope.limit]);
-    // Sums of bigint are numeric in PostgreSQL: read them as exact text, never as floats.
+    const rows = await this.db.query(BALANCES_AS_OF, {
+      tenantId,
+      asOf,
+      accountId: scope.accountId ?? null,
+      limit: scope.limit,
+    });
     return rows.map((row) => ({
       id: row.id,
       code: row.code,
@@ -175,19 +158,16 @@ export class AccountRepository {
   }
 
   async accountKeysAfter(after: { tenantId: string; id: string }, limit: number) {
-    const rows = await this.db.executor.query<{ tenant_id: string; id: string }>(ACCOUNT_KEYS_AFTER, [
-      after.tenantId,
-      after.id,
-      limit,
-    ]);
+    const rows = await this.db.query(ACCOUNT_KEYS_AFTER, { afterTenantId: after.tenantId, afterId: after.id, limit });
     return rows.map((row) => ({ tenantId: row.tenant_id, id: row.id }));
   }
 
   async takeSnapshots(asOf: Date, accounts: readonly { tenantId: string; id: string }[]): Promise<number> {
-    const rows = await this.db.executor.query<{ count: bigint }>(
-      `WITH inserted AS (${TAKE_SNAPSHOTS} RETURNING 1) SELECT count(*)::int8 AS count FROM inserted`,
-      [asOf, accounts.map((account) => account.tenantId), accounts.map((account) => account.id)],
-    );
+    const rows = await this.db.query(TAKE_SNAPSHOTS, {
+      asOf,
+      tenantIds: accounts.map((account) => account.tenantId),
+      accountIds: accounts.map((account) => account.id),
+    });
     return Number(rows[0]!.count);
   }
 }

@@ -1,62 +1,117 @@
+import { sql } from '@ledger/db';
+import type { Side } from '../domain/balances';
+
 // Point-in-time balances: the latest snapshot at or before the time, plus the entries after it.
 
+/** Sums of bigint are numeric in PostgreSQL: they come as exact text, never as floats. */
+export interface PostedTotalsRow {
+  id: string;
+  code: string;
+  currency: string;
+  normal_balance: Side;
+  posted_debits: string;
+  posted_credits: string;
+}
+
 /**
- * Posted totals from entries effective at or before $2: of one account ($3), or of all the tenant's
- * accounts in id order ($3 null, at most $4 rows).
+ * Posted totals from entries effective at or before :asOf: of one account (:accountId), or of all the
+ * tenant's accounts in id order (:accountId null, at most :limit rows).
  */
-export const BALANCES_AS_OF = `
+export const BALANCES_AS_OF = sql<
+  { tenantId: string; asOf: Date; accountId: string | null; limit: number },
+  PostedTotalsRow
+>(`
 SELECT a.id, a.code, a.currency, a.normal_balance,
        (coalesce(s.posted_debits, 0) + n.debits)::text AS posted_debits,
        (coalesce(s.posted_credits, 0) + n.credits)::text AS posted_credits
   FROM accounts a
   LEFT JOIN LATERAL (
     SELECT as_of, posted_debits, posted_credits FROM balance_snapshots b
-     WHERE b.tenant_id = a.tenant_id AND b.account_id = a.id AND b.as_of <= $2
+     WHERE b.tenant_id = a.tenant_id AND b.account_id = a.id AND b.as_of <= :asOf
      ORDER BY as_of DESC LIMIT 1) s ON true
  CROSS JOIN LATERAL (
     SELECT coalesce(sum(e.amount_minor) FILTER (WHERE e.direction = 'debit'), 0) AS debits,
            coalesce(sum(e.amount_minor) FILTER (WHERE e.direction = 'credit'), 0) AS credits
       FROM entries e
      WHERE e.tenant_id = a.tenant_id AND e.account_id = a.id AND NOT e.pending
-       AND e.effective_at <= $2 AND e.effective_at > coalesce(s.as_of, '-infinity')) n
- WHERE a.tenant_id = $1 AND ($3::uuid IS NULL OR a.id = $3)
+       AND e.effective_at <= :asOf AND e.effective_at > coalesce(s.as_of, '-infinity')) n
+ WHERE a.tenant_id = :tenantId AND (:accountId::uuid IS NULL OR a.id = :accountId)
  ORDER BY a.id
- LIMIT $4`;
+ LIMIT :limit`);
 
 /** The next page of accounts to snapshot, in key order. */
-export const ACCOUNT_KEYS_AFTER = `
-SELECT tenant_id, id FROM accounts WHERE (tenant_id, id) > ($1::uuid, $2::uuid) ORDER BY tenant_id, id LIMIT $3`;
+export const ACCOUNT_KEYS_AFTER = sql<
+  { afterTenantId: string; afterId: string; limit: number },
+  { tenant_id: string; id: string }
+>(`
+SELECT tenant_id, id FROM accounts WHERE (tenant_id, id) > (:afterTenantId::uuid, :afterId::uuid)
+ ORDER BY tenant_id, id LIMIT :limit`);
 
 /**
- * A snapshot at $1 for each account of the page that has entries since its latest snapshot. $1 lies
- * before the back-dating window, so no entry can arrive before it any more.
+ * A snapshot at :asOf for each account of the page that has entries since its latest snapshot, and how
+ * many were taken. :asOf lies before the back-dating window, so no entry can arrive before it any more.
  */
-export const TAKE_SNAPSHOTS = `
-INSERT INTO balance_snapshots (tenant_id, account_id, as_of, posted_debits, posted_credits)
-SELECT a.tenant_id, a.id, $1, coalesce(s.posted_debits, 0) + n.debits, coalesce(s.posted_credits, 0) + n.credits
-  FROM unnest($2::uuid[], $3::uuid[]) AS a(tenant_id, id)
-  LEFT JOIN LATERAL (
-    SELECT as_of, posted_debits, posted_credits FROM balance_snapshots b
-     WHERE b.tenant_id = a.tenant_id AND b.account_id = a.id ORDER BY as_of DESC LIMIT 1) s ON true
- CROSS JOIN LATERAL (
-    SELECT coalesce(sum(e.amount_minor) FILTER (WHERE e.direction = 'debit'), 0) AS debits,
-           coalesce(sum(e.amount_minor) FILTER (WHERE e.direction = 'credit'), 0) AS credits,
-           count(*) AS entries
-      FROM entries e
-     WHERE e.tenant_id = a.tenant_id AND e.account_id = a.id AND NOT e.pending
-       AND e.effective_at > coalesce(s.as_of, '-infinity') AND e.effective_at <= $1) n
- WHERE n.entries > 0 AND (s.as_of IS NULL OR s.as_of < $1)
-ON CONFLICT DO NOTHING`;
+export const TAKE_SNAPSHOTS = sql<{ asOf: Date; tenantIds: string[]; accountIds: string[] }, { count: bigint }>(`
+WITH inserted AS (
+  INSERT INTO balance_snapshots (tenant_id, account_id, as_of, posted_debits, posted_credits)
+  SELECT a.tenant_id, a.id, :asOf, coalesce(s.posted_debits, 0) + n.debits,
+         coalesce(s.posted_credits, 0) + n.credits
+    FROM unnest(:tenantIds::uuid[], :accountIds::uuid[]) AS a(tenant_id, id)
+    LEFT JOIN LATERAL (
+      SELECT as_of, posted_debits, posted_credits FROM balance_snapshots b
+       WHERE b.tenant_id = a.tenant_id AND b.account_id = a.id ORDER BY as_of DESC LIMIT 1) s ON true
+   CROSS JOIN LATERAL (
+      SELECT coalesce(sum(e.amount_minor) FILTER (WHERE e.direction = 'debit'), 0) AS debits,
+             coalesce(sum(e.amount_minor) FILTER (WHERE e.direction = 'credit'), 0) AS credits,
+             count(*) AS entries
+        FROM entries e
+       WHERE e.tenant_id = a.tenant_id AND e.account_id = a.id AND NOT e.pending
+         AND e.effective_at > coalesce(s.as_of, '-infinity') AND e.effective_at <= :asOf) n
+   WHERE n.entries > 0 AND (s.as_of IS NULL OR s.as_of < :asOf)
+  ON CONFLICT DO NOTHING
+  RETURNING 1
+)
+SELECT count(*)::int8 AS count FROM inserted`);
 
-/** Accounts of a tenant, keyset-paged on id, with optional filters. */
-export const LIST_ACCOUNTS = `
+export interface AccountRow {
+  id: string;
+  code: string;
+  name: string | null;
+  currency: string;
+  normal_balance: Side;
+  allow_negative: boolean;
+  metadata: Record<string, unknown>;
+  posted_debits: bigint;
+  posted_credits: bigint;
+  pending_debits: bigint;
+  pending_credits: bigint;
+  version: bigint;
+  created_at: Date;
+}
+
+/**
+ * Accounts of a tenant, keyset-paged on id, with optional filters. SQL rather than Prisma Client for
+ * the metadata filter: jsonb containment (`@>`, served by the index) has no Prisma equivalent.
+ */
+export const LIST_ACCOUNTS = sql<
+  {
+    tenantId: string;
+    currency: string | null;
+    codePrefix: string | null;
+    /** JSON text of an object the metadata must contain. */
+    metadata: string | null;
+    afterId: string | null;
+    limit: number;
+  },
+  AccountRow
+>(`
 SELECT id, code, name, currency, normal_balance, allow_negative, metadata, posted_debits, posted_credits,
        pending_debits, pending_credits, version, created_at
   FROM accounts
- WHERE tenant_id = $1
-   AND ($2::text IS NULL OR currency = $2)
-   AND ($3::text IS NULL OR starts_with(code, $3))
-   AND ($4::text IS NULL OR metadata @> $4::text::jsonb)
-   AND ($5::uuid IS NULL OR id > $5)
+ WHERE tenant_id = :tenantId
+   AND (:currency::text IS NULL OR currency = :currency)
+   AND (:codePrefix::text IS NULL OR starts_with(code, :codePrefix))
+   AND (:metadata::text IS NULL OR metadata @> :metadata::text::jsonb)
+   AND (:afterId::uuid IS NULL OR id > :afterId)
  ORDER BY id
- LIMIT $6`;
+ LIMIT :limit`);

@@ -21,15 +21,15 @@ export class CreateAccountUseCase {
   ) {}
 
   async execute({ tenantId, request }: CreateAccountCommand): Promise<AccountView> {
-    return this.db.transaction('read committed', async (tx) => {
-      const account = await this.accounts.insert(tx, tenantId, { id: newId(), ...request });
+    return this.db.transaction('read committed', async () => {
+      const account = await this.accounts.insert(tenantId, { id: newId(), ...request });
       if (account === undefined) {
         throw new DomainError('ACCOUNT_CODE_CONFLICT', `an account with code ${request.code} already exists`, {
           code: request.code,
         });
       }
       const view = toAccountView(account);
-      await this.outbox.append(tx, tenantId, [
+      await this.outbox.append(tenantId, [
         {
           type: 'account.created',
           aggregateType: 'account',

@@ -1,9 +1,10 @@
+import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlExecutor } from '@ledger/db';
+import { Database } from '@ledger/db';
 import type { Side } from '../domain/balances';
 import type { TransactionStatus } from '../transactions/transaction.view';
 import { LOCK_TRANSACTION } from '../transactions/posting.sql';
-import { FIND_EXPIRED_HOLDS, FIND_OPEN_HOLD, FIND_STATUS } from './holds.sql';
+import { FIND_OPEN_HOLD } from './holds.sql';
 
 export interface OpenHold {
   id: string;
@@ -16,14 +17,11 @@ export class HoldRepository {
   constructor(private readonly db: Database) {}
 
   /** The hold, locked against other resolvers; undefined if it is not an open hold. */
-  async lockOpen(tx: SqlExecutor, tenantId: string, holdId: string): Promise<OpenHold | undefined> {
-    await tx.query(LOCK_TRANSACTION, [tenantId, holdId]);
+  async lockOpen(tenantId: string, holdId: string): Promise<OpenHold | undefined> {
+    assert.ok(this.db.inTransaction, "a hold's lock is held by a transaction");
+    await this.db.query(LOCK_TRANSACTION, { tenantId, transactionId: holdId });
     // A fresh statement after the lock: a resolution committed meanwhile has removed the row.
-    const rows = await tx.query<{
-      id: string;
-      expires_at: Date;
-      entries: { accountId: string; direction: Side; amount: string; currency: string }[];
-    }>(FIND_OPEN_HOLD, [tenantId, holdId]);
+    const rows = await this.db.query(FIND_OPEN_HOLD, { tenantId, holdId });
     const row = rows[0];
     if (row === undefined) return undefined;
     return {
@@ -38,13 +36,21 @@ export class HoldRepository {
     };
   }
 
-  async statusOf(tx: SqlExecutor, tenantId: string, id: string): Promise<TransactionStatus | undefined> {
-    const rows = await tx.query<{ status: TransactionStatus }>(FIND_STATUS, [tenantId, id]);
-    return rows[0]?.status;
+  async statusOf(tenantId: string, id: string): Promise<TransactionStatus | undefined> {
+    const row = await this.db.prisma.transaction.findUnique({
+      where: { tenantId_id: { tenantId, id } },
+      select: { status: true },
+    });
+    return row?.status as TransactionStatus | undefined;
   }
 
   async findExpired(now: Date, limit: number): Promise<{ tenantId: string; holdId: string }[]> {
-    const rows = await this.db.executor.query<{ tenant_id: string; hold_id: string }>(FIND_EXPIRED_HOLDS, [now, limit]);
-    return rows.map((row) => ({ tenantId: row.tenant_id, holdId: row.hold_id }));
+    // Oldest expired holds first, across tenants; bounded per run.
+    return this.db.prisma.openHold.findMany({
+      where: { expiresAt: { lte: now } },
+      orderBy: { expiresAt: 'asc' },
+      take: limit,
+      select: { tenantId: true, holdId: true },
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlExecutor } from '@ledger/db';
+import { Database } from '@ledger/db';
 import { newId, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import type { EventType } from '@ledger/outbox';
@@ -62,9 +62,9 @@ export class ResolveHoldUseCase {
   async execute(command: ResolveHoldCommand): Promise<TransactionView> {
     if (!isUuid(command.holdId)) throw new DomainError('NOT_FOUND', `transaction ${command.holdId} not found`);
     const holdId = command.holdId.toLowerCase();
-    return this.db.transaction('read committed', async (tx) => {
-      const hold = await this.holds.lockOpen(tx, command.tenantId, holdId);
-      if (hold === undefined) throw await this.whyNotOpen(tx, command.tenantId, holdId);
+    return this.db.transaction('read committed', async () => {
+      const hold = await this.holds.lockOpen(command.tenantId, holdId);
+      if (hold === undefined) throw await this.whyNotOpen(command.tenantId, holdId);
       const now = command.now ?? new Date();
       if (command.action === 'expire' && hold.expiresAt > now)
         throw new DomainError('VALIDATION_FAILED', 'the hold has not expired yet');
@@ -92,15 +92,15 @@ export class ResolveHoldUseCase {
         releases: hold.entries,
         event,
       };
-      const [result] = await this.engine.write(tx, command.tenantId, [item]);
+      const [result] = await this.engine.write(command.tenantId, [item]);
       if (result!.status !== 'created')
         throw result!.status === 'error' ? result!.error : new Error('a resolution cannot already exist');
       return result!.transaction;
     });
   }
 
-  private async whyNotOpen(tx: SqlExecutor, tenantId: string, holdId: string): Promise<DomainError> {
-    const status = await this.holds.statusOf(tx, tenantId, holdId);
+  private async whyNotOpen(tenantId: string, holdId: string): Promise<DomainError> {
+    const status = await this.holds.statusOf(tenantId, holdId);
     if (status === undefined) return new DomainError('NOT_FOUND', `transaction ${holdId} not found`);
     if (status !== 'pending') return new DomainError('NOT_A_HOLD', `transaction ${holdId} is ${status}, not a hold`);
     return new DomainError('HOLD_ALREADY_RESOLVED', `hold ${holdId} is already posted, voided or expired`, { holdId });

@@ -39,31 +39,6 @@ export function encodeStoredLink(tenantId: string, link: StoredLink): Buffer {
   });
 }
 
-interface LinkRow {
-  seq: bigint;
-  transaction_id: string;
-  encoding_version: number;
-  previous_hash: Uint8Array;
-  hash: Uint8Array;
-  status: JournalStatus;
-  external_ref: string | null;
-  description: string | null;
-  metadata: Record<string, unknown>;
-  effective_at: Date;
-  created_at: Date;
-  expires_at: Date | null;
-  hold_id: string | null;
-  reverses_id: string | null;
-  entries: {
-    leg: number;
-    accountId: string;
-    direction: 'debit' | 'credit';
-    pending: boolean;
-    amount: string;
-    currency: string;
-  }[];
-}
-
 /** A bytea value as a Buffer, without a copy when the driver already gave one. */
 function bytes(value: Uint8Array): Buffer {
   return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
@@ -74,13 +49,11 @@ export class JournalRepository {
   constructor(private readonly db: Database) {}
 
   async tenants(): Promise<string[]> {
-    return (await this.db.executor.query<{ id: string }>(ALL_TENANTS)).map((row) => row.id);
+    return (await this.db.query(ALL_TENANTS, {})).map((row) => row.id);
   }
 
   async heads(tenantId: string): Promise<{ stripe: number; seq: bigint; hash: Buffer }[]> {
-    const rows = await this.db.executor.query<{ stripe: number; seq: bigint; hash: Uint8Array }>(JOURNAL_HEADS, [
-      tenantId,
-    ]);
+    const rows = await this.db.query(JOURNAL_HEADS, { tenantId });
     return rows.map((row) => ({ stripe: row.stripe, seq: row.seq, hash: Buffer.from(row.hash) }));
   }
 
@@ -92,7 +65,7 @@ export class JournalRepository {
     lastSeq: bigint,
     limit: number,
   ): Promise<StoredLink[]> {
-    const rows = await this.db.executor.query<LinkRow>(JOURNAL_PAGE, [tenantId, stripe, afterSeq, limit, lastSeq]);
+    const rows = await this.db.query(JOURNAL_PAGE, { tenantId, stripe, afterSeq, lastSeq, limit });
     return rows.map((row) => ({
       seq: row.seq,
       transactionId: row.transaction_id,
@@ -113,6 +86,6 @@ export class JournalRepository {
   }
 
   async firstUnjournaled(tenantId: string): Promise<string | undefined> {
-    return (await this.db.executor.query<{ id: string }>(UNJOURNALED, [tenantId]))[0]?.id;
+    return (await this.db.query(UNJOURNALED, { tenantId }))[0]?.id;
   }
 }

@@ -1,6 +1,38 @@
-// Reads for re-computing the journal from the stored rows alone.
+import { type NoParams, sql } from '@ledger/db';
+import type { JournalStatus } from '../domain/journal-encoding';
 
-export const JOURNAL_HEADS = `SELECT stripe, seq, hash FROM journal_heads WHERE tenant_id = $1 ORDER BY stripe`;
+// Reads for re-computing the journal from the stored rows alone.
+// Foreign table read: ALL_TENANTS reads the tenants table of libs/auth (the CLI verifies every
+// tenant's journal); it belongs behind a reader that libs/auth exports.
+
+export const JOURNAL_HEADS = sql<{ tenantId: string }, { stripe: number; seq: bigint; hash: Uint8Array }>(
+  'SELECT stripe, seq, hash FROM journal_heads WHERE tenant_id = :tenantId ORDER BY stripe',
+);
+
+export interface LinkRow {
+  seq: bigint;
+  transaction_id: string;
+  encoding_version: number;
+  previous_hash: Uint8Array;
+  hash: Uint8Array;
+  status: JournalStatus;
+  external_ref: string | null;
+  description: string | null;
+  metadata: Record<string, unknown>;
+  effective_at: Date;
+  created_at: Date;
+  expires_at: Date | null;
+  hold_id: string | null;
+  reverses_id: string | null;
+  entries: {
+    leg: number;
+    accountId: string;
+    direction: 'debit' | 'credit';
+    pending: boolean;
+    amount: string;
+    currency: string;
+  }[];
+}
 
 /**
  * A page of one stripe's links with their transactions and entries. Driven from the links, each
@@ -8,26 +40,30 @@ export const JOURNAL_HEADS = `SELECT stripe, seq, hash FROM journal_heads WHERE 
  * hash join over the tenant's transactions would read all of them for every page, and verifying a
  * journal would cost its length squared.
  */
-export const JOURNAL_PAGE = `
+export const JOURNAL_PAGE = sql<
+  { tenantId: string; stripe: number; afterSeq: bigint; lastSeq: bigint; limit: number },
+  LinkRow
+>(`
 SELECT l.seq, l.transaction_id, l.encoding_version, l.previous_hash, l.hash,
        t.status, t.external_ref, t.description, t.metadata, t.effective_at, t.created_at,
        t.expires_at, t.hold_id, t.reverses_id, e.entries
   FROM (SELECT * FROM journal_links
-         WHERE tenant_id = $1 AND stripe = $2 AND seq > $3 AND seq <= $5
+         WHERE tenant_id = :tenantId AND stripe = :stripe AND seq > :afterSeq AND seq <= :lastSeq
          ORDER BY seq
-         LIMIT $4) l
-  JOIN LATERAL (SELECT * FROM transactions t WHERE t.tenant_id = l.tenant_id AND t.id = l.transaction_id OFFSET 0) t ON true
+         LIMIT :limit) l
+  JOIN LATERAL (
+       SELECT * FROM transactions t WHERE t.tenant_id = l.tenant_id AND t.id = l.transaction_id OFFSET 0) t ON true
  CROSS JOIN LATERAL (
        SELECT coalesce(json_agg(json_build_object('leg', e.leg, 'accountId', e.account_id, 'direction', e.direction,
                                                   'pending', e.pending, 'amount', e.amount_minor::text,
                                                   'currency', e.currency)), '[]') AS entries
          FROM entries e WHERE e.tenant_id = l.tenant_id AND e.transaction_id = l.transaction_id) e
- ORDER BY l.seq`;
+ ORDER BY l.seq`);
 
-export const UNJOURNALED = `
+export const UNJOURNALED = sql<{ tenantId: string }, { id: string }>(`
 SELECT t.id FROM transactions t
- WHERE t.tenant_id = $1
+ WHERE t.tenant_id = :tenantId
    AND NOT EXISTS (SELECT 1 FROM journal_links l WHERE l.tenant_id = t.tenant_id AND l.transaction_id = t.id)
- ORDER BY t.id LIMIT 1`;
+ ORDER BY t.id LIMIT 1`);
 
-export const ALL_TENANTS = `SELECT id FROM tenants ORDER BY id`;
+export const ALL_TENANTS = sql<NoParams, { id: string }>('SELECT id FROM tenants ORDER BY id');

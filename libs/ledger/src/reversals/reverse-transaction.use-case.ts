@@ -1,31 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlExecutor } from '@ledger/db';
-import { newId, sha256 } from '@ledger/ids';
+import { Database } from '@ledger/db';
+import { isUuid, newId, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
-import type { Side } from '../domain/balances';
 import { DESCRIPTION_LENGTH_MAX } from '../domain/limits';
-import { isUuid } from '@ledger/ids';
 import { PostingEngine } from '../transactions/posting-engine';
-import { LOCK_TRANSACTION } from '../transactions/posting.sql';
-import type { TransactionStatus, TransactionView } from '../transactions/transaction.view';
-
-// Two reversals of one transaction queue on its advisory lock (LOCK_TRANSACTION); this read, a fresh
-// statement after the lock, then sees the first one's row.
-const READ_ORIGINAL = `
-SELECT t.id, t.status, t.reverses_id,
-       (SELECT r.id FROM transactions r WHERE r.tenant_id = t.tenant_id AND r.reverses_id = t.id) AS reversed_by_id,
-       (SELECT json_agg(json_build_object('account', e.account_id, 'direction', e.direction,
-                                          'amount', e.amount_minor::text, 'currency', e.currency) ORDER BY e.leg)
-          FROM entries e WHERE e.tenant_id = t.tenant_id AND e.transaction_id = t.id) AS entries
-  FROM transactions t WHERE t.tenant_id = $1 AND t.id = $2`;
-
-interface OriginalRow {
-  id: string;
-  status: TransactionStatus;
-  reverses_id: string | null;
-  reversed_by_id: string | null;
-  entries: { account: string; direction: Side; amount: string; currency: string }[] | null;
-}
+import type { TransactionView } from '../transactions/transaction.view';
+import { ReversalRepository, type ReversalOriginal } from './reversal.repository';
 
 export interface ReverseTransactionCommand {
   tenantId: string;
@@ -38,17 +18,18 @@ export interface ReverseTransactionCommand {
 export class ReverseTransactionUseCase {
   constructor(
     private readonly db: Database,
+    private readonly reversals: ReversalRepository,
     private readonly engine: PostingEngine,
   ) {}
 
   async execute(command: ReverseTransactionCommand): Promise<TransactionView> {
     if (!isUuid(command.id)) throw new DomainError('NOT_FOUND', `transaction ${command.id} not found`);
     const id = command.id.toLowerCase();
-    return this.db.transaction('read committed', async (tx) => {
-      const original = await this.lockReversible(tx, command.tenantId, id);
+    return this.db.transaction('read committed', async () => {
+      const original = await this.lockReversible(command.tenantId, id);
       const now = new Date();
       const description = command.description ?? `Reversal of ${id}`.slice(0, DESCRIPTION_LENGTH_MAX);
-      const [result] = await this.engine.write(tx, command.tenantId, [
+      const [result] = await this.engine.write(command.tenantId, [
         {
           id: newId(now.getTime()),
           status: 'posted',
@@ -61,10 +42,10 @@ export class ReverseTransactionUseCase {
           expiresAt: null,
           holdId: null,
           reversesId: id,
-          legs: original.entries!.map((entry) => ({
-            account: entry.account,
+          legs: original.entries.map((entry) => ({
+            account: entry.accountId,
             direction: entry.direction === 'debit' ? 'credit' : 'debit',
-            amountMinor: BigInt(entry.amount),
+            amountMinor: entry.amountMinor,
             currency: entry.currency,
           })),
           releases: [],
@@ -77,25 +58,22 @@ export class ReverseTransactionUseCase {
     });
   }
 
-  private async lockReversible(tx: SqlExecutor, tenantId: string, id: string): Promise<OriginalRow> {
-    await tx.query(LOCK_TRANSACTION, [tenantId, id]);
-    const original = (await tx.query<OriginalRow>(READ_ORIGINAL, [tenantId, id]))[0];
+  private async lockReversible(tenantId: string, id: string): Promise<ReversalOriginal> {
+    const original = await this.reversals.lockOriginal(tenantId, id);
     if (original === undefined) throw new DomainError('NOT_FOUND', `transaction ${id} not found`);
-    if (original.reversed_by_id !== null) {
+    if (original.reversedById !== null) {
       throw new DomainError('ALREADY_REVERSED', `transaction ${id} is already reversed`, {
-        reversedById: original.reversed_by_id,
+        reversedById: original.reversedById,
       });
     }
-    if (original.reverses_id !== null) {
+    if (original.reversesId !== null) {
       throw new DomainError('NOT_REVERSIBLE', 'a reversal cannot itself be reversed: post a new transaction instead', {
-        reversesId: original.reverses_id,
+        reversesId: original.reversesId,
       });
     }
     if (original.status !== 'posted') {
-      throw new DomainError(
-        'NOT_REVERSIBLE',
-        `a ${original.status} transaction cannot be reversed${original.status === 'pending' ? ': void the hold instead' : ''}`,
-      );
+      const hint = original.status === 'pending' ? ': void the hold instead' : '';
+      throw new DomainError('NOT_REVERSIBLE', `a ${original.status} transaction cannot be reversed${hint}`);
     }
     return original;
   }

@@ -56,12 +56,11 @@ export class PostBatchUseCase {
     const now = new Date();
     const validated = command.transactions.map((body) => validate(body, now));
     const items = validated.flatMap((item, index) => (item instanceof DomainError ? [] : [{ index, item }]));
-    return this.db.transaction('read committed', async (tx) => {
+    return this.db.transaction('read committed', async () => {
       const written =
         items.length === 0
           ? []
           : await this.engine.write(
-              tx,
               command.tenantId,
               items.map(({ item }) => item),
             );

@@ -27,8 +27,8 @@ export class PostTransactionUseCase {
 
   async execute({ tenantId, request }: PostTransactionCommand): Promise<PostTransactionResult> {
     const item = itemFromRequest(request, new Date());
-    return this.db.transaction('read committed', async (tx) => {
-      const [result] = await this.engine.write(tx, tenantId, [item]);
+    return this.db.transaction('read committed', async () => {
+      const [result] = await this.engine.write(tenantId, [item]);
       if (result!.status === 'error') throw result!.error;
       if (result!.status === 'created') return { transaction: result!.transaction, created: true };
       return {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
-import { type SqlExecutor } from '@ledger/db';
 import { canonicalJson, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import type { EventType, NewEvent } from '@ledger/outbox';
@@ -139,15 +138,15 @@ function journalOf(
 export class PostingEngine {
   constructor(private readonly postings: PostingRepository) {}
 
-  async write(tx: SqlExecutor, tenantId: string, items: readonly NewItem[]): Promise<ItemResult[]> {
+  async write(tenantId: string, items: readonly NewItem[]): Promise<ItemResult[]> {
     const refs = items.flatMap((item) => (item.externalRef ? [item.externalRef] : []));
-    await this.postings.lockExternalRefs(tx, tenantId, refs);
-    const claimedRefs = await this.postings.findExternalRefs(tx, tenantId, refs);
+    await this.postings.lockExternalRefs(tenantId, refs);
+    const claimedRefs = await this.postings.findExternalRefs(tenantId, refs);
     const accountRefs = items.flatMap((item) => [
       ...item.legs.map((leg) => leg.account),
       ...item.releases.map((release) => release.accountId),
     ]);
-    const locks = await this.postings.lockForPosting(tx, tenantId, accountRefs);
+    const locks = await this.postings.lockForPosting(tenantId, accountRefs);
     const planner = new PostingPlanner(locks.accounts);
     const results: (ItemResult | undefined)[] = [];
     const created: Created[] = [];
@@ -177,7 +176,7 @@ export class PostingEngine {
       created.push({ index, item, entries: plan.entries });
       results.push(undefined);
     }
-    if (created.length > 0) await this.writeCreated(tx, tenantId, { planner, stripe: locks.stripe! }, created, results);
+    if (created.length > 0) await this.writeCreated(tenantId, { planner, stripe: locks.stripe! }, created, results);
     return results.map((result) => {
       assert.ok(result !== undefined, 'every item has a result');
       return result;
@@ -193,7 +192,6 @@ export class PostingEngine {
    * it fails with them and the postings' error is the one reported.
    */
   private async writeCreated(
-    tx: SqlExecutor,
     tenantId: string,
     { planner, stripe }: { planner: PostingPlanner; stripe: JournalStripe },
     created: Created[],
@@ -211,13 +209,13 @@ export class PostingEngine {
     if (created.length < OVERLAPPED_WRITE_ITEMS_MIN) {
       const journal = journalOf(tenantId, created, stripe);
       views = journal.views;
-      await this.postings.writeBatch(tx, tenantId, postings, journal.write);
+      await this.postings.writeBatch(tenantId, postings, journal.write);
     } else {
-      const written = this.postings.writePostings(tx, tenantId, postings);
+      const written = this.postings.writePostings(tenantId, postings);
       written.catch(ignoreUntilAwaited);
       const journal = journalOf(tenantId, created, stripe);
       views = journal.views;
-      const linked = this.postings.writeJournal(tx, tenantId, journal.write);
+      const linked = this.postings.writeJournal(tenantId, journal.write);
       linked.catch(ignoreUntilAwaited);
       await written;
       await linked;

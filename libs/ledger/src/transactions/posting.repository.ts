@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
-import { type SqlExecutor, sqlErrorFields } from '@ledger/db';
+import { Database, sqlErrorFields } from '@ledger/db';
 import { isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
-import type { Side } from '../domain/balances';
 import type { AccountDelta, LockedAccount, PlannedEntry } from '../domain/posting-plan';
 import { type NewEvent, outboxInsertParams } from '@ledger/outbox';
 import {
   FIND_EXTERNAL_REFS,
+  type JournalParams,
   LOCK_EXTERNAL_REFS,
   LOCK_FOR_POSTING,
+  type PostingsParams,
   WRITE_BATCH,
   WRITE_JOURNAL,
   WRITE_POSTINGS,
@@ -66,22 +67,6 @@ export interface PostingLocks {
   stripe: JournalStripe | undefined;
 }
 
-interface LockedAccountRow {
-  id: string;
-  code: string;
-  currency: string;
-  normal_balance: Side;
-  allow_negative: boolean;
-  posted_debits: bigint;
-  posted_credits: bigint;
-  pending_debits: bigint;
-  pending_credits: bigint;
-  version: bigint;
-  stripe: number;
-  stripe_seq: bigint;
-  stripe_hash: Uint8Array;
-}
-
 /**
  * The database's own checks, met only if a plan was wrong or raced: still the client's error codes.
  */
@@ -103,93 +88,81 @@ function translateWriteError(error: unknown): unknown {
 }
 
 /**
- * The entries' columns of the postings, filled in one pass (a batch has up to thousands). An entry's
- * transaction and account are their 1-based places in the transaction rows and in the deltas.
+ * The postings' parameters (see POSTINGS_CTES), each column filled in one pass (a batch has up to
+ * thousands of entries). An entry's transaction and account are their 1-based places in the
+ * transaction rows and in the deltas.
  */
-function entryColumns(batch: PostingsWrite) {
-  const accountIndexes = new Map(batch.deltas.map((delta, offset) => [delta.accountId, offset + 1]));
-  const columns = {
-    transactionIndexes: [] as number[],
-    legs: [] as number[],
-    accountIndexes: [] as number[],
-    directions: [] as Side[],
-    pending: [] as boolean[],
-    amountsMinor: [] as bigint[],
-    currencies: [] as string[],
-    accountVersions: [] as bigint[],
-    postedBalancesAfter: [] as bigint[],
+function postingsParams(tenantId: string, batch: PostingsWrite): PostingsParams {
+  const { deltas } = batch;
+  const rows = batch.transactions.map(({ row }) => row);
+  const params: PostingsParams = {
+    tenantId,
+    transactionIds: rows.map((row) => row.id),
+    statuses: rows.map((row) => row.status),
+    externalRefs: rows.map((row) => row.externalRef),
+    contentHashes: rows.map((row) => row.contentHash),
+    descriptions: rows.map((row) => row.description),
+    metadata: rows.map((row) => JSON.stringify(row.metadata)),
+    effectiveAts: rows.map((row) => row.effectiveAt),
+    createdAts: rows.map((row) => row.createdAt),
+    expiresAts: rows.map((row) => row.expiresAt),
+    holdIds: rows.map((row) => row.holdId),
+    reversesIds: rows.map((row) => row.reversesId),
+    accountIds: deltas.map((delta) => delta.accountId),
+    postedDebits: deltas.map((delta) => delta.postedDebits),
+    postedCredits: deltas.map((delta) => delta.postedCredits),
+    pendingDebits: deltas.map((delta) => delta.pendingDebits),
+    pendingCredits: deltas.map((delta) => delta.pendingCredits),
+    versions: deltas.map((delta) => delta.versions),
+    entryTransactionIndexes: [],
+    entryLegs: [],
+    entryAccountIndexes: [],
+    entryDirections: [],
+    entryPending: [],
+    entryAmountsMinor: [],
+    entryCurrencies: [],
+    entryAccountVersions: [],
+    entryPostedBalancesAfter: [],
+    openedHoldIds: batch.openedHolds.map((hold) => hold.holdId),
+    openedHoldExpiresAts: batch.openedHolds.map((hold) => hold.expiresAt),
+    closedHoldIds: batch.closedHoldIds,
   };
+  const accountIndexes = new Map(deltas.map((delta, offset) => [delta.accountId, offset + 1]));
   for (const [offset, { entries }] of batch.transactions.entries()) {
     for (const entry of entries) {
       const accountIndex = accountIndexes.get(entry.accountId);
       assert.ok(accountIndex !== undefined, 'every entry moves an account of the deltas');
-      columns.transactionIndexes.push(offset + 1);
-      columns.legs.push(entry.leg);
-      columns.accountIndexes.push(accountIndex);
-      columns.directions.push(entry.direction);
-      columns.pending.push(entry.pending);
-      columns.amountsMinor.push(entry.amountMinor);
-      columns.currencies.push(entry.currency);
-      columns.accountVersions.push(entry.accountVersion);
-      columns.postedBalancesAfter.push(entry.postedBalanceAfter);
+      params.entryTransactionIndexes.push(offset + 1);
+      params.entryLegs.push(entry.leg);
+      params.entryAccountIndexes.push(accountIndex);
+      params.entryDirections.push(entry.direction);
+      params.entryPending.push(entry.pending);
+      params.entryAmountsMinor.push(entry.amountMinor);
+      params.entryCurrencies.push(entry.currency);
+      params.entryAccountVersions.push(entry.accountVersion);
+      params.entryPostedBalancesAfter.push(entry.postedBalanceAfter);
     }
   }
-  return columns;
+  return params;
 }
 
-/** The parameters of the postings' CTEs (see POSTINGS_CTES), after the tenant id. */
-function postingsParams(batch: PostingsWrite): unknown[] {
-  const { deltas } = batch;
-  const rows = batch.transactions.map(({ row }) => row);
-  const entries = entryColumns(batch);
-  return [
-    rows.map((row) => row.id),
-    rows.map((row) => row.status),
-    rows.map((row) => row.externalRef),
-    rows.map((row) => row.contentHash),
-    rows.map((row) => row.description),
-    rows.map((row) => JSON.stringify(row.metadata)),
-    rows.map((row) => row.effectiveAt),
-    rows.map((row) => row.createdAt),
-    rows.map((row) => row.expiresAt),
-    rows.map((row) => row.holdId),
-    rows.map((row) => row.reversesId),
-    deltas.map((delta) => delta.accountId),
-    deltas.map((delta) => delta.postedDebits),
-    deltas.map((delta) => delta.postedCredits),
-    deltas.map((delta) => delta.pendingDebits),
-    deltas.map((delta) => delta.pendingCredits),
-    deltas.map((delta) => delta.versions),
-    entries.transactionIndexes,
-    entries.legs,
-    entries.accountIndexes,
-    entries.directions,
-    entries.pending,
-    entries.amountsMinor,
-    entries.currencies,
-    entries.accountVersions,
-    entries.postedBalancesAfter,
-    batch.openedHolds.map((hold) => hold.holdId),
-    batch.openedHolds.map((hold) => hold.expiresAt),
-    batch.closedHoldIds,
-  ];
-}
-
-/** The parameters of the journal's CTEs and the outbox insert, after the postings' or the tenant id. */
-function journalParams(journal: JournalWrite): unknown[] {
+/** The parameters of the journal's CTES and of the outbox insert (see JOURNAL_CTES). */
+function journalParams(tenantId: string, journal: JournalWrite): JournalParams {
   const { stripe, links } = journal;
-  const head = links.at(-1)!;
-  return [
-    stripe.stripe,
-    journal.encodingVersion,
-    links.map((link) => link.seq),
-    links.map((link) => link.transactionId),
-    links.map((link) => link.previousHash),
-    links.map((link) => link.hash),
-    head.seq,
-    head.hash,
+  const head = links.at(-1);
+  assert.ok(head !== undefined, 'a journal write links at least one transaction');
+  return {
+    tenantId,
+    stripe: stripe.stripe,
+    encodingVersion: journal.encodingVersion,
+    linkSeqs: links.map((link) => link.seq),
+    linkTransactionIds: links.map((link) => link.transactionId),
+    linkPreviousHashes: links.map((link) => link.previousHash),
+    linkHashes: links.map((link) => link.hash),
+    headSeq: head.seq,
+    headHash: head.hash,
     ...outboxInsertParams(journal.events),
-  ];
+  };
 }
 
 function rethrowWriteError(error: unknown): never {
@@ -198,26 +171,27 @@ function rethrowWriteError(error: unknown): never {
 
 @Injectable()
 export class PostingRepository {
-  async lockExternalRefs(tx: SqlExecutor, tenantId: string, refs: readonly string[]): Promise<void> {
-    if (refs.length > 0) await tx.query(LOCK_EXTERNAL_REFS, [tenantId, [...new Set(refs)]]);
+  constructor(private readonly db: Database) {}
+
+  async lockExternalRefs(tenantId: string, refs: readonly string[]): Promise<void> {
+    assert.ok(this.db.inTransaction, 'posting locks are held by a transaction');
+    if (refs.length > 0) await this.db.query(LOCK_EXTERNAL_REFS, { tenantId, refs: [...new Set(refs)] });
   }
 
-  async findExternalRefs(tx: SqlExecutor, tenantId: string, refs: readonly string[]) {
+  async findExternalRefs(tenantId: string, refs: readonly string[]) {
     if (refs.length === 0) return new Map<string, { id: string; contentHash: Buffer }>();
-    const rows = await tx.query<{ id: string; external_ref: string; content_hash: Uint8Array }>(FIND_EXTERNAL_REFS, [
-      tenantId,
-      [...new Set(refs)],
-    ]);
+    const rows = await this.db.query(FIND_EXTERNAL_REFS, { tenantId, refs: [...new Set(refs)] });
     return new Map(rows.map((row) => [row.external_ref, { id: row.id, contentHash: Buffer.from(row.content_hash) }]));
   }
 
   /** The batch's accounts, locked in id order, and a journal stripe (see LOCK_FOR_POSTING). */
-  async lockForPosting(tx: SqlExecutor, tenantId: string, refs: Iterable<string>): Promise<PostingLocks> {
+  async lockForPosting(tenantId: string, refs: Iterable<string>): Promise<PostingLocks> {
+    assert.ok(this.db.inTransaction, 'posting locks are held by a transaction');
     const unique = [...new Set(refs)];
-    const ids = unique.filter(isUuid).map((ref) => ref.toLowerCase());
-    const codes = unique.filter((ref) => !isUuid(ref));
-    const start = Math.floor(Math.random() * JOURNAL_STRIPES);
-    const rows = await tx.query<LockedAccountRow>(LOCK_FOR_POSTING, [tenantId, ids, codes, start]);
+    const accountIds = unique.filter(isUuid).map((ref) => ref.toLowerCase());
+    const accountCodes = unique.filter((ref) => !isUuid(ref));
+    const firstStripe = Math.floor(Math.random() * JOURNAL_STRIPES);
+    const rows = await this.db.query(LOCK_FOR_POSTING, { tenantId, accountIds, accountCodes, firstStripe });
     const head = rows[0];
     return {
       accounts: rows.map((row) => ({
@@ -240,18 +214,17 @@ export class PostingRepository {
   }
 
   /** The postings alone; WRITE_JOURNAL follows with the journal links and events. */
-  async writePostings(tx: SqlExecutor, tenantId: string, batch: PostingsWrite): Promise<void> {
-    await tx.query(WRITE_POSTINGS, [tenantId, ...postingsParams(batch)]).catch(rethrowWriteError);
+  async writePostings(tenantId: string, batch: PostingsWrite): Promise<void> {
+    await this.db.query(WRITE_POSTINGS, postingsParams(tenantId, batch)).catch(rethrowWriteError);
   }
 
-  async writeJournal(tx: SqlExecutor, tenantId: string, journal: JournalWrite): Promise<void> {
-    await tx.query(WRITE_JOURNAL, [tenantId, ...journalParams(journal)]);
+  async writeJournal(tenantId: string, journal: JournalWrite): Promise<void> {
+    await this.db.query(WRITE_JOURNAL, journalParams(tenantId, journal));
   }
 
   /** Postings, journal links and events in one statement. */
-  async writeBatch(tx: SqlExecutor, tenantId: string, batch: PostingsWrite, journal: JournalWrite): Promise<void> {
-    await tx
-      .query(WRITE_BATCH, [tenantId, ...postingsParams(batch), ...journalParams(journal)])
-      .catch(rethrowWriteError);
+  async writeBatch(tenantId: string, batch: PostingsWrite, journal: JournalWrite): Promise<void> {
+    const params = { ...postingsParams(tenantId, batch), ...journalParams(tenantId, journal) };
+    await this.db.query(WRITE_BATCH, params).catch(rethrowWriteError);
   }
 }

@@ -1,4 +1,26 @@
+import { sql } from '@ledger/db';
+import type { EntryView, TransactionStatus } from './transaction.view';
+
 // Reads of transactions as the API shows them: entries, links both ways, journal position.
+
+export interface TransactionViewRow {
+  id: string;
+  status: TransactionStatus;
+  external_ref: string | null;
+  description: string | null;
+  metadata: Record<string, unknown>;
+  effective_at: Date;
+  created_at: Date;
+  expires_at: Date | null;
+  hold_id: string | null;
+  reverses_id: string | null;
+  reversed_by_id: string | null;
+  resolution: { id: string; status: TransactionStatus } | null;
+  stripe: number | null;
+  seq: bigint | null;
+  hash: Uint8Array | null;
+  entries: EntryView[];
+}
 
 const TRANSACTION_VIEW = `
 SELECT t.id, t.status, t.external_ref, t.description, t.metadata, t.effective_at, t.created_at,
@@ -15,19 +37,33 @@ SELECT t.id, t.status, t.external_ref, t.description, t.metadata, t.effective_at
   FROM transactions t
   LEFT JOIN journal_links j ON j.tenant_id = t.tenant_id AND j.transaction_id = t.id`;
 
-export const FIND_TRANSACTION = `${TRANSACTION_VIEW}
- WHERE t.tenant_id = $1 AND t.id = $2`;
+export const FIND_TRANSACTION = sql<{ tenantId: string; id: string }, TransactionViewRow>(`${TRANSACTION_VIEW}
+ WHERE t.tenant_id = :tenantId AND t.id = :id`);
 
 /** Newest first (ids are UUIDv7, so id order is creation order), keyset-paged on id. */
-export const LIST_TRANSACTIONS = `${TRANSACTION_VIEW}
- WHERE t.tenant_id = $1
-   AND ($2::text IS NULL OR t.external_ref = $2)
-   AND ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM entries x
-         WHERE x.tenant_id = t.tenant_id AND x.transaction_id = t.id AND x.account_id = $3))
-   AND ($4::timestamptz IS NULL OR t.created_at >= $4)
-   AND ($5::timestamptz IS NULL OR t.created_at < $5)
-   AND ($6::uuid IS NULL OR t.id < $6)
-   AND ($7::text IS NULL OR t.metadata @> $7::text::jsonb)
-   AND ($8::text IS NULL OR t.status = $8)
+export const LIST_TRANSACTIONS = sql<
+  {
+    tenantId: string;
+    externalRef: string | null;
+    accountId: string | null;
+    from: Date | null;
+    to: Date | null;
+    beforeId: string | null;
+    /** JSON text of an object the metadata must contain. */
+    metadata: string | null;
+    status: TransactionStatus | null;
+    limit: number;
+  },
+  TransactionViewRow
+>(`${TRANSACTION_VIEW}
+ WHERE t.tenant_id = :tenantId
+   AND (:externalRef::text IS NULL OR t.external_ref = :externalRef)
+   AND (:accountId::uuid IS NULL OR EXISTS (SELECT 1 FROM entries x
+         WHERE x.tenant_id = t.tenant_id AND x.transaction_id = t.id AND x.account_id = :accountId))
+   AND (:from::timestamptz IS NULL OR t.created_at >= :from)
+   AND (:to::timestamptz IS NULL OR t.created_at < :to)
+   AND (:beforeId::uuid IS NULL OR t.id < :beforeId)
+   AND (:metadata::text IS NULL OR t.metadata @> :metadata::text::jsonb)
+   AND (:status::text IS NULL OR t.status = :status)
  ORDER BY t.id DESC
- LIMIT $9`;
+ LIMIT :limit`);

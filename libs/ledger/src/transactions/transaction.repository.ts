@@ -1,26 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
-import { FIND_TRANSACTION, LIST_TRANSACTIONS } from './transaction-queries.sql';
-import type { EntryView, TransactionStatus, TransactionView } from './transaction.view';
-
-interface TransactionViewRow {
-  id: string;
-  status: TransactionStatus;
-  external_ref: string | null;
-  description: string | null;
-  metadata: Record<string, unknown>;
-  effective_at: Date;
-  created_at: Date;
-  expires_at: Date | null;
-  hold_id: string | null;
-  reverses_id: string | null;
-  reversed_by_id: string | null;
-  resolution: { id: string; status: TransactionStatus } | null;
-  stripe: number | null;
-  seq: bigint | null;
-  hash: Uint8Array | null;
-  entries: EntryView[];
-}
+import { FIND_TRANSACTION, LIST_TRANSACTIONS, type TransactionViewRow } from './transaction-queries.sql';
+import type { TransactionStatus, TransactionView } from './transaction.view';
 
 export interface TransactionFilter {
   externalRef?: string;
@@ -63,22 +44,22 @@ export class TransactionRepository {
 
   /** Reads in the current transaction when there is one (a replayed externalRef), else autocommit. */
   async findById(tenantId: string, id: string): Promise<TransactionView | undefined> {
-    const rows = await this.db.executor.query<TransactionViewRow>(FIND_TRANSACTION, [tenantId, id]);
+    const rows = await this.db.query(FIND_TRANSACTION, { tenantId, id });
     return rows[0] === undefined ? undefined : toView(rows[0]);
   }
 
   async list(tenantId: string, filter: TransactionFilter, take: number): Promise<TransactionView[]> {
-    const rows = await this.db.executor.query<TransactionViewRow>(LIST_TRANSACTIONS, [
+    const rows = await this.db.query(LIST_TRANSACTIONS, {
       tenantId,
-      filter.externalRef ?? null,
-      filter.accountId ?? null,
-      filter.from ?? null,
-      filter.to ?? null,
-      filter.beforeId ?? null,
-      filter.metadata === undefined ? null : JSON.stringify(filter.metadata),
-      filter.status ?? null,
-      take,
-    ]);
+      externalRef: filter.externalRef ?? null,
+      accountId: filter.accountId ?? null,
+      from: filter.from ?? null,
+      to: filter.to ?? null,
+      beforeId: filter.beforeId ?? null,
+      metadata: filter.metadata === undefined ? null : JSON.stringify(filter.metadata),
+      status: filter.status ?? null,
+      limit: take,
+    });
     return rows.map(toView);
   }
 }
