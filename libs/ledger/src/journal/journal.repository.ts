@@ -49,7 +49,7 @@ export class JournalRepository {
   constructor(private readonly db: Database) {}
 
   async tenants(): Promise<string[]> {
-    return (await this.db.query(ALL_TENANTS, {})).map((row) => row.id);
+    return (await this.db.query(ALL_TENANTS)).map((row) => row.id);
   }
 
   async heads(tenantId: string): Promise<{ stripe: number; seq: bigint; hash: Buffer }[]> {
