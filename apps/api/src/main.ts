@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
+import { TenantReader } from '@ledger/auth';
 import { type AppConfig, loadConfig } from '@ledger/config';
-import { type Database, openMigratedDatabase } from '@ledger/db';
+import { openMigratedDatabase } from '@ledger/db';
 // `npm start` runs the worker's jobs in this process too (embedded mode has one database connection).
 import { WorkerModule } from '../../worker/src/worker.module';
 import { createApiApp } from './create-api-app';
@@ -14,13 +15,9 @@ async function operatorToken(config: AppConfig): Promise<string | undefined> {
   return readOrCreateSecret(config.dataDir, 'admin-token', newOperatorToken);
 }
 
-async function demoKey(
-  config: AppConfig,
-  database: Database,
-  app: Parameters<typeof loadDemoData>[0],
-): Promise<string | undefined> {
+async function demoKey(config: AppConfig, app: Parameters<typeof loadDemoData>[0]): Promise<string | undefined> {
   if (!config.demoData) return undefined;
-  const tenants = await database.prisma.tenant.count();
+  const tenants = await app.get(TenantReader).count();
   if (tenants > 0)
     return readOrCreateSecret(
       config.dataDir,
@@ -91,7 +88,7 @@ async function main(): Promise<void> {
     await worker?.close();
     await database.close();
   });
-  const key = await demoKey(config, database, app);
+  const key = await demoKey(config, app);
   await app.listen(config.port, config.host);
   const base = `http://${config.host}:${config.port}`;
   const lines = [

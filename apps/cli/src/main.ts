@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { CreateApiKeyUseCase, CreateTenantUseCase, ROLES, type Role } from '@ledger/auth';
+import { CreateApiKeyUseCase, CreateTenantUseCase, ROLES, type Role, TenantReader } from '@ledger/auth';
 import { type AppConfig, loadConfig } from '@ledger/config';
 import { type Database, openMigratedDatabase } from '@ledger/db';
 import { Command, InvalidArgumentError } from 'commander';
-import { JournalRepository, VerifyJournalUseCase } from '@ledger/ledger';
+import { VerifyJournalUseCase } from '@ledger/ledger';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ImportStatementUseCase } from '@ledger/imports';
-import { RunReconciliationUseCase, RunRepository } from '@ledger/reconciliation';
+import { RunReconciliationUseCase } from '@ledger/reconciliation';
 import { ProgressBar } from './progress-bar';
 import { signingKey } from '../../api/src/embedded-secrets';
 import { CliModule } from './cli.module';
@@ -127,7 +127,7 @@ program
   .option('--tenant <id>', 'one tenant (default: all)')
   .action(async (options: { tenant?: string }) => {
     const failed = await withUseCases(async (context) => {
-      const tenants = options.tenant ? [options.tenant] : await context.get(RunRepository).tenants();
+      const tenants = options.tenant ? [options.tenant] : await context.get(TenantReader).ids();
       let failures = 0;
       for (const tenantId of tenants) {
         try {
@@ -153,7 +153,7 @@ journal
   .option('--tenant <id>', 'one tenant (default: all)')
   .action(async (options: { tenant?: string }) => {
     const broken = await withUseCases(async (context) => {
-      const tenants = options.tenant ? [options.tenant] : await context.get(JournalRepository).tenants();
+      const tenants = options.tenant ? [options.tenant] : await context.get(TenantReader).ids();
       let failures = 0;
       for (const tenantId of tenants) {
         const result = await context.get(VerifyJournalUseCase).execute(tenantId);

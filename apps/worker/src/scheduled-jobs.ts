@@ -1,9 +1,10 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { TenantReader } from '@ledger/auth';
 import { PurgeExpiredKeysUseCase } from '@ledger/idempotency';
 import { ExpireHoldsUseCase, TakeBalanceSnapshotsUseCase } from '@ledger/ledger';
 import { DomainError } from '@ledger/errors';
 import { PurgePublishedEventsUseCase } from '@ledger/outbox';
-import { RunReconciliationUseCase, RunRepository } from '@ledger/reconciliation';
+import { RunReconciliationUseCase } from '@ledger/reconciliation';
 import { Inject } from '@nestjs/common';
 
 export const RECONCILE_CRON = Symbol('RECONCILE_CRON');
@@ -31,7 +32,7 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
     private readonly expireHolds: ExpireHoldsUseCase,
     private readonly takeSnapshots: TakeBalanceSnapshotsUseCase,
     private readonly reconcile: RunReconciliationUseCase,
-    private readonly runs: RunRepository,
+    private readonly tenants: TenantReader,
     private readonly purgePublishedEvents: PurgePublishedEventsUseCase,
     @Inject(RECONCILE_CRON) private readonly reconcileCron: string,
   ) {}
@@ -40,7 +41,7 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
   private async reconcileAllTenants(): Promise<{ completed: number; skipped: number }> {
     let completed = 0;
     let skipped = 0;
-    for (const tenantId of await this.runs.tenants()) {
+    for (const tenantId of await this.tenants.ids()) {
       try {
         await this.reconcile.execute({ tenantId, trigger: 'schedule' });
         completed++;

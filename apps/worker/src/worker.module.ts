@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { TenantsModule } from '@ledger/auth';
 import type { EventDeliveryConfig } from '@ledger/config';
 import { type Database, DatabaseModule } from '@ledger/db';
 import { IdempotencyModule } from '@ledger/idempotency';
@@ -21,6 +22,7 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         DatabaseModule.forRoot(database),
+        TenantsModule,
         IdempotencyModule,
         LedgerModule,
         ReconciliationSettingsModule.forRoot({ runLeaseSeconds: options.runLeaseSeconds }),

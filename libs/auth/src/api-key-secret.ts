@@ -9,7 +9,7 @@ const PAYLOAD_BYTES = 16 + 16 + SECRET_BYTES;
 
 export interface IssuedApiKey {
   plaintext: string;
-  secretHash: Buffer;
+  secretHash: Buffer<ArrayBuffer>;
 }
 
 export interface ParsedApiKey {
@@ -27,7 +27,7 @@ function bytesToUuid(bytes: Buffer): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export function hashSecret(secret: Buffer): Buffer {
+export function hashSecret(secret: Buffer): Buffer<ArrayBuffer> {
   return createHash('sha256').update(secret).digest();
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlExecutor } from '@ledger/db';
+import { Database } from '@ledger/db';
 import type { Role } from './roles';
 
 export interface StoredApiKey {
@@ -10,29 +10,33 @@ export interface StoredApiKey {
   revokedAt: Date | null;
 }
 
+export interface NewApiKey {
+  tenantId: string;
+  id: string;
+  name: string;
+  secretHash: Uint8Array<ArrayBuffer>;
+  roles: readonly Role[];
+}
+
 @Injectable()
 export class ApiKeyRepository {
   constructor(private readonly db: Database) {}
 
-  async insertTenant(tx: SqlExecutor, tenant: { id: string; name: string }): Promise<void> {
-    await tx.query('INSERT INTO tenants (id, name) VALUES ($1, $2)', [tenant.id, tenant.name]);
+  async insert(key: NewApiKey): Promise<void> {
+    await this.db.prisma.apiKey.create({ data: { ...key, roles: [...key.roles] }, select: { id: true } });
   }
 
-  async insert(
-    tx: SqlExecutor,
-    key: { tenantId: string; id: string; name: string; secretHash: Buffer; roles: readonly Role[] },
-  ) {
-    await tx.query('INSERT INTO api_keys (tenant_id, id, name, secret_hash, roles) VALUES ($1, $2, $3, $4, $5)', [
-      key.tenantId,
-      key.id,
-      key.name,
-      key.secretHash,
-      key.roles,
-    ]);
-  }
-
+  /**
+   * Measured on the 2-core development machine: one lookup at a time, Prisma's findUnique took
+   * 1.3-2.0 ms where the same SELECT through `Database.query` took 0.23-0.46 ms; 16 at a time, which
+   * Prisma batches, 0.14-0.43 ms against 0.12-0.30 ms. It stays Prisma: AuthenticateUseCase keeps a
+   * verified key for 10 s, so a process makes this lookup once per key per 10 s, not per request.
+   */
   async find(tenantId: string, id: string): Promise<StoredApiKey | undefined> {
-    const row = await this.db.prisma.apiKey.findUnique({ where: { tenantId_id: { tenantId, id } } });
+    const row = await this.db.prisma.apiKey.findUnique({
+      where: { tenantId_id: { tenantId, id } },
+      select: { secretHash: true, roles: true, revokedAt: true },
+    });
     if (row === null) return undefined;
     return {
       tenantId,

@@ -9,7 +9,10 @@ import { RateLimiter } from './rate-limiter';
 
 export const OPERATOR_TOKEN = Symbol('OPERATOR_TOKEN');
 
-/** Every route needs an API key unless marked otherwise; roles come from route metadata; each key has a request rate limit. */
+/**
+ * Every route needs an API key unless marked otherwise; roles come from route metadata; each key has a
+ * request rate limit.
+ */
 const DEFAULT_ACCESS: Access = { kind: 'roles', roles: ['admin', 'poster', 'finance', 'auditor'] };
 
 function bearerToken(header: unknown): string | undefined {

@@ -5,9 +5,11 @@ import { AuthGuard, OPERATOR_TOKEN } from './auth.guard';
 import { AuthenticateUseCase } from './authenticate.use-case';
 import { type RateLimit, RateLimiter } from './rate-limiter';
 import { AuditInterceptor } from './audit/audit.interceptor';
+import { AuditLogRepository } from './audit/audit-log.repository';
 import { ListAuditLogUseCase } from './audit/list-audit-log.use-case';
 import { CreateApiKeyUseCase } from './create-api-key.use-case';
 import { CreateTenantUseCase } from './create-tenant.use-case';
+import { TenantsModule } from './tenants.module';
 
 @Module({})
 export class AuthModule {
@@ -15,8 +17,10 @@ export class AuthModule {
   static forRoot(options: { operatorToken: string | undefined; rateLimit?: RateLimit }): DynamicModule {
     return {
       module: AuthModule,
+      imports: [TenantsModule],
       providers: [
         ApiKeyRepository,
+        AuditLogRepository,
         AuthenticateUseCase,
         CreateTenantUseCase,
         CreateApiKeyUseCase,
@@ -26,7 +30,16 @@ export class AuthModule {
         { provide: RateLimiter, useValue: new RateLimiter(options.rateLimit ?? { perSecond: 0, burst: 0 }) },
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
-      exports: [CreateTenantUseCase, CreateApiKeyUseCase, AuthenticateUseCase, ListAuditLogUseCase, AuditInterceptor],
+      exports: [
+        CreateTenantUseCase,
+        CreateApiKeyUseCase,
+        AuthenticateUseCase,
+        ListAuditLogUseCase,
+        AuditInterceptor,
+        // @Audited() controllers' modules build the interceptor themselves: they need what it injects.
+        AuditLogRepository,
+        TenantsModule,
+      ],
     };
   }
 }

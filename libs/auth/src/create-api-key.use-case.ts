@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import { ApiKeyRepository } from './api-key.repository';
 import { issueApiKey } from './api-key-secret';
@@ -13,25 +12,20 @@ export interface CreateApiKeyCommand {
 
 @Injectable()
 export class CreateApiKeyUseCase {
-  constructor(
-    private readonly db: Database,
-    private readonly keys: ApiKeyRepository,
-  ) {}
+  constructor(private readonly keys: ApiKeyRepository) {}
 
   /** The key's plaintext is returned this once; only its hash is stored. */
   async execute(command: CreateApiKeyCommand): Promise<{ id: string; name: string; key: string; roles: Role[] }> {
     const id = newId();
     const issued = issueApiKey(command.tenantId, id);
     const roles = [...new Set(command.roles)];
-    await this.db.transaction('read committed', (tx) =>
-      this.keys.insert(tx, {
-        tenantId: command.tenantId,
-        id,
-        name: command.name,
-        secretHash: issued.secretHash,
-        roles,
-      }),
-    );
+    await this.keys.insert({
+      tenantId: command.tenantId,
+      id,
+      name: command.name,
+      secretHash: issued.secretHash,
+      roles,
+    });
     return { id, name: command.name, key: issued.plaintext, roles };
   }
 }

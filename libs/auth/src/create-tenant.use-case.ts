@@ -3,6 +3,7 @@ import { Database } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import { ApiKeyRepository } from './api-key.repository';
 import { issueApiKey } from './api-key-secret';
+import { TenantRepository } from './tenant.repository';
 
 export interface CreatedTenant {
   tenant: { id: string; name: string };
@@ -14,6 +15,7 @@ export interface CreatedTenant {
 export class CreateTenantUseCase {
   constructor(
     private readonly db: Database,
+    private readonly tenants: TenantRepository,
     private readonly keys: ApiKeyRepository,
   ) {}
 
@@ -21,9 +23,10 @@ export class CreateTenantUseCase {
     const tenant = { id: newId(), name: command.name };
     const keyId = newId();
     const issued = issueApiKey(tenant.id, keyId);
-    await this.db.transaction('read committed', async (tx) => {
-      await this.keys.insertTenant(tx, tenant);
-      await this.keys.insert(tx, {
+    // The tenant and its first key commit together (inside the audit's transaction when over HTTP).
+    await this.db.transaction('read committed', async () => {
+      await this.tenants.insert(tenant);
+      await this.keys.insert({
         tenantId: tenant.id,
         id: keyId,
         name: 'initial admin key',

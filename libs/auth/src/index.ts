@@ -7,3 +7,5 @@ export { issueApiKey, parseApiKey } from './api-key-secret';
 export { RateLimiter, type RateLimit } from './rate-limiter';
 export { Audited } from './audit/audited.decorator';
 export { ListAuditLogUseCase, type AuditEntryView } from './audit/list-audit-log.use-case';
+export { TenantsModule } from './tenants.module';
+export { TenantReader } from './tenant.reader';

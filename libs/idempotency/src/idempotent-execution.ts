@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlTransaction } from '@ledger/db';
+import { Database } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { IdempotencyRepository, type StoredOutcome } from './idempotency.repository';
 
@@ -42,6 +42,9 @@ function redacted(body: unknown, fields: readonly string[]): unknown {
  * transaction as the work itself: both commit or neither does. A client error rolls the work back and
  * then stores the error under the key in a second transaction, unless another request with the key
  * stored an outcome first, which is then the answer.
+ *
+ * This transaction is the request's one transaction: it is ambient, so the handler's use cases, whose
+ * own `db.transaction` calls join it, and their repositories' SQL and Prisma queries all run in it.
  */
 @Injectable()
 export class IdempotentExecution {
@@ -52,8 +55,8 @@ export class IdempotentExecution {
 
   async run(request: IdempotentRequest, handler: () => Promise<unknown>): Promise<Outcome> {
     try {
-      return await this.db.transaction('read committed', async (tx) => {
-        const claim = await this.keys.claim(tx, request.tenantId, request.key);
+      return await this.db.transaction('read committed', async () => {
+        const claim = await this.keys.claim(request.tenantId, request.key);
         if (claim.kind === 'in_progress') {
           throw new DomainError(
             'IDEMPOTENCY_KEY_IN_PROGRESS',
@@ -63,7 +66,7 @@ export class IdempotentExecution {
         }
         if (claim.kind === 'stored') return this.replay(request, claim.outcome);
         const body = await handler();
-        const stored = await this.store(tx, request, {
+        const stored = await this.store(request, {
           fingerprint: request.fingerprint,
           state: 'completed',
           status: request.successStatus,
@@ -78,13 +81,13 @@ export class IdempotentExecution {
   }
 
   private async storeFailure(request: IdempotentRequest, error: DomainError): Promise<Outcome> {
-    return this.db.transaction('read committed', async (tx) => {
-      const claim = await this.keys.claim(tx, request.tenantId, request.key);
+    return this.db.transaction('read committed', async () => {
+      const claim = await this.keys.claim(request.tenantId, request.key);
       // Another request with this key is running now: its outcome will be the stored one.
       if (claim.kind === 'in_progress') return { kind: 'failed', error } as const;
       if (claim.kind === 'stored') return this.replay(request, claim.outcome);
       const body = { error: { code: error.code, message: error.message, details: error.details } };
-      await this.store(tx, request, { fingerprint: request.fingerprint, state: 'failed', status: error.status, body });
+      await this.store(request, { fingerprint: request.fingerprint, state: 'failed', status: error.status, body });
       return { kind: 'failed', error } as const;
     });
   }
@@ -99,14 +102,13 @@ export class IdempotentExecution {
   }
 
   private async store(
-    tx: SqlTransaction,
     request: IdempotentRequest,
     outcome: StoredOutcome,
   ): Promise<{ bodyJson: string; redacted: boolean }> {
     const { body, ...rest } = outcome;
     const safe = redacted(body, request.redact);
     const bodyJson = JSON.stringify(safe);
-    await this.keys.store(tx, request.tenantId, request.key, { ...rest, bodyJson }, IDEMPOTENCY_KEY_TTL_SECONDS);
+    await this.keys.store(request.tenantId, request.key, { ...rest, bodyJson }, IDEMPOTENCY_KEY_TTL_SECONDS);
     return { bodyJson, redacted: safe !== body };
   }
 }

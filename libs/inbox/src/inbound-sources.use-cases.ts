@@ -3,7 +3,7 @@ import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { newSigningSecret } from '@ledger/outbox';
 import type { InboundMappings } from './inbound-mapping';
-import { InboxRepository, type SourceRow } from './inbox.repository';
+import { InboundSourceRepository, type SourceRow } from './inbound-source.repository';
 
 export const INBOUND_SOURCES_MAX = 100;
 
@@ -22,14 +22,14 @@ function sourceView(row: SourceRow): InboundSourceView {
     name: row.name,
     endpoint: `/v1/inbound/${row.id}`,
     mappings: row.mappings,
-    createdAt: row.created_at.toISOString(),
+    createdAt: row.createdAt.toISOString(),
   };
 }
 
 /** A gateway that will send signed messages; the secret (shown once) is what it signs them with. */
 @Injectable()
 export class CreateInboundSourceUseCase {
-  constructor(private readonly inbox: InboxRepository) {}
+  constructor(private readonly sources: InboundSourceRepository) {}
 
   async execute(command: {
     tenantId: string;
@@ -37,7 +37,13 @@ export class CreateInboundSourceUseCase {
     mappings: InboundMappings;
   }): Promise<InboundSourceView & { secret: string }> {
     const secret = newSigningSecret();
-    const row = await this.inbox.createSource(command.tenantId, newId(), command.name, secret, command.mappings);
+    const row = await this.sources.create({
+      tenantId: command.tenantId,
+      id: newId(),
+      name: command.name,
+      secret,
+      mappings: command.mappings,
+    });
     if (!row)
       throw new DomainError('VALIDATION_FAILED', `an inbound source named ${command.name} exists`, {
         fields: [{ path: 'name', message: 'already taken' }],
@@ -48,9 +54,9 @@ export class CreateInboundSourceUseCase {
 
 @Injectable()
 export class ListInboundSourcesUseCase {
-  constructor(private readonly inbox: InboxRepository) {}
+  constructor(private readonly sources: InboundSourceRepository) {}
 
   async execute(command: { tenantId: string }): Promise<{ data: InboundSourceView[] }> {
-    return { data: (await this.inbox.listSources(command.tenantId, INBOUND_SOURCES_MAX)).map(sourceView) };
+    return { data: (await this.sources.list(command.tenantId, INBOUND_SOURCES_MAX)).map(sourceView) };
   }
 }

@@ -1,28 +1,36 @@
-// Inbound sources and the inbox of messages received from them.
+import { sql } from '@ledger/db';
 
-export const SOURCE_COLUMNS = `tenant_id, id, name, mappings, created_at`;
+// The inbox of messages received from inbound sources. Hand-written: the claim is the dedupe of the
+// posting path and runs in the posting's transaction. The sources are in inbound-source.repository.ts.
 
-export const INSERT_SOURCE = `
-INSERT INTO inbound_sources (tenant_id, id, name, secret, mappings)
-VALUES ($1, $2, $3, $4, $5::jsonb)
-ON CONFLICT (tenant_id, name) DO NOTHING
-RETURNING ${SOURCE_COLUMNS}`;
+export interface InboxRow {
+  message_id: string;
+  type: string;
+  status: 'posted' | 'ignored';
+  transaction_id: string | null;
+  received_at: Date;
+}
 
-export const LIST_SOURCES = `SELECT ${SOURCE_COLUMNS} FROM inbound_sources WHERE tenant_id = $1 ORDER BY name LIMIT $2`;
-
-/** The public endpoint knows only the source id; it names the tenant. */
-export const FIND_SOURCE_BY_ID = `SELECT ${SOURCE_COLUMNS}, secret FROM inbound_sources WHERE id = $1`;
+interface MessageKeyParams {
+  tenantId: string;
+  sourceId: string;
+  messageId: string;
+}
 
 /** Claims the message id; no row back means it was received before (or is being received right now). */
-export const CLAIM_MESSAGE = `
+export const CLAIM_MESSAGE = sql<
+  MessageKeyParams & { type: string; status: InboxRow['status'] },
+  { message_id: string }
+>(`
 INSERT INTO inbox_messages (tenant_id, source_id, message_id, type, status)
-VALUES ($1, $2, $3, $4, $5)
+VALUES (:tenantId, :sourceId, :messageId, :type, :status)
 ON CONFLICT (tenant_id, source_id, message_id) DO NOTHING
-RETURNING message_id`;
+RETURNING message_id`);
 
-export const GET_MESSAGE = `
+export const GET_MESSAGE = sql<MessageKeyParams, InboxRow>(`
 SELECT message_id, type, status, transaction_id, received_at FROM inbox_messages
- WHERE tenant_id = $1 AND source_id = $2 AND message_id = $3`;
+ WHERE tenant_id = :tenantId AND source_id = :sourceId AND message_id = :messageId`);
 
-export const RECORD_TRANSACTION = `
-UPDATE inbox_messages SET transaction_id = $4 WHERE tenant_id = $1 AND source_id = $2 AND message_id = $3`;
+export const RECORD_TRANSACTION = sql<MessageKeyParams & { transactionId: string }>(`
+UPDATE inbox_messages SET transaction_id = :transactionId
+ WHERE tenant_id = :tenantId AND source_id = :sourceId AND message_id = :messageId`);

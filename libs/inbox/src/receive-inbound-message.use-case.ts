@@ -5,6 +5,7 @@ import { DomainError } from '@ledger/errors';
 import { PostTransactionUseCase, type PostTransactionRequest, postTransactionSchema } from '@ledger/ledger';
 import { verifySignature } from '@ledger/outbox';
 import { type InboundMessage, type PostingRequestBody, postingRequestOf } from './inbound-mapping';
+import { InboundSourceRepository } from './inbound-source.repository';
 import { InboxRepository, type MessageKey } from './inbox.repository';
 
 export interface ReceiveInboundCommand {
@@ -40,12 +41,13 @@ function validPosting(request: PostingRequestBody): PostTransactionRequest {
 export class ReceiveInboundMessageUseCase {
   constructor(
     private readonly db: Database,
+    private readonly sources: InboundSourceRepository,
     private readonly inbox: InboxRepository,
     private readonly postTransaction: PostTransactionUseCase,
   ) {}
 
   async execute(command: ReceiveInboundCommand): Promise<InboundOutcome> {
-    const source = isUuid(command.sourceId) ? await this.inbox.findSource(command.sourceId) : undefined;
+    const source = isUuid(command.sourceId) ? await this.sources.findWithSecret(command.sourceId) : undefined;
     if (!source) throw new DomainError('NOT_FOUND', `no inbound source ${command.sourceId}`);
     if (
       command.signature === undefined ||
@@ -53,7 +55,7 @@ export class ReceiveInboundMessageUseCase {
     ) {
       throw new DomainError('UNAUTHENTICATED', "the Ledger-Signature header does not verify with this source's secret");
     }
-    const key: MessageKey = { tenantId: source.tenant_id, sourceId: source.id, messageId: command.message.id };
+    const key: MessageKey = { tenantId: source.tenantId, sourceId: source.id, messageId: command.message.id };
     const template = Object.hasOwn(source.mappings, command.message.type)
       ? source.mappings[command.message.type]
       : undefined;
@@ -64,7 +66,7 @@ export class ReceiveInboundMessageUseCase {
       }
       if (!template) return { messageId: key.messageId, status: 'ignored', transactionId: null, duplicate: false };
       const request = validPosting(postingRequestOf(template, command.message, source.name));
-      const { transaction } = await this.postTransaction.execute({ tenantId: source.tenant_id, request });
+      const { transaction } = await this.postTransaction.execute({ tenantId: source.tenantId, request });
       await this.inbox.recordTransaction(key, transaction.id);
       return { messageId: key.messageId, status: 'posted', transactionId: transaction.id, duplicate: false };
     });

@@ -52,9 +52,8 @@ export class PollingLoop {
       } catch (error) {
         failures++;
         delayMs = backoffDelayMs(failures, this.options.errorDelayBaseMs, this.options.errorDelayCapMs);
-        this.logger.warn(
-          `${this.options.name} failed (${failures} in a row, next try in ${delayMs} ms): ${error instanceof Error ? error.message : String(error)}`,
-        );
+        const message = error instanceof Error ? error.message : String(error);
+        this.logger.warn(`${this.options.name} failed (${failures} in a row, next try in ${delayMs} ms): ${message}`);
       }
       if (delayMs > 0) await this.sleep(delayMs);
     }

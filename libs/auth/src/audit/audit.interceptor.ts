@@ -4,7 +4,7 @@ import { Database } from '@ledger/db';
 import { canonicalJson, newId } from '@ledger/ids';
 import { type Observable, from, lastValueFrom } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth.decorators';
-import { INSERT_AUDIT_ENTRY } from './audit-log.sql';
+import { AuditLogRepository } from './audit-log.repository';
 import { AUDIT_METADATA } from './audited.decorator';
 
 /** Request bodies kept in the audit log up to this size; a larger one is kept as its size only. */
@@ -24,13 +24,14 @@ export class AuditInterceptor implements NestInterceptor {
   constructor(
     private readonly reflector: Reflector,
     private readonly db: Database,
+    private readonly auditLog: AuditLogRepository,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const action = this.reflector.get<string>(AUDIT_METADATA, context.getHandler());
     const request = context.switchToHttp().getRequest<AuditedRequest>();
     return from(
-      this.db.transaction('read committed', async (tx) => {
+      this.db.transaction('read committed', async () => {
         const result = (await lastValueFrom(next.handle())) as { id?: unknown; tenant?: { id?: unknown } } | undefined;
         const tenantId = request.principal?.tenantId ?? String(result?.tenant?.id);
         const actor = request.principal ? `api-key:${request.principal.keyId}` : 'operator';
@@ -43,7 +44,7 @@ export class AuditInterceptor implements NestInterceptor {
         const body = canonicalJson(request.body ?? {});
         const kept =
           body.length <= AUDITED_BODY_CHARS_MAX ? body : JSON.stringify({ truncated: true, chars: body.length });
-        await tx.query(INSERT_AUDIT_ENTRY, [tenantId, newId(), actor, action, targetId, kept]);
+        await this.auditLog.insert({ tenantId, id: newId(), actor, action, targetId, requestJson: kept });
         return result;
       }),
     );

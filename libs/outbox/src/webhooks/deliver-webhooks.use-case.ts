@@ -3,7 +3,8 @@ import { backoffDelayMs } from '../backoff';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from './webhook-settings';
 import { postWebhook } from './webhook-http';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './webhook-signature';
-import { type DueDelivery, WebhookRepository } from './webhook.repository';
+import { WebhookRepository } from './webhook.repository';
+import type { DueDelivery } from './webhooks.sql';
 
 export const WEBHOOK_BATCH_SIZE_MAX = 20;
 /** Added to the request timeout for the lease on a delivery being sent. */

@@ -6,7 +6,7 @@ import type { EventType } from '../outbox-event';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from './webhook-settings';
 import { newSigningSecret } from './webhook-signature';
 import { assertAllowedTarget, parseWebhookUrl } from './webhook-target';
-import { WebhookRepository } from './webhook.repository';
+import { WebhookSubscriptionRepository } from './webhook-subscription.repository';
 import { type WebhookView, webhookView } from './webhook.views';
 
 export const WEBHOOKS_PER_PAGE_MAX = 100;
@@ -19,7 +19,7 @@ export function webhookNotFound(id: string): DomainError {
 @Injectable()
 export class CreateWebhookUseCase {
   constructor(
-    private readonly webhooks: WebhookRepository,
+    private readonly webhooks: WebhookSubscriptionRepository,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
   ) {}
 
@@ -31,20 +31,20 @@ export class CreateWebhookUseCase {
     const url = parseWebhookUrl(command.url);
     await assertAllowedTarget(url, this.settings.allowPrivateTargets);
     const secret = newSigningSecret();
-    const row = await this.webhooks.create(
-      command.tenantId,
-      newId(),
-      url.toString(),
-      [...new Set(command.events)],
+    const row = await this.webhooks.create({
+      tenantId: command.tenantId,
+      id: newId(),
+      url: url.toString(),
+      eventTypes: [...new Set(command.events)],
       secret,
-    );
+    });
     return { ...webhookView(row), secret };
   }
 }
 
 @Injectable()
 export class ListWebhooksUseCase {
-  constructor(private readonly webhooks: WebhookRepository) {}
+  constructor(private readonly webhooks: WebhookSubscriptionRepository) {}
 
   async execute(command: {
     tenantId: string;
@@ -63,7 +63,7 @@ export class ListWebhooksUseCase {
 
 @Injectable()
 export class DeleteWebhookUseCase {
-  constructor(private readonly webhooks: WebhookRepository) {}
+  constructor(private readonly webhooks: WebhookSubscriptionRepository) {}
 
   /** Its queued deliveries go with it. */
   async execute(command: { tenantId: string; id: string }): Promise<void> {
@@ -79,7 +79,7 @@ export class DeleteWebhookUseCase {
 @Injectable()
 export class RotateWebhookSecretUseCase {
   constructor(
-    private readonly webhooks: WebhookRepository,
+    private readonly webhooks: WebhookSubscriptionRepository,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
   ) {}
 

@@ -3,6 +3,7 @@ import { decodeCursor, encodeCursor } from '@ledger/db';
 import { isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { webhookNotFound } from './manage-webhooks.use-cases';
+import { WebhookSubscriptionRepository } from './webhook-subscription.repository';
 import { WebhookRepository } from './webhook.repository';
 import { type DeliveryStatus, type DeliveryView, deliveryView } from './webhook.views';
 
@@ -13,7 +14,10 @@ const CURSOR_PART =
 /** A subscription's deliveries, newest first; `status=dead` lists its dead letters. */
 @Injectable()
 export class ListWebhookDeliveriesUseCase {
-  constructor(private readonly webhooks: WebhookRepository) {}
+  constructor(
+    private readonly subscriptions: WebhookSubscriptionRepository,
+    private readonly webhooks: WebhookRepository,
+  ) {}
 
   async execute(command: {
     tenantId: string;
@@ -22,7 +26,7 @@ export class ListWebhookDeliveriesUseCase {
     cursor?: string;
     limit: number;
   }): Promise<{ data: DeliveryView[]; nextCursor: string | null }> {
-    if (!isUuid(command.webhookId) || !(await this.webhooks.get(command.tenantId, command.webhookId)))
+    if (!isUuid(command.webhookId) || !(await this.subscriptions.get(command.tenantId, command.webhookId)))
       throw webhookNotFound(command.webhookId);
     const limit = Math.min(command.limit, DELIVERIES_PER_PAGE_MAX);
     const before = command.cursor === undefined ? undefined : decodeCursor(command.cursor, CURSOR_PART);

@@ -1,3 +1,6 @@
+import type { WebhookRow } from './webhook-subscription.repository';
+import type { DeliveryRow } from './webhooks.sql';
+
 export interface WebhookView {
   id: string;
   url: string;
@@ -8,21 +11,13 @@ export interface WebhookView {
   previousSecretExpiresAt: string | null;
 }
 
-export interface WebhookRow {
-  id: string;
-  url: string;
-  event_types: string[];
-  created_at: Date;
-  previous_secret_expires_at: Date | null;
-}
-
 export function webhookView(row: WebhookRow): WebhookView {
   return {
     id: row.id,
     url: row.url,
-    events: row.event_types,
-    createdAt: row.created_at.toISOString(),
-    previousSecretExpiresAt: row.previous_secret_expires_at?.toISOString() ?? null,
+    events: row.eventTypes,
+    createdAt: row.createdAt.toISOString(),
+    previousSecretExpiresAt: row.previousSecretExpiresAt?.toISOString() ?? null,
   };
 }
 
@@ -40,20 +35,6 @@ export interface DeliveryView {
   lastError: string | null;
   deliveredAt: string | null;
   createdAt: string;
-}
-
-export interface DeliveryRow {
-  id: string;
-  event_id: string;
-  event_type: string;
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: Date;
-  last_attempt_at: Date | null;
-  last_response_status: number | null;
-  last_error: string | null;
-  delivered_at: Date | null;
-  created_at: Date;
 }
 
 export function deliveryView(row: DeliveryRow): DeliveryView {

@@ -10,6 +10,7 @@ import { QueueWebhookDeliveriesUseCase } from './queue-webhook-deliveries.use-ca
 import { ListWebhookDeliveriesUseCase, RedeliverWebhookUseCase } from './webhook-deliveries.use-cases';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from './webhook-settings';
 import { WebhookStatisticsUseCase } from './webhook-statistics.use-case';
+import { WebhookSubscriptionRepository } from './webhook-subscription.repository';
 import { WebhookRepository } from './webhook.repository';
 
 const useCases = [
@@ -29,7 +30,12 @@ export class WebhooksModule {
   static forRoot(settings: WebhookSettings): DynamicModule {
     return {
       module: WebhooksModule,
-      providers: [WebhookRepository, { provide: WEBHOOK_SETTINGS, useValue: settings }, ...useCases],
+      providers: [
+        WebhookRepository,
+        WebhookSubscriptionRepository,
+        { provide: WEBHOOK_SETTINGS, useValue: settings },
+        ...useCases,
+      ],
       exports: [...useCases, WebhookRepository],
     };
   }

@@ -26,7 +26,8 @@ export class JournalSegmentReader {
     if (links > BigInt(CONSISTENCY_LINKS_MAX)) {
       throw new DomainError(
         'PAYLOAD_TOO_LARGE',
-        `${links} journal links since proof ${previous.id}, more than ${CONSISTENCY_LINKS_MAX}: chain proofs taken more often`,
+        `${links} journal links since proof ${previous.id}, more than ${CONSISTENCY_LINKS_MAX}: ` +
+          'chain proofs taken more often',
       );
     }
     const stripes: ConsistencyDocument['stripes'] = [];

@@ -35,7 +35,10 @@ export function journalSegmentReaches(
     let hash: Buffer = Buffer.from(start.hash, 'hex');
     for (const link of byStripe.get(head.stripe) ?? []) {
       if (BigInt(link.seq) !== seq + 1n)
-        return `stripe ${head.stripe}: the segment jumps from seq ${seq} to ${link.seq} (a link is missing or out of order)`;
+        return (
+          `stripe ${head.stripe}: the segment jumps from seq ${seq} to ${link.seq} ` +
+          '(a link is missing or out of order)'
+        );
       hash = chainHash(hash, Buffer.from(link.encoding, 'hex'));
       seq += 1n;
     }

@@ -84,7 +84,9 @@ function checkHeader(header: CheckpointHeaderDocument, run: Runner, trustedKeyId
     if (keyIdOf(publicKey).toString('hex') !== header.keyId) fail('keyId is not the SHA-256 of publicKey');
     if (trustedKeyId !== undefined && header.keyId !== trustedKeyId.toLowerCase())
       fail(`signed by key ${header.keyId}, not by the trusted key ${trustedKeyId}`);
-    return `key ${header.keyId}${trustedKeyId === undefined ? ' (not pinned: pass the published key id to pin it)' : ' (the trusted key)'}`;
+    const pinning =
+      trustedKeyId === undefined ? ' (not pinned: pass the published key id to pin it)' : ' (the trusted key)';
+    return `key ${header.keyId}${pinning}`;
   });
   const encoding = run('encoding', () => {
     const bytes = encodeCheckpoint(checkpointFromHeader(header));
@@ -111,7 +113,8 @@ function checkHeader(header: CheckpointHeaderDocument, run: Runner, trustedKeyId
         fail(`${root.currency}: totals do not follow from the signed sums`);
       if (totals.debitNormal !== totals.creditNormal)
         fail(
-          `${root.currency}: debit-normal total ${totals.debitNormal} differs from credit-normal total ${totals.creditNormal}`,
+          `${root.currency}: debit-normal total ${totals.debitNormal} differs from ` +
+            `credit-normal total ${totals.creditNormal}`,
         );
     }
     return `${header.currencies.length} currencies, each balanced`;
@@ -174,7 +177,10 @@ function checkInclusion(document: Document, account: string | undefined, run: Ru
       )
         fail(`the path does not lead from account ${leaf.code} to the signed ${leaf.currency} root`);
     }
-    return `account ${leaf.code} (balance ${leafDocument.balance} ${leaf.currency}) is counted in the signed ${leaf.currency} totals`;
+    return (
+      `account ${leaf.code} (balance ${leafDocument.balance} ${leaf.currency}) ` +
+      `is counted in the signed ${leaf.currency} totals`
+    );
   });
 }
 

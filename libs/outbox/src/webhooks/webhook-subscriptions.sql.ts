@@ -1,0 +1,16 @@
+import { sql } from '@ledger/db';
+import type { WebhookRow } from './webhook-subscription.repository';
+
+/**
+ * The current secret becomes the previous one, signing beside the new one until the grace ends. One
+ * statement, under the row's lock: Prisma Client cannot set a column from another column's value, and
+ * reading the secret first would let two rotations at once lose the secret the first one handed out.
+ * The columns are named as Prisma Client names them, so both paths give the same row.
+ */
+export const ROTATE_SECRET = sql<{ tenantId: string; id: string; secret: string; graceHours: number }, WebhookRow>(`
+UPDATE webhook_subscriptions
+   SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(hours => :graceHours),
+       secret = :secret
+ WHERE tenant_id = :tenantId AND id = :id
+RETURNING id, url, event_types AS "eventTypes", created_at AS "createdAt",
+          previous_secret_expires_at AS "previousSecretExpiresAt"`);
