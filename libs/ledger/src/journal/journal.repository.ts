@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { type JournalEntry, type JournalStatus, encodeJournalRecord } from '../domain/journal-encoding';
 import { descriptionDigest } from '../transactions/posting-engine';
-import { ALL_TENANTS, JOURNAL_HEADS, JOURNAL_PAGE, UNJOURNALED } from './journal.sql';
+import { JOURNAL_HEADS, JOURNAL_PAGE, UNJOURNALED } from './journal.sql';
 
 export interface StoredLink {
   seq: bigint;
@@ -47,10 +47,6 @@ function bytes(value: Uint8Array): Buffer {
 @Injectable()
 export class JournalRepository {
   constructor(private readonly db: Database) {}
-
-  async tenants(): Promise<string[]> {
-    return (await this.db.query(ALL_TENANTS)).map((row) => row.id);
-  }
 
   async heads(tenantId: string): Promise<{ stripe: number; seq: bigint; hash: Buffer }[]> {
     const rows = await this.db.query(JOURNAL_HEADS, { tenantId });

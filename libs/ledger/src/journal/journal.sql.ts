@@ -1,9 +1,7 @@
-import { type NoParams, sql } from '@ledger/db';
+import { sql } from '@ledger/db';
 import type { JournalStatus } from '../domain/journal-encoding';
 
 // Reads for re-computing the journal from the stored rows alone.
-// Foreign table read: ALL_TENANTS reads the tenants table of libs/auth (the CLI verifies every
-// tenant's journal); it belongs behind a reader that libs/auth exports.
 
 export const JOURNAL_HEADS = sql<{ tenantId: string }, { stripe: number; seq: bigint; hash: Uint8Array }>(
   'SELECT stripe, seq, hash FROM journal_heads WHERE tenant_id = :tenantId ORDER BY stripe',
@@ -65,5 +63,3 @@ SELECT t.id FROM transactions t
  WHERE t.tenant_id = :tenantId
    AND NOT EXISTS (SELECT 1 FROM journal_links l WHERE l.tenant_id = t.tenant_id AND l.transaction_id = t.id)
  ORDER BY t.id LIMIT 1`);
-
-export const ALL_TENANTS = sql<NoParams, { id: string }>('SELECT id FROM tenants ORDER BY id');

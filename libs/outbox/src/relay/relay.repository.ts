@@ -35,7 +35,7 @@ export class RelayRepository {
   }
 
   async backlog(): Promise<OutboxBacklog> {
-    const [row] = await this.db.query(OUTBOX_BACKLOG, {});
+    const [row] = await this.db.query(OUTBOX_BACKLOG);
     return {
       unpublished: row!.unpublished,
       oldestUnpublished: row!.oldest_unpublished ?? undefined,

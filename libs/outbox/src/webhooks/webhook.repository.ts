@@ -95,7 +95,7 @@ export class WebhookRepository {
   }
 
   statistics(): Promise<{ status: DeliveryStatus; deliveries: bigint; failed_before: bigint }[]> {
-    return this.db.query(DELIVERY_STATISTICS, {});
+    return this.db.query(DELIVERY_STATISTICS);
   }
 
   async deleteDeliveredBefore(before: Date, limit: number): Promise<number> {
