@@ -12,7 +12,6 @@ import {
   amountDateCandidates,
   rejectedPair,
   sameAmount,
-  sidesAgree,
   withinDays,
 } from './candidates.sql';
 
@@ -102,9 +101,11 @@ const matchGroups = (exact: boolean) => `${GROUP_CANDIDATES},
 chosen AS MATERIALIZED (
   SELECT s.*, gen_random_uuid() AS group_id
     FROM sides s
-   WHERE ${sidesAgree(exact)} AND s.shared_entries = 0
+   WHERE s.line_currencies = 1 AND s.entry_currencies = 1 AND s.line_currency = s.entry_currency
+     AND s.shared_entries = 0
      AND NOT EXISTS (SELECT 1 FROM line_members lm JOIN entry_members em ON em.key = lm.key
                       WHERE lm.key = s.key AND ${rejectedPair('lm.line_id', 'em.transaction_id', 'em.leg')})
+     AND ${sameAmount(exact, 's.line_sum', 's.entry_sum')}
 ), numbered_lines AS (
   SELECT lm.key, lm.line_id, row_number() OVER (PARTITION BY lm.key ORDER BY lm.line_id) AS n
     FROM line_members lm JOIN chosen USING (key)
