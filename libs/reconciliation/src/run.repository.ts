@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { Database } from '@ledger/db';
+import { Database, type Prisma } from '@ledger/db';
 import { RECONCILIATION_SETTINGS, type ReconciliationSettings } from './reconciliation-settings.module';
 import { ABANDON_SILENT_RUN, ALL_TENANTS, CLAIM_RUN, FINISH_RUN, HEARTBEAT } from './runs.sql';
 
@@ -32,17 +32,7 @@ const RUN = {
   error: true,
 } as const;
 
-interface RunRecord {
-  id: string;
-  trigger: string;
-  status: string;
-  startedAt: Date;
-  finishedAt: Date | null;
-  stats: unknown;
-  error: string | null;
-}
-
-function toView(row: RunRecord): RunView {
+function toView(row: Prisma.ReconciliationRunGetPayload<{ select: typeof RUN }>): RunView {
   return {
     id: row.id,
     trigger: row.trigger as RunTrigger,

@@ -1,3 +1,5 @@
+// A reconciliation run's lifecycle. Foreign table read here: `tenants` (libs/auth), by ALL_TENANTS only.
+
 import { type NoParams, sql } from '@ledger/db';
 
 /** Starts a run unless one of the tenant is running (the partial unique index says so). */

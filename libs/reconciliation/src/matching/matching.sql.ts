@@ -1,3 +1,10 @@
+// The matching rules' statements: each inserts the matches it is sure of, in one set-based statement,
+// and answers how many statement lines it matched.
+//
+// Foreign tables read here (joined with `matches` in one statement, for speed; see the exceptions in
+// candidates.sql.ts), and analysed by REFRESH_STATISTICS: `statement_lines` (libs/imports), `entries`
+// and `transactions` (libs/ledger).
+
 import { type NoParams, type SqlStatement, sql } from '@ledger/db';
 import {
   GROUP_CANDIDATES,
@@ -14,12 +21,6 @@ import {
   sameAmount,
   withinDays,
 } from './candidates.sql';
-
-// The matching rules' statements: each inserts the matches it is sure of, in one set-based statement,
-// and answers how many statement lines it matched.
-//
-// Foreign tables read here (joined with `matches` in one statement, for speed; see the exceptions in
-// candidates.sql.ts): `statement_lines` (libs/imports), `entries` and `transactions` (libs/ledger).
 
 /**
  * Matching is bulk work over whole sources: hash and merge joins are right for it, and a nested loop,

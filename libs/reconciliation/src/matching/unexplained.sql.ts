@@ -1,3 +1,9 @@
+// What the rules left unexplained in a source, read after them: each a set-based read of the source's
+// lines or of its account's entries against `matches`, at most :limit rows.
+//
+// Foreign tables read here (anti-joined with `matches` in one statement, for speed; see
+// candidates.sql.ts): `statement_lines` (libs/imports), `entries` and `transactions` (libs/ledger).
+
 import { type SqlStatement, sql } from '@ledger/db';
 import {
   GROUP_CANDIDATES,
@@ -11,12 +17,6 @@ import {
   sidesAgree,
 } from './candidates.sql';
 import type { Exactness } from './matching.sql';
-
-// What the rules left unexplained in a source, read after them: each a set-based read of the source's
-// lines or of its account's entries against `matches`, at most :limit rows.
-//
-// Foreign tables read here (anti-joined with `matches` in one statement, for speed; see
-// candidates.sql.ts): `statement_lines` (libs/imports), `entries` and `transactions` (libs/ledger).
 
 type Limited = MatchScope & { limit: number };
 type RuleLimited = Limited & RuleValues;

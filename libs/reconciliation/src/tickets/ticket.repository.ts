@@ -57,9 +57,7 @@ function fromRow(row: TicketRow): Ticket {
   };
 }
 
-type DiscrepancyModel = Awaited<ReturnType<Database['prisma']['discrepancy']['findFirstOrThrow']>>;
-
-function fromModel({ tenantId: _tenantId, ...row }: DiscrepancyModel): Ticket {
+function fromModel({ tenantId: _tenantId, ...row }: Prisma.DiscrepancyModel): Ticket {
   return {
     ...row,
     kind: row.kind as DiscrepancyKind,
