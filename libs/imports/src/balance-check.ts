@@ -52,6 +52,9 @@ export function balanceCheck(statement: StatementHeader, lines: Iterable<LineAmo
     ok: false,
     expectedClosingMinor,
     actualClosingMinor,
-    reason: `opening ${opening.amountMinor} + lines ${expectedClosingMinor - opening.amountMinor} = ${expectedClosingMinor}, but the closing balance is ${actualClosingMinor} (minor units of ${opening.currency})`,
+    reason:
+      `opening ${opening.amountMinor} + lines ${expectedClosingMinor - opening.amountMinor} ` +
+      `= ${expectedClosingMinor}, but the closing balance is ${actualClosingMinor} ` +
+      `(minor units of ${opening.currency})`,
   };
 }

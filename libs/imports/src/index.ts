@@ -33,3 +33,6 @@ export {
 export { CreateSourceUseCase, ListSourcesUseCase, SaveCsvProfileUseCase } from './importing/sources.use-cases';
 export { GetImportUseCase, GetStatementLineUseCase, ListImportLinesUseCase } from './importing/import-reads.use-cases';
 export type { ImportView, SourceView, StatementSummary, StoredLineView } from './importing/import.views';
+export { StatementSourceReader, type StatementSource, type BrokenStatement } from './importing/statement-source-reader';
+export { StatementLineReader } from './importing/statement-line-reader';
+export type { LineSummary } from './importing/import.repository';

@@ -57,7 +57,9 @@ export class StatementLineIdentities {
     const seen = this.occurrencesByHash.get(hash);
     if (seen === undefined && this.occurrencesByHash.size >= IDENTICAL_LINE_KEYS_PER_STATEMENT_MAX) {
       return {
-        error: `the statement has more than ${IDENTICAL_LINE_KEYS_PER_STATEMENT_MAX} lines without a bank reference; split the file`,
+        error:
+          `the statement has more than ${IDENTICAL_LINE_KEYS_PER_STATEMENT_MAX} lines without a bank reference; ` +
+          'split the file',
       };
     }
     const occurrence = (seen ?? 0) + 1;

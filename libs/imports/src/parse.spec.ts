@@ -73,7 +73,8 @@ describe('parse()', () => {
 describe('collectStatement()', () => {
   const bankCsv = (rows: number): StatementInput =>
     textInput(
-      `date,value date,description,amount,currency,reference,counterparty\n${'2024-01-02,,x,1.00,EUR,,\n'.repeat(rows)}`,
+      'date,value date,description,amount,currency,reference,counterparty\n' +
+        '2024-01-02,,x,1.00,EUR,,\n'.repeat(rows),
       64,
     );
 
@@ -134,10 +135,12 @@ describe('balanceCheck()', () => {
 
 describe('camt.053 streaming', () => {
   async function* bigStatement(entries: number): AsyncGenerator<string> {
-    yield '<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Id>BIG</Id>';
+    yield '<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02">' +
+      '<BkToCstmrStmt><Stmt><Id>BIG</Id>';
     yield '<Acct><Id><IBAN>NL91ABNA0417164300</IBAN></Id></Acct>\n';
     for (let index = 1; index <= entries; index += 1) {
-      yield `<Ntry><Amt Ccy="EUR">1.0${index % 10}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2024-01-02</Dt></BookgDt><AcctSvcrRef>R${index}</AcctSvcrRef></Ntry>\n`;
+      yield `<Ntry><Amt Ccy="EUR">1.0${index % 10}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts>` +
+        `<BookgDt><Dt>2024-01-02</Dt></BookgDt><AcctSvcrRef>R${index}</AcctSvcrRef></Ntry>\n`;
     }
     yield '</Stmt></BkToCstmrStmt></Document>\n';
   }

@@ -24,3 +24,7 @@ export type { AccountPostedTotals } from './accounts/account.repository';
 export { balancesOf, type Balances, type Side } from './domain/balances';
 export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, LEGS_PER_TRANSACTION_MAX, BATCH_SIZE_MAX } from './domain/limits';
 export { instantSchema, metadataSchema, positiveAmountSchema, currencySchema } from './domain/field-schemas';
+export { AccountReader } from './accounts/account-reader';
+export type { AccountSummary, EntrySummary } from './accounts/account-reads.repository';
+export { BooksAuditRepository } from './audit/books-audit.repository';
+export type { BooksAuditRow } from './audit/books-audit.sql';

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { OutboxModule } from '@ledger/outbox';
 import { AccountRepository } from './accounts/account.repository';
+import { AccountReader } from './accounts/account-reader';
+import { AccountReadsRepository } from './accounts/account-reads.repository';
+import { BooksAuditRepository } from './audit/books-audit.repository';
 import { CreateAccountUseCase } from './accounts/create-account.use-case';
 import { GetAccountUseCase } from './accounts/get-account.use-case';
 import { GetBalanceUseCase } from './accounts/get-balance.use-case';
@@ -51,9 +54,13 @@ const useCases = [
     JournalRepository,
     ReversalRepository,
     PostingEngine,
+    AccountReadsRepository,
+    AccountReader,
+    BooksAuditRepository,
     ...useCases,
   ],
   // The journal's pages are read by the proofs and exports (libs/proofs).
-  exports: [...useCases, JournalRepository],
+  // Other libs read accounts and entries through AccountReader; reconciliation audits the books.
+  exports: [...useCases, JournalRepository, AccountReader, BooksAuditRepository],
 })
 export class LedgerModule {}

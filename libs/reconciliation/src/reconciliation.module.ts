@@ -1,9 +1,14 @@
 import { Module } from '@nestjs/common';
+import { ImportsModule } from '@ledger/imports';
 import { LedgerModule } from '@ledger/ledger';
 import { OutboxModule } from '@ledger/outbox';
 import { InvariantChecks } from './checks/invariant-checks';
 import { ManageMatchesUseCase } from './matching/manage-matches.use-cases';
+import { MatchRepository } from './matching/match.repository';
 import { MatchStatements } from './matching/match-statements';
+import { MatchViews } from './matching/match-views';
+import { MatchingRepository } from './matching/matching.repository';
+import { MatchingRuleRepository } from './rules/matching-rule.repository';
 import { MatchingRulesUseCases } from './rules/matching-rules.use-cases';
 import { ReconciliationStatisticsUseCase } from './reconciliation-statistics.use-case';
 import { RunRepository } from './run.repository';
@@ -14,6 +19,7 @@ import {
   GetDiscrepancyUseCase,
   ListDiscrepanciesUseCase,
 } from './tickets/discrepancy-reads.use-cases';
+import { OwnerRouteRepository } from './tickets/owner-route.repository';
 import { SyncTickets } from './tickets/sync-tickets';
 import { TicketRepository } from './tickets/ticket.repository';
 import { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';
@@ -32,9 +38,19 @@ const useCases = [
   ReconciliationStatisticsUseCase,
 ];
 
+const repositories = [
+  RunRepository,
+  TicketRepository,
+  OwnerRouteRepository,
+  MatchRepository,
+  MatchingRepository,
+  MatchingRuleRepository,
+];
+
+/** Reads statement sources and lines through libs/imports' readers, accounts and entries through the ledger's. */
 @Module({
-  imports: [LedgerModule, OutboxModule],
-  providers: [RunRepository, TicketRepository, InvariantChecks, MatchStatements, SyncTickets, ...useCases],
+  imports: [LedgerModule, ImportsModule, OutboxModule],
+  providers: [...repositories, InvariantChecks, MatchStatements, MatchViews, SyncTickets, ...useCases],
   exports: [...useCases, RunRepository],
 })
 export class ReconciliationModule {}

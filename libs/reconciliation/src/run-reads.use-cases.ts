@@ -5,7 +5,7 @@ import { DomainError } from '@ledger/errors';
 import type { DiscrepancyKind } from './domain/finding';
 import type { OwnerRoute } from './domain/routing';
 import { RunRepository, type RunView } from './run.repository';
-import { TicketRepository } from './tickets/ticket.repository';
+import { OwnerRouteRepository } from './tickets/owner-route.repository';
 
 @Injectable()
 export class GetRunUseCase {
@@ -49,7 +49,7 @@ export interface CreateOwnerRouteCommand {
 export class CreateOwnerRouteUseCase {
   constructor(
     private readonly db: Database,
-    private readonly tickets: TicketRepository,
+    private readonly routes: OwnerRouteRepository,
   ) {}
 
   async execute(command: CreateOwnerRouteCommand) {
@@ -62,7 +62,7 @@ export class CreateOwnerRouteUseCase {
       minAmountMinor: command.minAmountMinor ?? null,
       owner: command.owner,
     };
-    await this.db.transaction('read committed', (tx) => this.tickets.insertRoute(tx, command.tenantId, id, route));
+    await this.db.transaction('read committed', () => this.routes.insert(command.tenantId, id, route));
     return {
       id,
       priority: route.priority,

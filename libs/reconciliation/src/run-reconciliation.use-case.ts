@@ -5,6 +5,7 @@ import { DomainError } from '@ledger/errors';
 import { OutboxWriter } from '@ledger/outbox';
 import { type CheckOutcome, InvariantChecks } from './checks/invariant-checks';
 import { type MatchingOutcome, MatchStatements } from './matching/match-statements';
+import { MatchingRepository } from './matching/matching.repository';
 import type { DiscrepancyKind } from './domain/finding';
 import { RunRepository, type RunTrigger, type RunView } from './run.repository';
 import { RunTimings } from './run-timings';
@@ -39,6 +40,7 @@ export class RunReconciliationUseCase {
     private readonly runs: RunRepository,
     private readonly checks: InvariantChecks,
     private readonly matcher: MatchStatements,
+    private readonly matching: MatchingRepository,
     private readonly tickets: SyncTickets,
     private readonly outbox: OutboxWriter,
   ) {}
@@ -47,8 +49,11 @@ export class RunReconciliationUseCase {
     const runId = newId();
     const startedAt = new Date();
     const timings = new RunTimings();
-    await timings.step('statistics', () => this.runs.refreshStatistics());
-    if (!(await this.runs.claim(command.tenantId, runId, command.trigger, startedAt))) {
+    // In autocommit when the run has no enclosing transaction, so that ANALYZE's lock does not last the
+    // whole run; a run started through the API is inside the request's idempotency transaction and
+    // joins it (on the embedded database's single connection a query beside it would wait forever).
+    await timings.step('statistics', () => this.matching.refreshStatistics());
+    if (!(await this.claim(command.tenantId, runId, command.trigger, startedAt))) {
       throw new DomainError(
         'RECONCILIATION_IN_PROGRESS',
         'a reconciliation run of this tenant is already going; try again when it has finished',
@@ -62,13 +67,21 @@ export class RunReconciliationUseCase {
       timings.record('checks', Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.durationMs])));
       return await this.complete(command, runId, startedAt, outcomes, matching, timings);
     } catch (error) {
-      await this.runs.finish(this.db.executor, command.tenantId, runId, {
+      await this.runs.finish(command.tenantId, runId, {
         status: 'failed',
         stats: {},
         error: error instanceof Error ? error.message.slice(0, 2000) : String(error),
       });
       throw error;
     }
+  }
+
+  /** Records the run as running, unless another run of the tenant is (one that went silent is given up first). */
+  private claim(tenantId: string, runId: string, trigger: RunTrigger, startedAt: Date): Promise<boolean> {
+    return this.db.transaction('read committed', async () => {
+      await this.runs.abandonSilent(tenantId);
+      return this.runs.claim(tenantId, runId, trigger, startedAt);
+    });
   }
 
   /** The tickets, the run's record and its events, in one transaction. */
@@ -83,7 +96,7 @@ export class RunReconciliationUseCase {
     return this.db.transaction('read committed', async (tx) => {
       const findings = [...outcomes.flatMap((outcome) => outcome.findings), ...matching.findings];
       const synced = await timings.step('tickets', () =>
-        this.tickets.execute(tx, command.tenantId, runId, CHECKED_KINDS, findings, startedAt),
+        this.tickets.execute(command.tenantId, runId, CHECKED_KINDS, findings, startedAt),
       );
       const stats = {
         checks: Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.findings.length])),
@@ -91,7 +104,7 @@ export class RunReconciliationUseCase {
         ...synced.stats,
         durationsMs: timings.durationsMs,
       };
-      const finishedAt = await this.runs.finish(tx, command.tenantId, runId, { status: 'completed', stats });
+      const finishedAt = await this.runs.finish(command.tenantId, runId, { status: 'completed', stats });
       if (finishedAt === undefined) throw new Error(`run ${runId} was given up as silent before it could finish`);
       const run: RunView = {
         id: runId,
@@ -103,6 +116,7 @@ export class RunReconciliationUseCase {
         stats,
         error: null,
       };
+      // libs/outbox still takes the transaction on this branch (it ignores it once it uses the ambient one).
       await this.outbox.append(tx, command.tenantId, [
         ...synced.events,
         {

@@ -1,18 +1,12 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { Database, type SqlExecutor } from '@ledger/db';
+import { Database, type Prisma } from '@ledger/db';
 import { RECONCILIATION_SETTINGS, type ReconciliationSettings } from './reconciliation-settings.module';
-import {
-  ABANDON_SILENT_RUN,
-  ALL_TENANTS,
-  CLAIM_RUN,
-  FIND_RUN,
-  FINISH_RUN,
-  HEARTBEAT,
-  LIST_RUNS,
-  REFRESH_STATISTICS,
-} from './runs.sql';
+import { ABANDON_SILENT_RUN, ALL_TENANTS, CLAIM_RUN, FINISH_RUN, HEARTBEAT } from './runs.sql';
 
-/** A running run that has not beaten for this long is taken for dead (longer than any one step of a run); `RECONCILE_RUN_LEASE_SECONDS`. */
+/**
+ * A running run that has not beaten for this long is taken for dead (longer than any one step of a
+ * run); `RECONCILE_RUN_LEASE_SECONDS`.
+ */
 export const RUN_LEASE_SECONDS = 600;
 
 export type RunTrigger = 'schedule' | 'api' | 'cli';
@@ -28,29 +22,30 @@ export interface RunView {
   error: string | null;
 }
 
-interface RunRow {
-  id: string;
-  trigger: RunTrigger;
-  status: RunView['status'];
-  started_at: Date;
-  finished_at: Date | null;
-  stats: Record<string, unknown>;
-  error: string | null;
-}
+const RUN = {
+  id: true,
+  trigger: true,
+  status: true,
+  startedAt: true,
+  finishedAt: true,
+  stats: true,
+  error: true,
+} as const;
 
-function toView(row: RunRow): RunView {
+function toView(row: Prisma.ReconciliationRunGetPayload<{ select: typeof RUN }>): RunView {
   return {
     id: row.id,
-    trigger: row.trigger,
-    status: row.status,
-    startedAt: row.started_at.toISOString(),
-    finishedAt: row.finished_at?.toISOString() ?? null,
-    durationMs: row.finished_at ? row.finished_at.getTime() - row.started_at.getTime() : null,
-    stats: row.stats,
+    trigger: row.trigger as RunTrigger,
+    status: row.status as RunView['status'],
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    durationMs: row.finishedAt ? row.finishedAt.getTime() - row.startedAt.getTime() : null,
+    stats: row.stats as Record<string, unknown>,
     error: row.error,
   };
 }
 
+/** Reconciliation runs: the lifecycle in SQL (the database's clock, the one-running index), reads with Prisma. */
 @Injectable()
 export class RunRepository {
   private readonly leaseSeconds: number;
@@ -62,55 +57,63 @@ export class RunRepository {
     this.leaseSeconds = settings?.runLeaseSeconds ?? RUN_LEASE_SECONDS;
   }
 
-  /**
-   * In autocommit when the run has no enclosing transaction, so that ANALYZE's lock does not last the
-   * whole run; a run started through the API is inside the request's idempotency transaction and
-   * joins it (on the embedded database's single connection a query beside it would wait forever).
-   */
-  async refreshStatistics(): Promise<void> {
-    await this.db.executor.query(REFRESH_STATISTICS);
+  /** Gives up the tenant's running run if it went silent for longer than the lease. */
+  async abandonSilent(tenantId: string): Promise<void> {
+    await this.db.query(ABANDON_SILENT_RUN, { tenantId, leaseSeconds: this.leaseSeconds });
   }
 
-  /** Records the run as running, unless another run of the tenant is (one that went silent is given up first). */
+  /** Records the run as running, unless another run of the tenant is. */
   async claim(tenantId: string, id: string, trigger: RunTrigger, startedAt: Date): Promise<boolean> {
-    return this.db.transaction('read committed', async (tx) => {
-      await tx.query(ABANDON_SILENT_RUN, [tenantId, this.leaseSeconds]);
-      return (await tx.query(CLAIM_RUN, [tenantId, id, trigger, startedAt])).length === 1;
-    });
+    return (await this.db.query(CLAIM_RUN, { tenantId, id, trigger, startedAt })).length === 1;
   }
 
   /** The run is alive: called between its steps. */
   async heartbeat(tenantId: string, id: string): Promise<void> {
-    await this.db.executor.query(HEARTBEAT, [tenantId, id]);
+    await this.db.query(HEARTBEAT, { tenantId, id });
   }
 
   /** Undefined when the run is no longer running (it was given up for silent meanwhile). */
   async finish(
-    sql: SqlExecutor,
     tenantId: string,
     id: string,
     outcome: { status: 'completed' | 'failed'; stats: Record<string, unknown>; error?: string },
   ): Promise<Date | undefined> {
-    const rows = await sql.query<{ finished_at: Date }>(FINISH_RUN, [
+    const rows = await this.db.query(FINISH_RUN, {
       tenantId,
       id,
-      outcome.status,
-      JSON.stringify(outcome.stats),
-      outcome.error ?? null,
-    ]);
+      status: outcome.status,
+      stats: JSON.stringify(outcome.stats),
+      error: outcome.error ?? null,
+    });
     return rows[0]?.finished_at;
   }
 
   async find(tenantId: string, id: string): Promise<RunView | undefined> {
-    const row = (await this.db.executor.query<RunRow>(FIND_RUN, [tenantId, id]))[0];
-    return row === undefined ? undefined : toView(row);
+    const row = await this.db.prisma.reconciliationRun.findUnique({
+      where: { tenantId_id: { tenantId, id } },
+      select: RUN,
+    });
+    return row === null ? undefined : toView(row);
   }
 
+  /** Newest first (ids are time-ordered), from just below `beforeId`. */
   async list(tenantId: string, beforeId: string | undefined, take: number): Promise<RunView[]> {
-    return (await this.db.executor.query<RunRow>(LIST_RUNS, [tenantId, beforeId ?? null, take])).map(toView);
+    const rows = await this.db.prisma.reconciliationRun.findMany({
+      where: { tenantId, ...(beforeId === undefined ? {} : { id: { lt: beforeId } }) },
+      select: RUN,
+      orderBy: { id: 'desc' },
+      take,
+    });
+    return rows.map(toView);
+  }
+
+  /** Runs per status across tenants, for the metrics. */
+  async countByStatus(): Promise<Record<string, number>> {
+    const groups = await this.db.prisma.reconciliationRun.groupBy({ by: ['status'], _count: { _all: true } });
+    return Object.fromEntries(groups.map((group) => [group.status, group._count._all]));
   }
 
   async tenants(): Promise<string[]> {
-    return (await this.db.executor.query<{ id: string }>(ALL_TENANTS)).map((row) => row.id);
+    return (await this.db.query(ALL_TENANTS, {})).map((row) => row.id);
   }
 }

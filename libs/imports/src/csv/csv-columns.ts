@@ -84,7 +84,8 @@ function signedAmount(
   if (amount.creditValues.some((value) => value.toLowerCase() === direction)) return magnitude;
   if (amount.debitValues.some((value) => value.toLowerCase() === direction)) return -magnitude;
   reasons.push(
-    `direction ${shown(field(amount.directionColumn))} is none of ${[...amount.creditValues, ...amount.debitValues].map((value) => shown(value)).join(', ')}`,
+    `direction ${shown(field(amount.directionColumn))} is none of ` +
+      [...amount.creditValues, ...amount.debitValues].map((value) => shown(value)).join(', '),
   );
   return 0n;
 }

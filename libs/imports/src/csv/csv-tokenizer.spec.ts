@@ -202,7 +202,9 @@ describe('CsvTokenizer', () => {
 
   it('refuses a record longer than its limit, also while the record is still arriving', () => {
     const limit = 20;
-    const reason = `CSV structure: a record is longer than ${limit} characters (wrong delimiter or quote?) (the file is not read further)`;
+    const reason =
+      `CSV structure: a record is longer than ${limit} characters (wrong delimiter or quote?) ` +
+      '(the file is not read further)';
     expect(tokenize(`a\n${'x'.repeat(limit)}\nb\n`, ',', [], limit).errors).toEqual([]);
     expect(tokenize(`a\n${'x'.repeat(limit + 1)}\nb\n`, ',', [], limit).errors).toEqual([
       { kind: 'error', lineNumber: 2, reason },

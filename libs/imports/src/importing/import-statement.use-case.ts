@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlTransaction } from '@ledger/db';
+import { Database } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { OutboxWriter } from '@ledger/outbox';
@@ -12,6 +12,8 @@ import { HashedInput } from './hashed-input';
 import { ImportRepository } from './import.repository';
 import type { ImportView, StatementSummary } from './import.views';
 import { StatementLineColumns } from './line-columns';
+import { SourceRepository } from './source.repository';
+import { StatementSourceReader } from './statement-source-reader';
 
 /** Limits on one file: larger statements are split by the bank or the user. */
 export const IMPORT_FILE_BYTES_MAX = 1024 * 1024 * 1024;
@@ -84,11 +86,13 @@ export class ImportStatementUseCase {
   constructor(
     private readonly db: Database,
     private readonly imports: ImportRepository,
+    private readonly sources: StatementSourceReader,
+    private readonly sourceRows: SourceRepository,
     private readonly outbox: OutboxWriter,
   ) {}
 
   async execute(command: ImportStatementCommand): Promise<ImportResult> {
-    const source = await this.imports.findSource(command.tenantId, command.source);
+    const source = await this.sources.findByName(command.tenantId, command.source);
     if (source === undefined) throw new DomainError('NOT_FOUND', `statement source ${command.source} not found`);
     const format = command.format ?? source.format;
     if (format === null || !STATEMENT_FORMAT_PATTERN.test(format)) {
@@ -110,10 +114,9 @@ export class ImportStatementUseCase {
     const importId = newId();
     return this.db.transaction('read committed', async (tx) => {
       const fileName = command.fileName?.slice(0, 255) ?? null;
-      await this.imports.markStart(tx);
-      await this.imports.openImport(tx, command.tenantId, { id: importId, sourceId: source.id, format, fileName });
+      await this.imports.markStart();
+      await this.imports.openImport(command.tenantId, { id: importId, sourceId: source.id, format, fileName });
       const progress = await this.readAndStore(
-        tx,
         command.tenantId,
         source.id,
         importId,
@@ -133,10 +136,10 @@ export class ImportStatementUseCase {
           .filter((statement) => statement.balanced === false)
           .map((statement) => `statement ${statement.statementIndex}: ${statement.balanceProblem}`),
       };
-      const createdAt = await this.imports.completeImport(tx, command.tenantId, record);
+      const createdAt = await this.imports.completeImport(command.tenantId, record);
       if (createdAt === undefined) {
         // The source already has this very file: undo this import's writes and answer with that one.
-        await this.imports.undoToStart(tx);
+        await this.imports.undoToStart();
         return {
           import: (await this.imports.findImportByHash(command.tenantId, source.id, input.digest()))!,
           created: false,
@@ -150,6 +153,7 @@ export class ImportStatementUseCase {
         fileBytes: record.fileBytes.toString(),
         createdAt: createdAt.toISOString(),
       };
+      // libs/outbox still takes the transaction on this branch (it ignores it once it uses the ambient one).
       await this.outbox.append(tx, command.tenantId, [
         {
           type: 'statement.imported',
@@ -164,7 +168,6 @@ export class ImportStatementUseCase {
   }
 
   private async readAndStore(
-    tx: SqlTransaction,
     tenantId: string,
     sourceId: string,
     importId: string,
@@ -184,7 +187,7 @@ export class ImportStatementUseCase {
       progress.batch = new StatementLineColumns();
       if (progress.errors.length > 0 || batch.size === 0) return;
       if (progress.writing.length >= BATCH_WRITES_IN_FLIGHT_MAX) await progress.writing.shift();
-      const write = this.imports.insertLines(tx, tenantId, sourceId, importId, batch).then((inserted) => {
+      const write = this.imports.insertLines(tenantId, sourceId, importId, batch).then((inserted) => {
         progress.inserted += inserted;
       });
       // A failed write surfaces when it is awaited; until then it must not count as unhandled.
@@ -233,7 +236,7 @@ export class ImportStatementUseCase {
     if (!format.startsWith('csv:')) return {};
     const name = format.slice('csv:'.length);
     if (BUILT_IN_CSV_PROFILES.has(name)) return {};
-    const definition = await this.imports.findCsvProfile(tenantId, name);
+    const definition = await this.sourceRows.findCsvProfile(tenantId, name);
     if (definition === undefined)
       throw new DomainError('VALIDATION_FAILED', `unknown CSV profile ${name}`, {
         fields: [{ path: 'format', message: 'unknown profile' }],

@@ -16,7 +16,10 @@ export interface StatementSummary {
   opening: { amount: string; currency: string; date: string } | null;
   closing: { amount: string; currency: string; date: string } | null;
   lines: number;
-  /** opening + lines = closing; a statement that does not add up is stored with a warning. Null: no balances to check. */
+  /**
+   * opening + lines = closing; a statement that does not add up is stored with a warning. Null: no balances
+   * to check.
+   */
   balanced: boolean | null;
   balanceProblem?: string;
 }

@@ -1,85 +1,174 @@
+import { type NoParams, sql } from '@ledger/db';
+import type { StatementSummary } from './import.views';
+
 // Statement storage. Lines are inserted in batches while the file streams; the import's own row last.
 
-export const FIND_SOURCE = `
-SELECT s.id, s.name, s.format, s.account_id, a.code AS account_code, a.currency AS account_currency, s.created_at
-  FROM statement_sources s JOIN accounts a ON a.tenant_id = s.tenant_id AND a.id = s.account_id
- WHERE s.tenant_id = $1 AND s.name = $2`;
+/** Marks where an import's writes start, so they can be undone alone (the request may hold more). */
+export const MARK_IMPORT_START = sql<NoParams>('SAVEPOINT statement_import');
+export const UNDO_TO_IMPORT_START = sql<NoParams>('ROLLBACK TO SAVEPOINT statement_import');
 
-export const LIST_SOURCES = `
-SELECT s.id, s.name, s.format, s.account_id, a.code AS account_code, a.currency AS account_currency, s.created_at
-  FROM statement_sources s JOIN accounts a ON a.tenant_id = s.tenant_id AND a.id = s.account_id
- WHERE s.tenant_id = $1 ORDER BY s.name LIMIT $2`;
-
-/** The source's ledger account, by id or code (a read of the ledger's table, never a write). */
-export const FIND_ACCOUNT = `
-SELECT id, code, currency FROM accounts WHERE tenant_id = $1 AND (code = $2 OR id::text = $2)`;
-
-export const INSERT_SOURCE = `
-INSERT INTO statement_sources (tenant_id, id, name, account_id, format) VALUES ($1, $2, $3, $4, $5)
-ON CONFLICT (tenant_id, name) DO NOTHING
-RETURNING created_at`;
-
-export const FIND_CSV_PROFILE = `SELECT definition FROM csv_profiles WHERE tenant_id = $1 AND name = $2`;
-
-export const UPSERT_CSV_PROFILE = `
-INSERT INTO csv_profiles (tenant_id, name, definition) VALUES ($1, $2, $3::text::jsonb)
-ON CONFLICT (tenant_id, name) DO UPDATE SET definition = excluded.definition
-RETURNING created_at`;
+/** One array per column of a batch of lines, in the lines' order (see StatementLineColumns). */
+export interface LineColumnParams {
+  ids: string[];
+  externalIds: string[];
+  lineNumbers: number[];
+  statementIndexes: number[];
+  bookedOns: string[];
+  valueOns: (string | null)[];
+  amountsMinor: bigint[];
+  currencies: string[];
+  reversals: boolean[];
+  typeCodes: (string | null)[];
+  /** JSON texts, made jsonb by the statement. */
+  references: string[];
+  counterparties: (string | null)[];
+  descriptions: string[];
+  grossesMinor: (bigint | null)[];
+  feesMinor: (bigint | null)[];
+  raws: string[];
+}
 
 /**
  * A batch of lines, one array per column (see StatementLineColumns): PostgreSQL reads typed arrays far
  * more cheaply than a JSON document of the same rows. A line the source already has (same external id)
  * is skipped and counted.
  */
-export const INSERT_LINES = `
+export const INSERT_LINES = sql<
+  LineColumnParams & { tenantId: string; sourceId: string; importId: string },
+  { inserted: bigint }
+>(`
 WITH inserted AS (
   INSERT INTO statement_lines (tenant_id, id, source_id, import_id, external_id, line_number, statement_index,
                                booked_on, value_on, amount_minor, currency, reversal, type_code, refs,
                                counterparty, description, gross_minor, fee_minor, raw)
-  SELECT $1, l.id, $2, $3, l.external_id, l.line_number, l.statement_index, l.booked_on, l.value_on,
-         l.amount_minor, l.currency, l.reversal, l.type_code, l.refs::jsonb, l.counterparty::jsonb,
+  SELECT :tenantId, l.id, :sourceId, :importId, l.external_id, l.line_number, l.statement_index, l.booked_on,
+         l.value_on, l.amount_minor, l.currency, l.reversal, l.type_code, l.refs::jsonb, l.counterparty::jsonb,
          l.description, l.gross_minor, l.fee_minor, l.raw
-    FROM unnest($4::uuid[], $5::text[], $6::int4[], $7::int4[], $8::date[], $9::date[], $10::int8[], $11::text[],
-                $12::bool[], $13::text[], $14::text[], $15::text[], $16::text[], $17::int8[], $18::int8[], $19::text[])
+    FROM unnest(:ids::uuid[], :externalIds::text[], :lineNumbers::int4[], :statementIndexes::int4[],
+                :bookedOns::date[], :valueOns::date[], :amountsMinor::int8[], :currencies::text[],
+                :reversals::bool[], :typeCodes::text[], :references::text[], :counterparties::text[],
+                :descriptions::text[], :grossesMinor::int8[], :feesMinor::int8[], :raws::text[])
          AS l(id, external_id, line_number, statement_index, booked_on, value_on, amount_minor, currency,
               reversal, type_code, refs, counterparty, description, gross_minor, fee_minor, raw)
   ON CONFLICT (tenant_id, source_id, external_id) DO NOTHING
   RETURNING 1
 )
-SELECT count(*)::int8 AS inserted FROM inserted`;
+SELECT count(*)::int8 AS inserted FROM inserted`);
 
 /** The import's row, written first so that its lines can name it. */
-export const OPEN_IMPORT = `
-INSERT INTO statement_imports (tenant_id, id, source_id, format, file_name) VALUES ($1, $2, $3, $4, $5)`;
+export const OPEN_IMPORT = sql<{
+  tenantId: string;
+  id: string;
+  sourceId: string;
+  format: string;
+  fileName: string | null;
+}>(`
+INSERT INTO statement_imports (tenant_id, id, source_id, format, file_name)
+VALUES (:tenantId, :id, :sourceId, :format, :fileName)`);
 
 /** Completes it once the file is read; a unique violation means the source already has this file. */
-export const COMPLETE_IMPORT = `
+export const COMPLETE_IMPORT = sql<
+  {
+    tenantId: string;
+    id: string;
+    fileSha256: Buffer;
+    fileBytes: bigint;
+    lines: number;
+    duplicates: number;
+    /** JSON texts. */
+    statements: string;
+    warnings: string;
+  },
+  { created_at: Date }
+>(`
 UPDATE statement_imports
-   SET file_sha256 = $3, file_bytes = $4, lines = $5, duplicates = $6, statements = $7::text::jsonb,
-       warnings = $8::text::jsonb, completed_at = now()
- WHERE tenant_id = $1 AND id = $2 AND completed_at IS NULL
-RETURNING created_at`;
+   SET file_sha256 = :fileSha256, file_bytes = :fileBytes, lines = :lines, duplicates = :duplicates,
+       statements = :statements::text::jsonb, warnings = :warnings::text::jsonb, completed_at = now()
+ WHERE tenant_id = :tenantId AND id = :id AND completed_at IS NULL
+RETURNING created_at`);
+
+export interface ImportRow {
+  id: string;
+  source: string;
+  format: string;
+  file_name: string | null;
+  file_sha256: string;
+  file_bytes: bigint;
+  lines: number;
+  duplicates: number;
+  statements: StatementSummary[];
+  warnings: string[];
+  created_at: Date;
+}
 
 const IMPORT_VIEW = `
 SELECT i.id, s.name AS source, i.format, i.file_name, encode(i.file_sha256, 'hex') AS file_sha256, i.file_bytes,
        i.lines, i.duplicates, i.statements, i.warnings, i.created_at
   FROM statement_imports i JOIN statement_sources s ON s.tenant_id = i.tenant_id AND s.id = i.source_id`;
-const COMPLETED = 'i.completed_at IS NOT NULL';
 
-export const FIND_IMPORT = `${IMPORT_VIEW} WHERE i.tenant_id = $1 AND i.id = $2 AND ${COMPLETED}`;
+export const FIND_IMPORT = sql<{ tenantId: string; id: string }, ImportRow>(`${IMPORT_VIEW}
+ WHERE i.tenant_id = :tenantId AND i.id = :id AND i.completed_at IS NOT NULL`);
 
-export const FIND_IMPORT_BY_HASH = `${IMPORT_VIEW} WHERE i.tenant_id = $1 AND i.source_id = $2 AND i.file_sha256 = $3 AND ${COMPLETED}`;
+export const FIND_IMPORT_BY_HASH = sql<{ tenantId: string; sourceId: string; fileSha256: Buffer }, ImportRow>(`
+${IMPORT_VIEW}
+ WHERE i.tenant_id = :tenantId AND i.source_id = :sourceId AND i.file_sha256 = :fileSha256
+   AND i.completed_at IS NOT NULL`);
 
-/** Lines an import added, in file order, keyset-paged on (line number, id). */
+export interface LineRow {
+  id: string;
+  import_id: string;
+  external_id: string;
+  line_number: number;
+  statement_index: number;
+  booked_on: string;
+  value_on: string | null;
+  amount_minor: bigint;
+  currency: string;
+  reversal: boolean;
+  type_code: string | null;
+  refs: Record<string, string>;
+  counterparty: Record<string, string> | null;
+  description: string;
+  gross_minor: bigint | null;
+  fee_minor: bigint | null;
+}
+
 const LINE_COLUMNS = `
 id, import_id, external_id, line_number, statement_index, booked_on::text, value_on::text, amount_minor, currency,
 reversal, type_code, refs, counterparty, description, gross_minor, fee_minor`;
 
-export const LIST_IMPORT_LINES = `
+/** Lines an import added, in file order, keyset-paged on (line number, id): a row comparison Prisma cannot say. */
+export const LIST_IMPORT_LINES = sql<
+  { tenantId: string; importId: string; afterLineNumber: number; afterId: string; limit: number },
+  LineRow
+>(`
 SELECT ${LINE_COLUMNS}
   FROM statement_lines
- WHERE tenant_id = $1 AND import_id = $2 AND (line_number, id) > ($3::int4, $4::uuid)
+ WHERE tenant_id = :tenantId AND import_id = :importId
+   AND (line_number, id) > (:afterLineNumber::int4, :afterId::uuid)
  ORDER BY line_number, id
- LIMIT $5`;
+ LIMIT :limit`);
 
-export const FIND_LINE = `SELECT ${LINE_COLUMNS} FROM statement_lines WHERE tenant_id = $1 AND id = $2`;
+export const FIND_LINE = sql<{ tenantId: string; id: string }, LineRow>(`
+SELECT ${LINE_COLUMNS} FROM statement_lines WHERE tenant_id = :tenantId AND id = :id`);
+
+/** A statement of a completed import whose opening balance plus its lines is not its closing balance. */
+export interface BrokenStatementRow {
+  key: string;
+  currency: string | null;
+  amount: string | null;
+  source: string;
+  account_id: string;
+  detail: Record<string, unknown>;
+}
+
+/** Imported statements that do not add up, with the source (and its account) they came from. */
+export const BROKEN_STATEMENTS = sql<{ tenantId: string; limit: number }, BrokenStatementRow>(`
+SELECT i.id::text || ':' || (s.value ->> 'statementIndex') AS key, s.value -> 'closing' ->> 'currency' AS currency,
+       s.value -> 'closing' ->> 'amount' AS amount, src.name AS source, src.account_id::text AS account_id,
+       json_build_object('importId', i.id, 'fileName', i.file_name, 'statement', s.value) AS detail
+  FROM statement_imports i
+  JOIN statement_sources src ON src.tenant_id = i.tenant_id AND src.id = i.source_id
+ CROSS JOIN LATERAL jsonb_array_elements(i.statements) AS s(value)
+ WHERE i.tenant_id = :tenantId AND i.completed_at IS NOT NULL AND (s.value ->> 'balanced')::boolean IS FALSE
+ LIMIT :limit`);

@@ -1,8 +1,9 @@
 import { newId } from '@ledger/ids';
 import type { StatementLine } from '../statement-items';
+import type { LineColumnParams } from './imports.sql';
 
 /**
- * A batch of statement lines kept column by column, in the order of INSERT_LINES' arrays. A line is
+ * A batch of statement lines kept column by column, as INSERT_LINES' arrays. A line is
  * taken apart as it arrives, so the parsed line object dies young (no batch of objects for the garbage
  * collector to promote), and the batch travels as one array per column: PostgreSQL reads typed arrays
  * with far less work than a JSON document of the same rows.
@@ -50,25 +51,25 @@ export class StatementLineColumns {
     this.raws.push(line.raw);
   }
 
-  /** The arrays, in INSERT_LINES' parameter order after tenant, source and import. */
-  parameters(): unknown[][] {
-    return [
-      this.ids,
-      this.externalIds,
-      this.lineNumbers,
-      this.statementIndexes,
-      this.bookedOns,
-      this.valueOns,
-      this.amountsMinor,
-      this.currencies,
-      this.reversals,
-      this.typeCodes,
-      this.references,
-      this.counterparties,
-      this.descriptions,
-      this.grossesMinor,
-      this.feesMinor,
-      this.raws,
-    ];
+  /** The arrays, as INSERT_LINES names them. */
+  parameters(): LineColumnParams {
+    return {
+      ids: this.ids,
+      externalIds: this.externalIds,
+      lineNumbers: this.lineNumbers,
+      statementIndexes: this.statementIndexes,
+      bookedOns: this.bookedOns,
+      valueOns: this.valueOns,
+      amountsMinor: this.amountsMinor,
+      currencies: this.currencies,
+      reversals: this.reversals,
+      typeCodes: this.typeCodes,
+      references: this.references,
+      counterparties: this.counterparties,
+      descriptions: this.descriptions,
+      grossesMinor: this.grossesMinor,
+      feesMinor: this.feesMinor,
+      raws: this.raws,
+    };
   }
 }

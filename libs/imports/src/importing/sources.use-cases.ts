@@ -2,10 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
+import { AccountReader } from '@ledger/ledger';
 import { type CsvProfile } from '../csv/csv-profile';
-import { ImportRepository } from './import.repository';
 import type { SourceView } from './import.views';
 import { STATEMENT_FORMAT_PATTERN } from './import-statement.use-case';
+import { SourceRepository } from './source.repository';
+import { StatementSourceReader, sourceView } from './statement-source-reader';
 
 export const SOURCES_LISTED_MAX = 500;
 
@@ -22,7 +24,8 @@ export interface CreateSourceCommand {
 export class CreateSourceUseCase {
   constructor(
     private readonly db: Database,
-    private readonly imports: ImportRepository,
+    private readonly sources: SourceRepository,
+    private readonly accounts: AccountReader,
   ) {}
 
   async execute(command: CreateSourceCommand): Promise<SourceView & { id: string }> {
@@ -31,12 +34,12 @@ export class CreateSourceUseCase {
         fields: [{ path: 'format', message: 'unknown format' }],
       });
     }
-    const account = await this.imports.findAccount(command.tenantId, command.account);
+    const account = await this.accounts.findByRef(command.tenantId, command.account);
     if (account === undefined)
       throw new DomainError('ACCOUNT_NOT_FOUND', `unknown account ${command.account}`, { accounts: [command.account] });
     const id = newId();
-    const createdAt = await this.db.transaction('read committed', (tx) =>
-      this.imports.insertSource(tx, command.tenantId, {
+    const createdAt = await this.db.transaction('read committed', () =>
+      this.sources.insert(command.tenantId, {
         id,
         name: command.name,
         accountId: account.id,
@@ -61,10 +64,11 @@ export class CreateSourceUseCase {
 
 @Injectable()
 export class ListSourcesUseCase {
-  constructor(private readonly imports: ImportRepository) {}
+  constructor(private readonly sources: StatementSourceReader) {}
 
   async execute(command: { tenantId: string }): Promise<{ data: (SourceView & { id: string })[]; nextCursor: null }> {
-    return { data: await this.imports.listSources(command.tenantId, SOURCES_LISTED_MAX), nextCursor: null };
+    const sources = await this.sources.list(command.tenantId, SOURCES_LISTED_MAX);
+    return { data: sources.map(sourceView), nextCursor: null };
   }
 }
 
@@ -73,7 +77,7 @@ export class ListSourcesUseCase {
 export class SaveCsvProfileUseCase {
   constructor(
     private readonly db: Database,
-    private readonly imports: ImportRepository,
+    private readonly sources: SourceRepository,
   ) {}
 
   async execute(command: {
@@ -86,8 +90,8 @@ export class SaveCsvProfileUseCase {
         fields: [{ path: 'name', message: 'reserved' }],
       });
     }
-    await this.db.transaction('read committed', (tx) =>
-      this.imports.saveCsvProfile(tx, command.tenantId, command.name, command.definition),
+    await this.db.transaction('read committed', () =>
+      this.sources.saveCsvProfile(command.tenantId, command.name, command.definition),
     );
     return { name: command.name, format: `csv:${command.name}`, definition: command.definition };
   }

@@ -58,7 +58,8 @@ describe('MT940 real samples', () => {
       typeCode: 'N426',
     });
     expect(collected.lines[0].description).toBe(
-      'GIRO   428428 KPN - DIGITENNE    BETALINGSKENM.  000000042188659 5314606715                       BETREFT FACTUUR D.D. 20-05-2011 INCL. 1,44 BTW',
+      'GIRO   428428 KPN - DIGITENNE    BETALINGSKENM.  000000042188659 5314606715' +
+        '                       BETREFT FACTUUR D.D. 20-05-2011 INCL. 1,44 BTW',
     );
   });
 
@@ -115,7 +116,9 @@ describe('MT940 real samples', () => {
     });
   });
 
-  it('betterplace/amount_formats.sta: each amount form reads exactly inside a statement; the fragment alone is refused', async () => {
+  const amountFormats =
+    'betterplace/amount_formats.sta: each amount form reads exactly inside a statement; the fragment alone is refused';
+  it(amountFormats, async () => {
     const sample = readFileSync(path.join(MT940_SAMPLES, 'betterplace/amount_formats.sta'), 'utf8')
       .split('\n')
       .filter((line) => line !== '');
@@ -176,7 +179,9 @@ describe('MT940 real samples', () => {
     expect(addsUp(collected)).toEqual([true]);
   });
 
-  it('the :61: of multiline.sta reads inside a statement: slash in the bank reference, supplementary line', async () => {
+  const multiline =
+    'the :61: of multiline.sta reads inside a statement: slash in the bank reference, supplementary line';
+  it(multiline, async () => {
     const sample = readFileSync(path.join(MT940_SAMPLES, 'wolph/multiline.sta'), 'utf8').split('\n');
     const collected = await collectText(
       `:20:X\n:25:A\n:60F:C221219EUR0,\n${sample[37]}\n${sample[38]}\n:62F:C221220EUR119,\n`,

@@ -1,114 +1,102 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
-import { VerifyJournalUseCase } from '@ledger/ledger';
+import { StatementSourceReader } from '@ledger/imports';
+import { BooksAuditRepository, type BooksAuditRow, VerifyJournalUseCase } from '@ledger/ledger';
 import type { Finding } from '../domain/finding';
-import {
-  BROKEN_STATEMENTS,
-  CACHED_BALANCES,
-  NEGATIVE_ACCOUNTS,
-  STALE_HOLDS,
-  TRIAL_BALANCE,
-  UNBALANCED_TRANSACTIONS,
-} from './invariant-checks.sql';
 
 /** Findings kept per check and run; more are summarised in the run's stats, never loaded. */
 export const FINDINGS_PER_CHECK_MAX = 1_000;
 /** A hold this long past its expiry means the expiry job is not keeping up. */
 export const STALE_HOLD_GRACE_SECONDS = 300;
 
-interface Row {
-  key: string;
-  currency: string | null;
-  amount: string | null;
+/** A row that breaks an invariant, as the ledger's audit or the imports' reader answers it. */
+interface Breach extends BooksAuditRow {
   source?: string | null;
-  account_code?: string | null;
-  detail?: Record<string, unknown> | null;
+  accountCode?: string | null;
 }
+
+type Found = Omit<Finding, 'fingerprint' | 'evidence'> & { evidence?: Record<string, unknown> };
 
 interface Check {
   name: string;
-  sql: string;
-  params?: unknown[];
-  finding(row: Row): Omit<Finding, 'fingerprint' | 'evidence'> & { evidence?: Record<string, unknown> };
+  read(tenantId: string, limit: number): Promise<Breach[]>;
+  finding(row: Breach): Found;
 }
 
-const CHECKS: Check[] = [
-  {
-    name: 'zero_sum',
-    sql: UNBALANCED_TRANSACTIONS,
-    finding: (row) => ({
-      kind: 'invariant_violation',
-      summary: `transaction ${row.key} does not balance in ${row.currency}`,
-      amountMinor: BigInt(row.amount!),
-      currency: row.currency,
-      accountCode: null,
-      source: null,
-      evidence: { transactionId: row.key },
-    }),
-  },
-  {
-    name: 'trial_balance',
-    sql: TRIAL_BALANCE,
-    finding: (row) => ({
-      kind: 'invariant_violation',
-      summary: `the trial balance in ${row.currency} is ${row.amount}, not zero`,
-      amountMinor: BigInt(row.amount!),
-      currency: row.currency,
-      accountCode: null,
-      source: null,
-    }),
-  },
-  {
-    name: 'cached_balances',
-    sql: CACHED_BALANCES,
-    finding: (row) => ({
-      kind: 'invariant_violation',
-      summary: `account ${row.key}: cached balances differ from its entries`,
-      amountMinor: BigInt(row.amount!),
-      currency: row.currency,
-      accountCode: row.key,
-      source: null,
-    }),
-  },
-  {
-    name: 'non_negative',
-    sql: NEGATIVE_ACCOUNTS,
-    finding: (row) => ({
-      kind: 'invariant_violation',
-      summary: `account ${row.key} may not go negative but has ${row.amount} available`,
-      amountMinor: BigInt(row.amount!),
-      currency: row.currency,
-      accountCode: row.key,
-      source: null,
-    }),
-  },
-  {
-    name: 'stale_holds',
-    sql: STALE_HOLDS,
-    params: [STALE_HOLD_GRACE_SECONDS],
-    finding: (row) => ({
-      kind: 'stale_hold',
-      summary: `hold ${row.key} is past its expiry and still open`,
-      amountMinor: BigInt(row.amount!),
-      currency: row.currency,
-      accountCode: null,
-      source: null,
-      evidence: { holdId: row.key },
-    }),
-  },
-  {
-    name: 'statement_continuity',
-    sql: BROKEN_STATEMENTS,
-    finding: (row) => ({
-      kind: 'balance_continuity',
-      summary: `statement ${row.key} of ${row.source}: opening balance plus lines is not the closing balance`,
-      amountMinor: row.amount === null ? null : BigInt(row.amount),
-      currency: row.currency,
-      accountCode: row.account_code ?? null,
-      source: row.source ?? null,
-    }),
-  },
-];
+const ledgerWide = (row: Breach, found: Pick<Found, 'kind' | 'summary'> & Partial<Found>): Found => ({
+  amountMinor: BigInt(row.amount!),
+  currency: row.currency,
+  accountCode: null,
+  source: null,
+  ...found,
+});
+
+/** The set-based checks: each one read by the lib that owns the rows, each row one finding. */
+function checks(audit: BooksAuditRepository, statements: StatementSourceReader): Check[] {
+  return [
+    {
+      name: 'zero_sum',
+      read: (tenantId, limit) => audit.unbalancedTransactions(tenantId, limit),
+      finding: (row) =>
+        ledgerWide(row, {
+          kind: 'invariant_violation',
+          summary: `transaction ${row.key} does not balance in ${row.currency}`,
+          evidence: { transactionId: row.key },
+        }),
+    },
+    {
+      name: 'trial_balance',
+      read: (tenantId, limit) => audit.trialBalance(tenantId, limit),
+      finding: (row) =>
+        ledgerWide(row, {
+          kind: 'invariant_violation',
+          summary: `the trial balance in ${row.currency} is ${row.amount}, not zero`,
+        }),
+    },
+    {
+      name: 'cached_balances',
+      read: (tenantId, limit) => audit.cachedBalances(tenantId, limit),
+      finding: (row) =>
+        ledgerWide(row, {
+          kind: 'invariant_violation',
+          summary: `account ${row.key}: cached balances differ from its entries`,
+          accountCode: row.key,
+        }),
+    },
+    {
+      name: 'non_negative',
+      read: (tenantId, limit) => audit.negativeAccounts(tenantId, limit),
+      finding: (row) =>
+        ledgerWide(row, {
+          kind: 'invariant_violation',
+          summary: `account ${row.key} may not go negative but has ${row.amount} available`,
+          accountCode: row.key,
+        }),
+    },
+    {
+      name: 'stale_holds',
+      read: (tenantId, limit) => audit.staleHolds(tenantId, STALE_HOLD_GRACE_SECONDS, limit),
+      finding: (row) =>
+        ledgerWide(row, {
+          kind: 'stale_hold',
+          summary: `hold ${row.key} is past its expiry and still open`,
+          evidence: { holdId: row.key },
+        }),
+    },
+    {
+      name: 'statement_continuity',
+      read: (tenantId, limit) => statements.brokenStatements(tenantId, limit),
+      finding: (row) => ({
+        kind: 'balance_continuity',
+        summary: `statement ${row.key} of ${row.source}: opening balance plus lines is not the closing balance`,
+        amountMinor: row.amount === null ? null : BigInt(row.amount),
+        currency: row.currency,
+        accountCode: row.accountCode ?? null,
+        source: row.source ?? null,
+      }),
+    },
+  ];
+}
 
 export interface CheckOutcome {
   name: string;
@@ -122,13 +110,19 @@ async function timed(name: string, work: () => Promise<Finding[]>): Promise<Chec
   return { name, findings, durationMs: Math.round(performance.now() - started) };
 }
 
-/** Runs every internal invariant for one tenant; each is one query, plus the journal's re-computation. */
+/** Runs every internal invariant for one tenant; each is one read, plus the journal's re-computation. */
 @Injectable()
 export class InvariantChecks {
+  private readonly checks: Check[];
+
   constructor(
     private readonly db: Database,
     private readonly verifyJournal: VerifyJournalUseCase,
-  ) {}
+    audit: BooksAuditRepository,
+    statements: StatementSourceReader,
+  ) {
+    this.checks = checks(audit, statements);
+  }
 
   /**
    * Every invariant, and `work` (the rest of the run) done meanwhile where the database allows: the
@@ -139,7 +133,9 @@ export class InvariantChecks {
   async runAlongside<T>(tenantId: string, work: () => Promise<T>): Promise<{ outcomes: CheckOutcome[]; result: T }> {
     const inRun = async () => {
       const outcomes: CheckOutcome[] = [];
-      for (const check of CHECKS) outcomes.push(await timed(check.name, () => this.setBasedCheck(tenantId, check)));
+      for (const check of this.checks) {
+        outcomes.push(await timed(check.name, () => this.setBasedCheck(tenantId, check)));
+      }
       return { outcomes, result: await work() };
     };
     const journal = () => timed('journal', () => this.journalCheck(tenantId));
@@ -155,11 +151,7 @@ export class InvariantChecks {
   }
 
   private async setBasedCheck(tenantId: string, check: Check): Promise<Finding[]> {
-    const rows = await this.db.executor.query<Row>(check.sql, [
-      tenantId,
-      FINDINGS_PER_CHECK_MAX,
-      ...(check.params ?? []),
-    ]);
+    const rows = await check.read(tenantId, FINDINGS_PER_CHECK_MAX);
     return rows.map((row) => {
       const found = check.finding(row);
       return {

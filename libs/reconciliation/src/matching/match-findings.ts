@@ -1,4 +1,12 @@
 import type { Finding } from '../domain/finding';
+import type {
+  AmbiguousLineRow,
+  DuplicateLineRow,
+  GroupMismatchRow,
+  MismatchRow,
+  MissingInStatementRow,
+  UnmatchedLineRow,
+} from './unexplained.sql';
 
 // What stays unexplained after matching, as findings a ticket can be opened for. Pure functions of
 // the rows the matching queries return.
@@ -8,17 +16,6 @@ export interface SourceScope {
   accountCode: string;
 }
 
-export interface MismatchRow {
-  line_id: string;
-  transaction_id: string;
-  field: string;
-  reference: string;
-  line_amount: string;
-  entry_amount: string;
-  line_currency: string;
-  entry_currency: string;
-}
-
 export function mismatchFinding(source: SourceScope, row: MismatchRow): Finding {
   const currencyDiffers = row.line_currency !== row.entry_currency;
   return {
@@ -26,7 +23,9 @@ export function mismatchFinding(source: SourceScope, row: MismatchRow): Finding 
     source: source.name,
     kind: currencyDiffers ? 'currency_mismatch' : 'amount_mismatch',
     fingerprint: `${currencyDiffers ? 'currency' : 'amount'}_mismatch:${row.line_id}`,
-    summary: `${source.name} line ${row.reference} (${row.field}) is ${row.line_amount} ${row.line_currency}; the ledger has ${row.entry_amount} ${row.entry_currency}`,
+    summary:
+      `${source.name} line ${row.reference} (${row.field}) is ${row.line_amount} ${row.line_currency}; ` +
+      `the ledger has ${row.entry_amount} ${row.entry_currency}`,
     amountMinor: currencyDiffers ? BigInt(row.line_amount) : BigInt(row.line_amount) - BigInt(row.entry_amount),
     currency: row.line_currency,
     evidence: {
@@ -40,87 +39,63 @@ export function mismatchFinding(source: SourceScope, row: MismatchRow): Finding 
   };
 }
 
-export function ambiguousFinding(source: SourceScope, row: { line_id: string; transaction_ids: string[] }): Finding {
+export function ambiguousFinding(source: SourceScope, row: AmbiguousLineRow): Finding {
   return {
     accountCode: source.accountCode,
     source: source.name,
     kind: 'ambiguous_match',
     fingerprint: `ambiguous_match:${row.line_id}`,
-    summary: `${source.name} line matches ${row.transaction_ids.length} ledger entries by amount and date; a person must choose`,
+    summary:
+      `${source.name} line matches ${row.transaction_ids.length} ledger entries by amount and date; ` +
+      'a person must choose',
     amountMinor: null,
     currency: null,
     evidence: { statementLineId: row.line_id, candidateTransactionIds: row.transaction_ids },
   };
 }
 
-export function duplicateFinding(
-  source: SourceScope,
-  row: { line_id: string; twin_id: string; amount: string; currency: string },
-): Finding {
+export function duplicateFinding(source: SourceScope, row: DuplicateLineRow): Finding {
+  const twice = `${source.name} reports the same ${row.amount} ${row.currency} movement twice`;
   return {
     accountCode: source.accountCode,
     source: source.name,
     kind: 'duplicate',
     fingerprint: `duplicate:${row.line_id}`,
-    summary: `${source.name} reports the same ${row.amount} ${row.currency} movement twice; one copy matched the ledger`,
+    summary: `${twice}; one copy matched the ledger`,
     amountMinor: BigInt(row.amount),
     currency: row.currency,
     evidence: { statementLineId: row.line_id, twinStatementLineId: row.twin_id },
   };
 }
 
-export function missingInStatementFinding(
-  source: SourceScope,
-  row: { transaction_id: string; leg: number; amount: string; currency: string; effective_on: string },
-): Finding {
+export function missingInStatementFinding(source: SourceScope, row: MissingInStatementRow): Finding {
   return {
     accountCode: source.accountCode,
     source: source.name,
     kind: 'missing_in_statement',
     fingerprint: `missing_in_statement:${row.transaction_id}:${row.leg}`,
-    summary: `the ledger has ${row.amount} ${row.currency} on ${source.accountCode} on ${row.effective_on}; ${source.name}'s statements do not show it`,
+    summary:
+      `the ledger has ${row.amount} ${row.currency} on ${source.accountCode} on ${row.effective_on}; ` +
+      `${source.name}'s statements do not show it`,
     amountMinor: BigInt(row.amount),
     currency: row.currency,
     evidence: { transactionId: row.transaction_id, leg: row.leg, effectiveOn: row.effective_on },
   };
 }
 
-export function missingInLedgerFinding(
-  source: SourceScope,
-  row: {
-    line_id: string;
-    amount: string;
-    currency: string;
-    booked_on: string;
-    description: string;
-    refs: Record<string, string>;
-  },
-): Finding {
+export function missingInLedgerFinding(source: SourceScope, row: UnmatchedLineRow): Finding {
   return {
     accountCode: source.accountCode,
     source: source.name,
     kind: 'missing_in_ledger',
     fingerprint: `missing_in_ledger:${row.line_id}`,
-    summary: `${source.name} booked ${row.amount} ${row.currency} on ${row.booked_on} (${row.description.slice(0, 80)}); nothing in the ledger matches`,
+    summary:
+      `${source.name} booked ${row.amount} ${row.currency} on ${row.booked_on} ` +
+      `(${row.description.slice(0, 80)}); nothing in the ledger matches`,
     amountMinor: BigInt(row.amount),
     currency: row.currency,
     evidence: { statementLineId: row.line_id, bookedOn: row.booked_on, references: row.refs },
   };
-}
-
-export interface GroupMismatchRow {
-  key: string;
-  lines: string;
-  entries: string;
-  line_sum: string;
-  entry_sum: string;
-  line_currency: string;
-  entry_currency: string;
-  line_currencies: string;
-  entry_currencies: string;
-  shared_entries: string;
-  line_ids: string[];
-  entry_ids: string[];
 }
 
 /** Members listed in a group ticket's evidence; the counts and sums always cover the whole group. */
@@ -135,7 +110,9 @@ export function groupMismatchFinding(source: SourceScope, field: string, row: Gr
     row.line_currencies !== '1' || row.entry_currencies !== '1' || row.line_currency !== row.entry_currency;
   const ambiguous = row.shared_entries !== '0';
   const kind = ambiguous ? 'ambiguous_match' : currencyDiffers ? 'currency_mismatch' : 'amount_mismatch';
-  const sums = `${source.name}'s ${row.lines} lines with ${field} ${row.key} sum to ${row.line_sum} ${row.line_currency}; the ledger's ${row.entries} entries for it to ${row.entry_sum} ${row.entry_currency}`;
+  const sums =
+    `${source.name}'s ${row.lines} lines with ${field} ${row.key} sum to ${row.line_sum} ${row.line_currency}; ` +
+    `the ledger's ${row.entries} entries for it to ${row.entry_sum} ${row.entry_currency}`;
   return {
     accountCode: source.accountCode,
     source: source.name,

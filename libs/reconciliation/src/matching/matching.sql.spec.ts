@@ -1,6 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { matchingRule } from '../rules/matching-rule';
-import { bindRuleParameters, matchByAmountDate, matchByReference, matchGroups } from './matching.sql';
+import { MATCH_BY_REFERENCE } from './matching.sql';
+import { ruleStatement } from './matching.repository';
+import { AMBIGUOUS_LINES, GROUP_MISMATCHES } from './unexplained.sql';
+
+// The names a matching statement may take: the source's scope, the rule's values, the run and a limit.
+const KNOWN = [
+  'tenantId',
+  'sourceId',
+  'accountId',
+  'normalBalance',
+  'toleranceMinor',
+  'toleranceBps',
+  'windowDays',
+  'lineReference',
+  'metadataKey',
+  'runId',
+  'limit',
+];
 
 describe('rule values are parameters, never text', () => {
   const rule = matchingRule({
@@ -11,24 +28,34 @@ describe('rule values are parameters, never text', () => {
     toleranceBps: 150,
   });
 
-  it("numbers the placeholders after the statement's own, in order of first use, each once", () => {
-    const [text, values] = bindRuleParameters('SELECT {{windowDays}}, {{toleranceMinor}}, {{windowDays}}', rule, 6);
-    expect(text).toBe('SELECT $6::int4, $7::int8, $6::int4');
-    expect(values).toEqual([0, '5']);
+  it("names each of the rule's values once, as a parameter of its statement", () => {
+    const names = ruleStatement(rule).parameterNames;
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(expect.arrayContaining(['toleranceMinor', 'toleranceBps', 'lineReference', 'metadataKey']));
+    expect(ruleStatement(rule).text).toMatch(/\$\d+::int4/);
   });
 
   it('leaves no rule value in any statement text', () => {
-    for (const statement of [
-      matchGroups(rule),
-      matchByReference(matchingRule({ type: 'reference', toleranceMinor: 12345n, windowDays: 7 })),
-      matchByAmountDate(matchingRule({ type: 'amount_date', windowDays: 29, toleranceBps: 4321 })),
-    ]) {
-      const [text] = bindRuleParameters(statement, rule, 6);
-      expect(text).not.toMatch(/DROP TABLE|12345|4321|\b29\b|\{\{/);
+    const statements = [
+      ruleStatement(rule),
+      ruleStatement(matchingRule({ type: 'reference', toleranceMinor: 12345n, windowDays: 7 })),
+      ruleStatement(matchingRule({ type: 'amount_date', windowDays: 29, toleranceBps: 4321 })),
+      GROUP_MISMATCHES.tolerant,
+      AMBIGUOUS_LINES.tolerant,
+    ];
+    for (const statement of statements) {
+      expect(statement.text).not.toMatch(/DROP TABLE|12345|4321|\b29\b|(?<!:):[a-z]/);
     }
   });
 
-  it('refuses a placeholder it does not know', () => {
-    expect(() => bindRuleParameters('SELECT {{nope}}', rule, 1)).toThrow(/unknown rule parameter/);
+  it("takes no parameter beyond the source's scope, the rule's values, the run and a limit", () => {
+    const shapes = [
+      ...Object.values(MATCH_BY_REFERENCE).flatMap((byWindow) => Object.values(byWindow)),
+      ...Object.values(GROUP_MISMATCHES),
+      ...Object.values(AMBIGUOUS_LINES),
+      ruleStatement(rule),
+      ruleStatement(matchingRule({ type: 'reversal' })),
+    ];
+    for (const statement of shapes) for (const name of statement.parameterNames) expect(KNOWN).toContain(name);
   });
 });

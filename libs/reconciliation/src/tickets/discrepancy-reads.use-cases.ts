@@ -3,8 +3,14 @@ import { isUuid } from '@ledger/ids';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import type { DiscrepancyKind } from '../domain/finding';
-import { TicketRepository, ticketView } from './ticket.repository';
-import type { TicketCounts, TicketEventView, TicketStatus, TicketView } from './ticket.views';
+import { TicketRepository } from './ticket.repository';
+import {
+  type TicketCounts,
+  type TicketEventView,
+  type TicketStatus,
+  type TicketView,
+  ticketView,
+} from './ticket.views';
 
 export interface ListDiscrepanciesCommand {
   tenantId: string;

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { type SqlExecutor } from '@ledger/db';
 import { canonicalJson, newId } from '@ledger/ids';
 import { type NewEvent } from '@ledger/outbox';
 import { type DiscrepancyKind, type Finding, KIND_POLICY, dueAt } from '../domain/finding';
 import { ownerFor } from '../domain/routing';
-import { type Ticket, type TicketEvent, TicketRepository, ticketView } from './ticket.repository';
+import { OwnerRouteRepository } from './owner-route.repository';
+import { TicketRepository } from './ticket.repository';
+import { type Ticket, type TicketEvent, ticketView } from './ticket.views';
 
 /** Tickets a run looks at when auto-resolving; a tenant with more is far past what a queue can hold. */
 export const OPEN_TICKETS_PER_RUN_MAX = 10_000;
@@ -34,10 +35,13 @@ function changed(ticket: Ticket, finding: Finding): boolean {
  */
 @Injectable()
 export class SyncTickets {
-  constructor(private readonly tickets: TicketRepository) {}
+  constructor(
+    private readonly tickets: TicketRepository,
+    private readonly routes: OwnerRouteRepository,
+  ) {}
 
+  /** In the caller's transaction: the tickets change with the run's record and its events. */
   async execute(
-    tx: SqlExecutor,
     tenantId: string,
     runId: string,
     checkedKinds: readonly DiscrepancyKind[],
@@ -51,12 +55,12 @@ export class SyncTickets {
     const history: TicketEvent[] = [];
     const byFingerprint = new Map(findings.map((finding) => [finding.fingerprint, finding]));
     const existing = new Map(
-      (await this.tickets.findByFingerprints(tx, tenantId, [...byFingerprint.keys()])).map((ticket) => [
+      (await this.tickets.findByFingerprints(tenantId, [...byFingerprint.keys()])).map((ticket) => [
         ticket.fingerprint,
         ticket,
       ]),
     );
-    const routes = await this.tickets.routes(tx, tenantId);
+    const routes = await this.routes.list(tenantId);
     const emit = (type: NewEvent['type'], ticket: Ticket) =>
       events.push({
         type,
@@ -130,7 +134,7 @@ export class SyncTickets {
       }
     }
 
-    for (const ticket of await this.tickets.openOfKinds(tx, tenantId, checkedKinds, OPEN_TICKETS_PER_RUN_MAX)) {
+    for (const ticket of await this.tickets.openOfKinds(tenantId, checkedKinds, OPEN_TICKETS_PER_RUN_MAX)) {
       if (byFingerprint.has(ticket.fingerprint)) continue;
       const resolved: Ticket = {
         ...ticket,
@@ -150,9 +154,9 @@ export class SyncTickets {
       emit('discrepancy.resolved', resolved);
       stats.resolved++;
     }
-    await this.tickets.insert(tx, tenantId, inserts);
-    await this.tickets.update(tx, tenantId, updates);
-    await this.tickets.appendEvents(tx, tenantId, history);
+    await this.tickets.insert(tenantId, inserts);
+    await this.tickets.update(tenantId, updates);
+    await this.tickets.appendEvents(tenantId, history);
     return { stats, events };
   }
 }

@@ -1,67 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type SqlExecutor } from '@ledger/db';
-import type { DiscrepancyKind, Finding, Severity } from '../domain/finding';
-import type { OwnerRoute } from '../domain/routing';
+import { Database, type Prisma } from '@ledger/db';
+import type { DiscrepancyKind, Severity } from '../domain/finding';
 import {
   APPEND_EVENTS,
   COUNT_TICKETS,
   FIND_BY_FINGERPRINTS,
-  FIND_TICKET,
-  HISTORY,
-  INSERT_ROUTE,
   INSERT_TICKETS,
-  LIST_ROUTES,
-  LIST_TICKETS,
   LOCK_TICKET,
   OPEN_OF_KINDS,
+  type TicketRow,
   UPDATE_TICKETS,
 } from './tickets.sql';
-import type { TicketCounts, TicketEventView, TicketStatus, TicketView } from './ticket.views';
-
-interface TicketRow {
-  id: string;
-  fingerprint: string;
-  kind: DiscrepancyKind;
-  severity: Severity;
-  status: TicketStatus;
-  owner: string;
-  summary: string;
-  amount_minor: bigint | null;
-  currency: string | null;
-  account_code: string | null;
-  source: string | null;
-  evidence: Record<string, unknown>;
-  opened_at: Date;
-  updated_at: Date;
-  due_at: Date;
-  resolved_at: Date | null;
-  last_seen_run_id: string | null;
-}
-
-/** A ticket as stored: the finding that opened it (kept current), and how it is being worked. */
-export interface Ticket extends Finding {
-  id: string;
-  severity: Severity;
-  status: TicketStatus;
-  owner: string;
-  openedAt: Date;
-  dueAt: Date;
-  resolvedAt: Date | null;
-  lastSeenRunId: string | null;
-  updatedAt: Date;
-}
-
-/** One entry of a ticket's history. */
-export interface TicketEvent {
-  ticketId: string;
-  actor: string;
-  action: string;
-  note?: string;
-  changes?: Record<string, unknown>;
-}
+import type { Ticket, TicketCounts, TicketEvent, TicketEventView, TicketStatus } from './ticket.views';
 
 /** Tickets or events written by one statement; a run's findings are bounded, this bounds each statement. */
 export const TICKETS_PER_STATEMENT_MAX = 5_000;
+/** History entries shown per ticket. */
+export const TICKET_HISTORY_MAX = 1_000;
 
 function* slices<T>(items: readonly T[]): Generator<readonly T[]> {
   for (let start = 0; start < items.length; start += TICKETS_PER_STATEMENT_MAX)
@@ -78,7 +33,9 @@ export interface TicketFilter {
   beforeId?: string;
 }
 
-function toTicket(row: TicketRow): Ticket {
+const WORKING: TicketStatus[] = ['open', 'acknowledged'];
+
+function fromRow(row: TicketRow): Ticket {
   return {
     id: row.id,
     fingerprint: row.fingerprint,
@@ -100,145 +57,143 @@ function toTicket(row: TicketRow): Ticket {
   };
 }
 
-export function ticketView(ticket: Ticket, now = new Date()): TicketView {
-  const working = ticket.status === 'open' || ticket.status === 'acknowledged';
+function fromModel({ tenantId: _tenantId, ...row }: Prisma.DiscrepancyModel): Ticket {
   return {
-    id: ticket.id,
-    fingerprint: ticket.fingerprint,
-    kind: ticket.kind,
-    severity: ticket.severity,
-    status: ticket.status,
-    owner: ticket.owner,
-    summary: ticket.summary,
-    amount: ticket.amountMinor?.toString() ?? null,
-    currency: ticket.currency,
-    accountCode: ticket.accountCode,
-    source: ticket.source,
-    evidence: ticket.evidence,
-    openedAt: ticket.openedAt.toISOString(),
-    updatedAt: ticket.updatedAt.toISOString(),
-    dueAt: ticket.dueAt.toISOString(),
-    overdue: working && ticket.dueAt.getTime() < now.getTime(),
-    ageHours: Math.floor((now.getTime() - ticket.openedAt.getTime()) / 3_600_000),
-    resolvedAt: ticket.resolvedAt?.toISOString() ?? null,
-    lastSeenRunId: ticket.lastSeenRunId,
+    ...row,
+    kind: row.kind as DiscrepancyKind,
+    severity: row.severity as Severity,
+    status: row.status as TicketStatus,
+    evidence: row.evidence as Record<string, unknown>,
   };
 }
 
+/** The queue's filters as Prisma conditions; all optional. */
+function queueWhere(tenantId: string, filter: TicketFilter, now: Date): Prisma.DiscrepancyWhereInput {
+  const overdue: Prisma.DiscrepancyWhereInput = { dueAt: { lt: now }, status: { in: WORKING } };
+  const min = filter.minAmountMinor;
+  return {
+    tenantId,
+    ...(filter.status === undefined ? {} : { status: filter.status }),
+    ...(filter.owner === undefined ? {} : { owner: filter.owner }),
+    ...(filter.kind === undefined ? {} : { kind: filter.kind }),
+    ...(filter.openedBefore === undefined ? {} : { openedAt: { lt: filter.openedBefore } }),
+    ...(filter.beforeId === undefined ? {} : { id: { lt: filter.beforeId } }),
+    AND: [
+      filter.overdue === undefined ? {} : filter.overdue ? overdue : { NOT: overdue },
+      // |amount| >= min, as two index-friendly ranges.
+      min === undefined ? {} : { OR: [{ amountMinor: { gte: min } }, { amountMinor: { lte: -min } }] },
+    ],
+  };
+}
+
+/**
+ * Discrepancy tickets: a run's sync in SQL (many tickets per statement, and the row lock a person's
+ * change takes), the queue's reads with Prisma Client. Everything runs in the current transaction.
+ */
 @Injectable()
 export class TicketRepository {
   constructor(private readonly db: Database) {}
 
-  async findByFingerprints(tx: SqlExecutor, tenantId: string, fingerprints: readonly string[]): Promise<Ticket[]> {
+  async findByFingerprints(tenantId: string, fingerprints: readonly string[]): Promise<Ticket[]> {
     if (fingerprints.length === 0) return [];
-    return (await tx.query<TicketRow>(FIND_BY_FINGERPRINTS, [tenantId, fingerprints])).map(toTicket);
+    return (await this.db.query(FIND_BY_FINGERPRINTS, { tenantId, fingerprints })).map(fromRow);
   }
 
-  async openOfKinds(
-    tx: SqlExecutor,
-    tenantId: string,
-    kinds: readonly DiscrepancyKind[],
-    limit: number,
-  ): Promise<Ticket[]> {
-    return (await tx.query<TicketRow>(OPEN_OF_KINDS, [tenantId, kinds, limit])).map(toTicket);
+  async openOfKinds(tenantId: string, kinds: readonly DiscrepancyKind[], limit: number): Promise<Ticket[]> {
+    return (await this.db.query(OPEN_OF_KINDS, { tenantId, kinds, limit })).map(fromRow);
   }
 
-  async insert(tx: SqlExecutor, tenantId: string, tickets: readonly Ticket[]): Promise<void> {
+  async insert(tenantId: string, tickets: readonly Ticket[]): Promise<void> {
     for (const slice of slices(tickets)) {
-      await tx.query(INSERT_TICKETS, [
+      await this.db.query(INSERT_TICKETS, {
         tenantId,
-        slice.map((ticket) => ticket.id),
-        slice.map((ticket) => ticket.fingerprint),
-        slice.map((ticket) => ticket.kind),
-        slice.map((ticket) => ticket.severity),
-        slice.map((ticket) => ticket.owner),
-        slice.map((ticket) => ticket.summary),
-        slice.map((ticket) => ticket.amountMinor),
-        slice.map((ticket) => ticket.currency),
-        slice.map((ticket) => ticket.accountCode),
-        slice.map((ticket) => ticket.source),
-        slice.map((ticket) => JSON.stringify(ticket.evidence)),
-        slice.map((ticket) => ticket.openedAt),
-        slice.map((ticket) => ticket.dueAt),
-        slice.map((ticket) => ticket.lastSeenRunId),
-      ]);
+        ids: slice.map((ticket) => ticket.id),
+        fingerprints: slice.map((ticket) => ticket.fingerprint),
+        kinds: slice.map((ticket) => ticket.kind),
+        severities: slice.map((ticket) => ticket.severity),
+        owners: slice.map((ticket) => ticket.owner),
+        summaries: slice.map((ticket) => ticket.summary),
+        amountsMinor: slice.map((ticket) => ticket.amountMinor),
+        currencies: slice.map((ticket) => ticket.currency),
+        accountCodes: slice.map((ticket) => ticket.accountCode),
+        sources: slice.map((ticket) => ticket.source),
+        evidences: slice.map((ticket) => JSON.stringify(ticket.evidence)),
+        openedAts: slice.map((ticket) => ticket.openedAt),
+        dueAts: slice.map((ticket) => ticket.dueAt),
+        lastSeenRunIds: slice.map((ticket) => ticket.lastSeenRunId),
+      });
     }
   }
 
   /** Writes each ticket's working state; a null lastSeenRunId keeps the stored one. */
-  async update(tx: SqlExecutor, tenantId: string, tickets: readonly Ticket[]): Promise<void> {
+  async update(tenantId: string, tickets: readonly Ticket[]): Promise<void> {
     for (const slice of slices(tickets)) {
-      await tx.query(UPDATE_TICKETS, [
+      await this.db.query(UPDATE_TICKETS, {
         tenantId,
-        slice.map((ticket) => ticket.id),
-        slice.map((ticket) => ticket.status),
-        slice.map((ticket) => ticket.owner),
-        slice.map((ticket) => ticket.summary),
-        slice.map((ticket) => ticket.amountMinor),
-        slice.map((ticket) => ticket.currency),
-        slice.map((ticket) => JSON.stringify(ticket.evidence)),
-        slice.map((ticket) => ticket.resolvedAt),
-        slice.map((ticket) => ticket.lastSeenRunId),
-        slice.map((ticket) => ticket.dueAt),
-      ]);
+        ids: slice.map((ticket) => ticket.id),
+        statuses: slice.map((ticket) => ticket.status),
+        owners: slice.map((ticket) => ticket.owner),
+        summaries: slice.map((ticket) => ticket.summary),
+        amountsMinor: slice.map((ticket) => ticket.amountMinor),
+        currencies: slice.map((ticket) => ticket.currency),
+        evidences: slice.map((ticket) => JSON.stringify(ticket.evidence)),
+        resolvedAts: slice.map((ticket) => ticket.resolvedAt),
+        lastSeenRunIds: slice.map((ticket) => ticket.lastSeenRunId),
+        dueAts: slice.map((ticket) => ticket.dueAt),
+      });
     }
   }
 
-  async appendEvents(tx: SqlExecutor, tenantId: string, events: readonly TicketEvent[]): Promise<void> {
+  async appendEvents(tenantId: string, events: readonly TicketEvent[]): Promise<void> {
     for (const slice of slices(events)) {
-      await tx.query(APPEND_EVENTS, [
+      await this.db.query(APPEND_EVENTS, {
         tenantId,
-        slice.map((event) => event.ticketId),
-        slice.map((event) => event.actor),
-        slice.map((event) => event.action),
-        slice.map((event) => event.note ?? null),
-        slice.map((event) => JSON.stringify(event.changes ?? {})),
-      ]);
+        ticketIds: slice.map((event) => event.ticketId),
+        actors: slice.map((event) => event.actor),
+        actions: slice.map((event) => event.action),
+        notes: slice.map((event) => event.note ?? null),
+        changes: slice.map((event) => JSON.stringify(event.changes ?? {})),
+      });
     }
+  }
+
+  /** The ticket, locked until the current transaction ends. */
+  async lock(tenantId: string, id: string): Promise<Ticket | undefined> {
+    const row = (await this.db.query(LOCK_TICKET, { tenantId, id }))[0];
+    return row === undefined ? undefined : fromRow(row);
   }
 
   async find(tenantId: string, id: string): Promise<Ticket | undefined> {
-    const row = (await this.db.executor.query<TicketRow>(FIND_TICKET, [tenantId, id]))[0];
-    return row === undefined ? undefined : toTicket(row);
-  }
-
-  async lock(tx: SqlExecutor, tenantId: string, id: string): Promise<Ticket | undefined> {
-    const row = (await tx.query<TicketRow>(LOCK_TICKET, [tenantId, id]))[0];
-    return row === undefined ? undefined : toTicket(row);
+    const row = await this.db.prisma.discrepancy.findUnique({ where: { tenantId_id: { tenantId, id } } });
+    return row === null ? undefined : fromModel(row);
   }
 
   async history(tenantId: string, id: string): Promise<TicketEventView[]> {
-    const rows = await this.db.executor.query<{
-      seq: number;
-      at: Date;
-      actor: string;
-      action: string;
-      note: string | null;
-      changes: Record<string, unknown>;
-    }>(HISTORY, [tenantId, id]);
-    return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
+    const rows = await this.db.prisma.discrepancyEvent.findMany({
+      where: { tenantId, discrepancyId: id },
+      orderBy: { seq: 'asc' },
+      take: TICKET_HISTORY_MAX,
+      select: { seq: true, at: true, actor: true, action: true, note: true, changes: true },
+    });
+    return rows.map((row) => ({
+      ...row,
+      at: row.at.toISOString(),
+      changes: row.changes as Record<string, unknown>,
+    }));
   }
 
+  /** The queue, newest first (ids are time-ordered), from just below the filter's `beforeId`. */
   async list(tenantId: string, filter: TicketFilter, take: number): Promise<Ticket[]> {
-    const rows = await this.db.executor.query<TicketRow>(LIST_TICKETS, [
-      tenantId,
-      filter.status ?? null,
-      filter.owner ?? null,
-      filter.kind ?? null,
-      filter.overdue ?? null,
-      filter.minAmountMinor ?? null,
-      filter.openedBefore ?? null,
-      filter.beforeId ?? null,
+    const rows = await this.db.prisma.discrepancy.findMany({
+      where: queueWhere(tenantId, filter, new Date()),
+      orderBy: { id: 'desc' },
       take,
-    ]);
-    return rows.map(toTicket);
+    });
+    return rows.map(fromModel);
   }
 
   async countByStatus(tenantId: string): Promise<TicketCounts> {
-    const rows = await this.db.executor.query<{ status: TicketStatus; tickets: number; overdue: number }>(
-      COUNT_TICKETS,
-      [tenantId],
-    );
+    const rows = await this.db.query(COUNT_TICKETS, { tenantId });
     const byStatus: Record<TicketStatus, number> = { open: 0, acknowledged: 0, resolved: 0, ignored: 0 };
     for (const row of rows) byStatus[row.status] = row.tickets;
     return {
@@ -248,35 +203,13 @@ export class TicketRepository {
     };
   }
 
-  async routes(tx: SqlExecutor, tenantId: string): Promise<OwnerRoute[]> {
-    const rows = await tx.query<{
-      priority: number;
-      kind: OwnerRoute['kind'];
-      source: string | null;
-      account_prefix: string | null;
-      min_amount_minor: bigint | null;
-      owner: string;
-    }>(LIST_ROUTES, [tenantId]);
-    return rows.map((row) => ({
-      priority: row.priority,
-      kind: row.kind,
-      source: row.source,
-      accountPrefix: row.account_prefix,
-      minAmountMinor: row.min_amount_minor,
-      owner: row.owner,
-    }));
-  }
-
-  async insertRoute(tx: SqlExecutor, tenantId: string, id: string, route: OwnerRoute): Promise<void> {
-    await tx.query(INSERT_ROUTE, [
-      tenantId,
-      id,
-      route.priority,
-      route.kind,
-      route.source,
-      route.accountPrefix,
-      route.minAmountMinor,
-      route.owner,
-    ]);
+  /** Tickets still being worked, by kind, across tenants, for the metrics. */
+  async workingByKind(): Promise<Record<string, number>> {
+    const groups = await this.db.prisma.discrepancy.groupBy({
+      by: ['kind'],
+      where: { status: { in: WORKING } },
+      _count: { _all: true },
+    });
+    return Object.fromEntries(groups.map((group) => [group.kind, group._count._all]));
   }
 }

@@ -1,4 +1,4 @@
-import type { DiscrepancyKind, Severity } from '../domain/finding';
+import type { DiscrepancyKind, Finding, Severity } from '../domain/finding';
 
 export type TicketStatus = 'open' | 'acknowledged' | 'resolved' | 'ignored';
 
@@ -40,4 +40,51 @@ export interface TicketCounts {
   byStatus: Record<TicketStatus, number>;
   overdue: number;
   total: number;
+}
+
+/** A ticket as stored: the finding that opened it (kept current), and how it is being worked. */
+export interface Ticket extends Finding {
+  id: string;
+  severity: Severity;
+  status: TicketStatus;
+  owner: string;
+  openedAt: Date;
+  dueAt: Date;
+  resolvedAt: Date | null;
+  lastSeenRunId: string | null;
+  updatedAt: Date;
+}
+
+/** One entry of a ticket's history. */
+export interface TicketEvent {
+  ticketId: string;
+  actor: string;
+  action: string;
+  note?: string;
+  changes?: Record<string, unknown>;
+}
+
+export function ticketView(ticket: Ticket, now = new Date()): TicketView {
+  const working = ticket.status === 'open' || ticket.status === 'acknowledged';
+  return {
+    id: ticket.id,
+    fingerprint: ticket.fingerprint,
+    kind: ticket.kind,
+    severity: ticket.severity,
+    status: ticket.status,
+    owner: ticket.owner,
+    summary: ticket.summary,
+    amount: ticket.amountMinor?.toString() ?? null,
+    currency: ticket.currency,
+    accountCode: ticket.accountCode,
+    source: ticket.source,
+    evidence: ticket.evidence,
+    openedAt: ticket.openedAt.toISOString(),
+    updatedAt: ticket.updatedAt.toISOString(),
+    dueAt: ticket.dueAt.toISOString(),
+    overdue: working && ticket.dueAt.getTime() < now.getTime(),
+    ageHours: Math.floor((now.getTime() - ticket.openedAt.getTime()) / 3_600_000),
+    resolvedAt: ticket.resolvedAt?.toISOString() ?? null,
+    lastSeenRunId: ticket.lastSeenRunId,
+  };
 }

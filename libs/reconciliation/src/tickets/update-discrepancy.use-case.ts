@@ -3,8 +3,8 @@ import { Database } from '@ledger/db';
 import { isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { OutboxWriter } from '@ledger/outbox';
-import { TicketRepository, ticketView } from './ticket.repository';
-import type { TicketEventView, TicketStatus, TicketView } from './ticket.views';
+import { TicketRepository } from './ticket.repository';
+import { type TicketEventView, type TicketStatus, type TicketView, ticketView } from './ticket.views';
 
 export interface UpdateDiscrepancyCommand {
   tenantId: string;
@@ -41,7 +41,7 @@ export class UpdateDiscrepancyUseCase {
       });
     }
     const updated = await this.db.transaction('read committed', async (tx) => {
-      const ticket = await this.tickets.lock(tx, command.tenantId, command.id.toLowerCase());
+      const ticket = await this.tickets.lock(command.tenantId, command.id.toLowerCase());
       if (ticket === undefined) throw new DomainError('NOT_FOUND', `discrepancy ${command.id} not found`);
       const next = { ...ticket, updatedAt: new Date() };
       const actions: { action: string; changes: Record<string, unknown> }[] = [];
@@ -61,9 +61,8 @@ export class UpdateDiscrepancyUseCase {
       }
       if (actions.length === 0 && command.note) actions.push({ action: 'noted', changes: {} });
       if (actions.length === 0) return ticket;
-      await this.tickets.update(tx, command.tenantId, [{ ...next, lastSeenRunId: null }]);
+      await this.tickets.update(command.tenantId, [{ ...next, lastSeenRunId: null }]);
       await this.tickets.appendEvents(
-        tx,
         command.tenantId,
         actions.map((entry, index) => ({
           ticketId: ticket.id,
@@ -74,6 +73,7 @@ export class UpdateDiscrepancyUseCase {
       );
       const type =
         next.status === 'resolved' && ticket.status !== 'resolved' ? 'discrepancy.resolved' : 'discrepancy.updated';
+      // libs/outbox still takes the transaction on this branch (it ignores it once it uses the ambient one).
       await this.outbox.append(tx, command.tenantId, [
         {
           type,

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '@ledger/db';
+import {
+  CONFIRM_MATCH,
+  FIND_MATCH,
+  INSERT_MANUAL_MATCH,
+  LIST_MATCHES,
+  type MemberRow,
+  UNDO_MATCH,
+} from './matches.sql';
+
+/** The matches a person looks at and decides on (the rules' inserts are MatchingRepository's). */
+@Injectable()
+export class MatchRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The members of every match of a line or of a transaction, match by match. */
+  listMembers(tenantId: string, of: { statementLineId: string | null; transactionId: string | null }) {
+    return this.db.query(LIST_MATCHES, { tenantId, ...of });
+  }
+
+  findMembers(tenantId: string, groupId: string): Promise<MemberRow[]> {
+    return this.db.query(FIND_MATCH, { tenantId, groupId });
+  }
+
+  /**
+   * One match of the rows given, each a line, an entry or both; answers how many rows were written (a
+   * row whose line or entry is already matched is skipped).
+   */
+  async insertManual(
+    tenantId: string,
+    match: { groupId: string; actor: string; note: string | null },
+    rows: { lineId: string | null; transactionId: string | null; leg: number | null }[],
+  ): Promise<number> {
+    const inserted = await this.db.query(INSERT_MANUAL_MATCH, {
+      tenantId,
+      ...match,
+      lineIds: rows.map((row) => row.lineId),
+      transactionIds: rows.map((row) => row.transactionId),
+      legs: rows.map((row) => row.leg),
+    });
+    return inserted.length;
+  }
+
+  /** Whether the match was live (and, to confirm, not yet confirmed). */
+  async decide(
+    tenantId: string,
+    action: 'confirm' | 'undo',
+    decision: { groupId: string; actor: string; note: string | null },
+  ): Promise<boolean> {
+    const changed = await this.db.query(action === 'confirm' ? CONFIRM_MATCH : UNDO_MATCH, { tenantId, ...decision });
+    return changed.length > 0;
+  }
+}
