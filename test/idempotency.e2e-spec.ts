@@ -209,7 +209,7 @@ describe('idempotency keys on POST /v1/transactions', () => {
     expect(first.status).toBe(201);
     // Another retry of the same finished request, caught while it holds the key's lock (it claims the key
     // as every request does, and its transaction stays open here).
-    await api.db.database.transaction('read committed', async (tx) => {
+    await api.db.database.sql.transaction('read committed', async (tx) => {
       const [claim] = await tx.query<{ state: string }>('SELECT * FROM ledger_claim_idempotency_key($1, $2)', [
         tenant.tenantId,
         key,
@@ -222,7 +222,7 @@ describe('idempotency keys on POST /v1/transactions', () => {
     });
     // A key with no outcome yet is still in progress while its lock is held.
     const running = randomUUID();
-    await api.db.database.transaction('read committed', async (tx) => {
+    await api.db.database.sql.transaction('read committed', async (tx) => {
       await tx.query('SELECT * FROM ledger_claim_idempotency_key($1, $2)', [tenant.tenantId, running]);
       expectError(await postTransaction(api, tenant.posterKey, body, running), 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
     });

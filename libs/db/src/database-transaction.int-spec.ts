@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, createTestDatabase } from './test-database';
+import { type NoParams, sql } from './sql-statement';
 import { TRANSACTION_ATTEMPTS_MAX } from './transaction-retry';
+
+const READ_COUNTER = sql<NoParams, { value: number }>('SELECT value FROM counters WHERE id = 1');
+const SET_COUNTER = sql<{ value: number }>('UPDATE counters SET value = :value WHERE id = 1');
 
 describe('Database.transaction', () => {
   let test: TestDatabase;
@@ -21,12 +25,12 @@ describe('Database.transaction', () => {
     const increments = TRANSACTION_ATTEMPTS_MAX - 1;
     await Promise.all(
       Array.from({ length: increments }, () =>
-        test.database.transaction('serializable', async (tx) => {
+        test.database.transaction('serializable', async () => {
           attempts++;
-          const rows = await tx.query<{ value: number }>('SELECT value FROM counters WHERE id = 1');
+          const rows = await test.database.query(READ_COUNTER);
           // Read-then-write under SERIALIZABLE: concurrent runs conflict and must be retried.
           await new Promise((resolve) => setTimeout(resolve, 5));
-          await tx.query('UPDATE counters SET value = $1 WHERE id = 1', [rows[0]!.value + 1]);
+          await test.database.query(SET_COUNTER, { value: rows[0]!.value + 1 });
         }),
       ),
     );
@@ -38,9 +42,7 @@ describe('Database.transaction', () => {
   it('joins an enclosing transaction instead of opening a second one', async () => {
     await expect(
       test.database.transaction('read committed', async () => {
-        await test.database.transaction('read committed', (inner) =>
-          inner.query('UPDATE counters SET value = -1 WHERE id = 1'),
-        );
+        await test.database.transaction('read committed', () => test.database.query(SET_COUNTER, { value: -1 }));
         throw new Error('roll back both');
       }),
     ).rejects.toThrow('roll back both');
@@ -49,14 +51,16 @@ describe('Database.transaction', () => {
   });
 
   it('runs a separate transaction beside an enclosing one, on its own connection, seeing only committed rows', async () => {
-    const backend = 'SELECT pg_backend_pid() AS pid, (SELECT value FROM counters WHERE id = 1) AS value';
+    const backend = sql<NoParams, { pid: number; value: number }>(
+      'SELECT pg_backend_pid() AS pid, (SELECT value FROM counters WHERE id = 1) AS value',
+    );
     await expect(
-      test.database.transaction('read committed', async (tx) => {
-        await tx.query('UPDATE counters SET value = -2 WHERE id = 1');
-        const [separate] = await test.database.separateTransaction('repeatable read', (other) =>
-          other.query<{ pid: number; value: number }>(backend),
+      test.database.transaction('read committed', async () => {
+        await test.database.query(SET_COUNTER, { value: -2 });
+        const [separate] = await test.database.separateTransaction('repeatable read', () =>
+          test.database.query(backend),
         );
-        const [enclosing] = await test.database.executor.query<{ pid: number; value: number }>(backend);
+        const [enclosing] = await test.database.query(backend);
         expect(separate!.pid).not.toBe(enclosing!.pid);
         expect(enclosing!.value).toBe(-2);
         expect(separate!.value).not.toBe(-2);
@@ -68,9 +72,9 @@ describe('Database.transaction', () => {
   it('does not retry errors that are not serialization failures or deadlocks', async () => {
     let attempts = 0;
     await expect(
-      test.database.transaction('read committed', async (tx) => {
+      test.database.transaction('read committed', async () => {
         attempts++;
-        await tx.query('SELECT 1 / 0');
+        await test.database.query(sql('SELECT 1 / 0'));
       }),
     ).rejects.toMatchObject({ code: '22012' });
     expect(attempts).toBe(1);

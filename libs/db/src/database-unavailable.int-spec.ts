@@ -4,6 +4,7 @@ import { createDatabase } from './database.factory';
 import { isDatabaseUnavailable } from './database-unavailable';
 import { freePort } from '../../../test/support/free-port';
 import { type TestDatabase, createTestDatabase } from './test-database';
+import { sql } from './sql-statement';
 
 async function rejection(work: () => Promise<unknown>): Promise<unknown> {
   try {
@@ -36,15 +37,17 @@ describe('isDatabaseUnavailable, on the errors the real clients raise', () => {
   it('is true for a server that does not listen, through the SQL pool, a transaction and Prisma Client', async () => {
     expect(isDatabaseUnavailable(await rejection(() => down.sql.query('SELECT 1')))).toBe(true);
     expect(
-      isDatabaseUnavailable(await rejection(() => down.transaction('read committed', (tx) => tx.query('SELECT 1')))),
+      isDatabaseUnavailable(
+        await rejection(() => down.transaction('read committed', () => down.query(sql('SELECT 1')))),
+      ),
     ).toBe(true);
     expect(isDatabaseUnavailable(await rejection(() => down.prisma.tenant.count()))).toBe(true);
   });
 
   it('is true for a connection the server terminates (57P01), and the connection lost inside a transaction does not end the process', async () => {
     const error = await rejection(() =>
-      up.database.transaction('read committed', async (tx) => {
-        await tx.query('SELECT pg_terminate_backend(pg_backend_pid())');
+      up.database.transaction('read committed', async () => {
+        await up.database.query(sql('SELECT pg_terminate_backend(pg_backend_pid())'));
       }),
     );
     expect(isDatabaseUnavailable(error)).toBe(true);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrismaClient } from './generated/prisma/client';
-import type { IsolationLevel, SqlExecutor, SqlPool, SqlTransaction } from './sql-client';
+import type { IsolationLevel, SqlExecutor, SqlPool } from './sql-client';
 import { type SqlStatement, bindParameters } from './sql-statement';
 import { TransactionScope } from './transaction-scope';
 import { TRANSACTION_ATTEMPTS_MAX, isRetryableTransactionError, retryDelayMs } from './transaction-retry';
@@ -45,8 +45,8 @@ export class Database {
     return this.executor.query<Row>(statement.text, values);
   }
 
-  /** Autocommit query, or the current transaction's if there is one. */
-  get executor(): SqlExecutor {
+  /** The current transaction's connection, or the pool (autocommit) when there is none. */
+  private get executor(): SqlExecutor {
     return this.scope.current?.tx ?? this.sql;
   }
 
@@ -54,7 +54,7 @@ export class Database {
     return this.scope.current !== undefined;
   }
 
-  async transaction<T>(isolation: IsolationLevel, work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+  async transaction<T>(isolation: IsolationLevel, work: () => Promise<T>): Promise<T> {
     const current = this.scope.current;
     if (current) {
       assert.equal(
@@ -62,11 +62,11 @@ export class Database {
         isolation,
         `nested transaction asks for ${isolation} inside ${current.isolation}`,
       );
-      return work(current.tx);
+      return work();
     }
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.sql.transaction(isolation, (tx) => this.scope.run({ tx, isolation }, () => work(tx)));
+        return await this.sql.transaction(isolation, (tx) => this.scope.run({ tx, isolation }, work));
       } catch (error) {
         if (!isRetryableTransactionError(error) || attempt >= TRANSACTION_ATTEMPTS_MAX) throw error;
         await sleep(retryDelayMs(attempt));
@@ -84,7 +84,7 @@ export class Database {
    * runs beside the current unit of work instead of in it. It sees only what others have committed.
    * Not on a single connection (the embedded database), where it would wait for the enclosing one.
    */
-  async separateTransaction<T>(isolation: IsolationLevel, work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+  async separateTransaction<T>(isolation: IsolationLevel, work: () => Promise<T>): Promise<T> {
     assert.ok(this.allowsSeparateTransactions, 'a separate transaction needs a second connection');
     return this.scope.outside(() => this.transaction(isolation, work));
   }

@@ -1,5 +1,6 @@
 export { EVENT_TYPES, type EventType, type LedgerEvent, type NewEvent } from './outbox-event';
-export { OutboxWriter, OUTBOX_INSERT_SQL, outboxInsertParams, type OutboxInsertParams } from './outbox.writer';
+export { OutboxRepository, outboxInsertParams } from './outbox.repository';
+export { OUTBOX_INSERT_SQL, type OutboxInsertParams } from './outbox.sql';
 export { ListEventsUseCase, EVENT_PAGE_SIZE_MAX, type EventPage, type ListEventsCommand } from './list-events.use-case';
 export { OutboxModule } from './outbox.module';
 export { backoffDelayMs } from './backoff';

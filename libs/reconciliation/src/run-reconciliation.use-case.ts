@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
-import { OutboxWriter } from '@ledger/outbox';
+import { OutboxRepository } from '@ledger/outbox';
 import { type CheckOutcome, InvariantChecks } from './checks/invariant-checks';
 import { type MatchingOutcome, MatchStatements } from './matching/match-statements';
 import { MatchingRepository } from './matching/matching.repository';
@@ -42,7 +42,7 @@ export class RunReconciliationUseCase {
     private readonly matcher: MatchStatements,
     private readonly matching: MatchingRepository,
     private readonly tickets: SyncTickets,
-    private readonly outbox: OutboxWriter,
+    private readonly outbox: OutboxRepository,
   ) {}
 
   async execute(command: { tenantId: string; trigger: RunTrigger }): Promise<RunView> {
@@ -93,7 +93,7 @@ export class RunReconciliationUseCase {
     matching: MatchingOutcome,
     timings: RunTimings,
   ): Promise<RunView> {
-    return this.db.transaction('read committed', async (tx) => {
+    return this.db.transaction('read committed', async () => {
       const findings = [...outcomes.flatMap((outcome) => outcome.findings), ...matching.findings];
       const synced = await timings.step('tickets', () =>
         this.tickets.execute(command.tenantId, runId, CHECKED_KINDS, findings, startedAt),
@@ -116,8 +116,7 @@ export class RunReconciliationUseCase {
         stats,
         error: null,
       };
-      // libs/outbox still takes the transaction on this branch (it ignores it once it uses the ambient one).
-      await this.outbox.append(tx, command.tenantId, [
+      await this.outbox.append(command.tenantId, [
         ...synced.events,
         {
           type: 'reconciliation.completed',

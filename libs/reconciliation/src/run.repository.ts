@@ -114,6 +114,6 @@ export class RunRepository {
   }
 
   async tenants(): Promise<string[]> {
-    return (await this.db.query(ALL_TENANTS, {})).map((row) => row.id);
+    return (await this.db.query(ALL_TENANTS)).map((row) => row.id);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
-import { OutboxWriter } from '@ledger/outbox';
+import { OutboxRepository } from '@ledger/outbox';
 import { type LineAmount, balanceCheck } from '../balance-check';
 import { type CsvProfile, csvProfileSchema } from '../csv/csv-profile';
 import { type StatementFormat, parse } from '../parse';
@@ -88,7 +88,7 @@ export class ImportStatementUseCase {
     private readonly imports: ImportRepository,
     private readonly sources: StatementSourceReader,
     private readonly sourceRows: SourceRepository,
-    private readonly outbox: OutboxWriter,
+    private readonly outbox: OutboxRepository,
   ) {}
 
   async execute(command: ImportStatementCommand): Promise<ImportResult> {
@@ -112,7 +112,7 @@ export class ImportStatementUseCase {
     const csvProfiles = await this.csvProfiles(command.tenantId, format);
     const input = new HashedInput(command.input, IMPORT_FILE_BYTES_MAX, command.onProgress);
     const importId = newId();
-    return this.db.transaction('read committed', async (tx) => {
+    return this.db.transaction('read committed', async () => {
       const fileName = command.fileName?.slice(0, 255) ?? null;
       await this.imports.markStart();
       await this.imports.openImport(command.tenantId, { id: importId, sourceId: source.id, format, fileName });
@@ -153,8 +153,7 @@ export class ImportStatementUseCase {
         fileBytes: record.fileBytes.toString(),
         createdAt: createdAt.toISOString(),
       };
-      // libs/outbox still takes the transaction on this branch (it ignores it once it uses the ambient one).
-      await this.outbox.append(tx, command.tenantId, [
+      await this.outbox.append(command.tenantId, [
         {
           type: 'statement.imported',
           aggregateType: 'statement_import',

@@ -91,11 +91,11 @@ export class ImportRepository {
 
   /** Marks where an import's writes start, so they can be undone alone (the request may hold more). */
   async markStart(): Promise<void> {
-    await this.db.query(MARK_IMPORT_START, {});
+    await this.db.query(MARK_IMPORT_START);
   }
 
   async undoToStart(): Promise<void> {
-    await this.db.query(UNDO_TO_IMPORT_START, {});
+    await this.db.query(UNDO_TO_IMPORT_START);
   }
 
   async openImport(

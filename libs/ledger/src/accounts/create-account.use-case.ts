@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
-import { OutboxWriter } from '@ledger/outbox';
+import { OutboxRepository } from '@ledger/outbox';
 import { AccountRepository } from './account.repository';
 import { type AccountView, toAccountView } from './account.view';
 import type { CreateAccountRequest } from './create-account.schema';
@@ -17,7 +17,7 @@ export class CreateAccountUseCase {
   constructor(
     private readonly db: Database,
     private readonly accounts: AccountRepository,
-    private readonly outbox: OutboxWriter,
+    private readonly outbox: OutboxRepository,
   ) {}
 
   async execute({ tenantId, request }: CreateAccountCommand): Promise<AccountView> {

@@ -71,13 +71,13 @@ export class MatchingRepository {
 
   /** Fresh planner statistics for the tables matching joins (autocommit, or the enclosing transaction). */
   async refreshStatistics(): Promise<void> {
-    await this.db.query(REFRESH_STATISTICS, {});
+    await this.db.query(REFRESH_STATISTICS);
   }
 
   /** A step's transaction: a run's statement timeout, and bulk plans unless the step probes by design. */
   async beginStep(probing: boolean): Promise<void> {
-    await this.db.query(RUN_STATEMENT_TIMEOUT, {});
-    await this.db.query(probing ? PROBING_PLANS : BULK_PLANS, {});
+    await this.db.query(RUN_STATEMENT_TIMEOUT);
+    await this.db.query(probing ? PROBING_PLANS : BULK_PLANS);
   }
 
   /** Statement lines the rule matched. */
@@ -121,11 +121,11 @@ export class MatchingRepository {
   /** Inside a step's transaction: a read that probes indexes per row with nested loops allowed, bulk plans after. */
   private async withPlans<T>(rule: MatchingRule, work: () => Promise<T>): Promise<T> {
     if (!probes(rule)) return work();
-    await this.db.query(PROBING_PLANS, {});
+    await this.db.query(PROBING_PLANS);
     try {
       return await work();
     } finally {
-      await this.db.query(BULK_PLANS, {});
+      await this.db.query(BULK_PLANS);
     }
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
-import { OutboxWriter } from '@ledger/outbox';
+import { OutboxRepository } from '@ledger/outbox';
 import { TicketRepository } from './ticket.repository';
 import { type TicketEventView, type TicketStatus, type TicketView, ticketView } from './ticket.views';
 
@@ -30,7 +30,7 @@ export class UpdateDiscrepancyUseCase {
   constructor(
     private readonly db: Database,
     private readonly tickets: TicketRepository,
-    private readonly outbox: OutboxWriter,
+    private readonly outbox: OutboxRepository,
   ) {}
 
   async execute(command: UpdateDiscrepancyCommand): Promise<TicketView & { history: TicketEventView[] }> {
@@ -40,7 +40,7 @@ export class UpdateDiscrepancyUseCase {
         fields: [{ path: 'note', message: 'required' }],
       });
     }
-    const updated = await this.db.transaction('read committed', async (tx) => {
+    const updated = await this.db.transaction('read committed', async () => {
       const ticket = await this.tickets.lock(command.tenantId, command.id.toLowerCase());
       if (ticket === undefined) throw new DomainError('NOT_FOUND', `discrepancy ${command.id} not found`);
       const next = { ...ticket, updatedAt: new Date() };
@@ -73,8 +73,7 @@ export class UpdateDiscrepancyUseCase {
       );
       const type =
         next.status === 'resolved' && ticket.status !== 'resolved' ? 'discrepancy.resolved' : 'discrepancy.updated';
-      // libs/outbox still takes the transaction on this branch (it ignores it once it uses the ambient one).
-      await this.outbox.append(tx, command.tenantId, [
+      await this.outbox.append(command.tenantId, [
         {
           type,
           aggregateType: 'discrepancy',
