@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Database, type Prisma } from '@ledger/db';
 import { RECONCILIATION_SETTINGS, type ReconciliationSettings } from './reconciliation-settings.module';
-import { ABANDON_SILENT_RUN, ALL_TENANTS, CLAIM_RUN, FINISH_RUN, HEARTBEAT } from './runs.sql';
+import { ABANDON_SILENT_RUN, CLAIM_RUN, FINISH_RUN, HEARTBEAT } from './runs.sql';
 
 /**
  * A running run that has not beaten for this long is taken for dead (longer than any one step of a
@@ -111,9 +111,5 @@ export class RunRepository {
   async countByStatus(): Promise<Record<string, number>> {
     const groups = await this.db.prisma.reconciliationRun.groupBy({ by: ['status'], _count: { _all: true } });
     return Object.fromEntries(groups.map((group) => [group.status, group._count._all]));
-  }
-
-  async tenants(): Promise<string[]> {
-    return (await this.db.query(ALL_TENANTS)).map((row) => row.id);
   }
 }

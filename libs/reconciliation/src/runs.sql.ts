@@ -1,6 +1,6 @@
-// A reconciliation run's lifecycle. Foreign table read here: `tenants` (libs/auth), by ALL_TENANTS only.
+// A reconciliation run's lifecycle.
 
-import { type NoParams, sql } from '@ledger/db';
+import { sql } from '@ledger/db';
 
 /** Starts a run unless one of the tenant is running (the partial unique index says so). */
 export const CLAIM_RUN = sql<{ tenantId: string; id: string; trigger: string; startedAt: Date }, { id: string }>(`
@@ -26,9 +26,3 @@ UPDATE reconciliation_runs
    SET status = :status, finished_at = clock_timestamp(), stats = :stats::text::jsonb, error = :error
  WHERE tenant_id = :tenantId AND id = :id AND status = 'running'
 RETURNING finished_at`);
-
-/**
- * Every tenant, for the scheduled run. A read of libs/auth's `tenants`, which exports no reader of its
- * own yet (its module is a forRoot that installs the global guard): the one foreign table of this file.
- */
-export const ALL_TENANTS = sql<NoParams, { id: string }>('SELECT id FROM tenants ORDER BY id');
