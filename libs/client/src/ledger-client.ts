@@ -9,7 +9,7 @@ export interface LedgerClientOptions {
   fetch?: (request: Request) => Promise<Response>;
   /** Attempts of a repeatable request (see `createLedgerClient`), at least 1; default 4. */
   attemptsMax?: number;
-  /** Wait before attempt `attempt + 1` when the server gave no Retry-After; default: full jitter, 100 ms doubling to 2 s. */
+  /** The wait before attempt `attempt + 1` without a Retry-After; default: full jitter, 100 ms doubling to 2 s. */
   retryDelayMs?: (attempt: number) => number;
 }
 
