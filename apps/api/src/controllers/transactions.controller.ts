@@ -186,7 +186,7 @@ export class TransactionsController {
   @Endpoint({
     operationId: 'listTransactions',
     summary: 'List transactions',
-    description: 'Newest first, filtered by account, externalRef, status, metadata and effective time.',
+    description: 'Newest first, filtered by account, externalRef, status, metadata and creation time.',
     access: 'any-key',
     query: transactionsQuerySchema,
     answer: { status: 200, description: 'A page of transactions.', schema: transactionPage },

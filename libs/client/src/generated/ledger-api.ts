@@ -248,7 +248,7 @@ export interface paths {
         };
         /**
          * List transactions
-         * @description Newest first, filtered by account, externalRef, status, metadata and effective time.
+         * @description Newest first, filtered by account, externalRef, status, metadata and creation time.
          */
         get: operations["listTransactions"];
         put?: never;
@@ -2993,11 +2993,15 @@ export interface operations {
     listAccounts: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Page size. */
                 limit?: number;
                 /** @description An ISO 4217 currency code. */
                 currency?: string;
+                /** @description Codes starting with this, e.g. `liabilities:`. */
                 codePrefix?: string;
+                /** @description A JSON object the metadata must contain, e.g. `{"tier":"gold"}`. */
                 metadata?: string;
             };
             header?: never;
@@ -3077,7 +3081,7 @@ export interface operations {
     getAccountBalance: {
         parameters: {
             query?: {
-                /** @description An ISO 8601 time with an offset. */
+                /** @description The time of the balance; default: now. */
                 asOf?: string;
             };
             header?: never;
@@ -3135,7 +3139,9 @@ export interface operations {
     listAccountEntries: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Page size. */
                 limit?: number;
             };
             header?: never;
@@ -3372,15 +3378,19 @@ export interface operations {
     listTransactions: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Page size. */
                 limit?: number;
+                /** @description Only transactions with an entry on this account (id or code). */
                 account?: string;
                 externalRef?: string;
                 status?: "posted" | "pending" | "voided" | "expired";
+                /** @description A JSON object the metadata must contain, e.g. `{"tier":"gold"}`. */
                 metadata?: string;
-                /** @description An ISO 8601 time with an offset. */
+                /** @description Created at or after this time. */
                 from?: string;
-                /** @description An ISO 8601 time with an offset. */
+                /** @description Created before this time. */
                 to?: string;
             };
             header?: never;
@@ -3510,7 +3520,9 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous read. */
                 after?: string;
+                /** @description Events at most. */
                 limit?: number;
             };
             header?: never;
@@ -3759,7 +3771,9 @@ export interface operations {
     listImportLines: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Page size. */
                 limit?: number;
             };
             header?: never;
@@ -3819,7 +3833,9 @@ export interface operations {
     listReconciliationRuns: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Page size. */
                 limit?: number;
             };
             header?: never;
@@ -3912,7 +3928,9 @@ export interface operations {
     listDiscrepancies: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Page size. */
                 limit?: number;
                 status?: "open" | "acknowledged" | "resolved" | "ignored";
                 owner?: string;
@@ -4288,7 +4306,9 @@ export interface operations {
     listAuditLog: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Page size. */
                 limit?: number;
                 action?: string;
             };
@@ -4317,7 +4337,9 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Page size. */
                 limit?: number;
             };
             header?: never;
@@ -4453,7 +4475,9 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Page size. */
                 limit?: number;
                 status?: "pending" | "delivered" | "dead";
             };
