@@ -41,13 +41,19 @@ const PATH_PARAMETERS: Record<string, string> = {
 const HEADERS = {
   IdempotentReplayed: {
     description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.',
+    required: false,
     schema: { type: 'string', enum: ['true'] },
   },
   LedgerExisting: {
     description: '`true` when the object already existed (same externalRef and content, or the same file).',
+    required: false,
     schema: { type: 'string', enum: ['true'] },
   },
-  RetryAfter: { description: 'Seconds to wait before sending the request again.', schema: { type: 'integer' } },
+  RetryAfter: {
+    description: 'Seconds to wait before sending the request again (429, and 503 when the database is away).',
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
 };
 
 const SECURITY_SCHEMES = {

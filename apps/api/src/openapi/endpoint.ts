@@ -92,7 +92,10 @@ function bodyDecorators(contract: EndpointContract): MethodDecorator[] {
   if (contract.multipart !== undefined)
     return [ApiConsumes('multipart/form-data'), ApiBody({ schema: contract.multipart, required: true })];
   if (contract.body === undefined) return [];
-  const examples = contract.bodyExample === undefined ? {} : { examples: { example: { value: contract.bodyExample } } };
+  const examples =
+    contract.bodyExample === undefined
+      ? {}
+      : { examples: { [contract.operationId]: { summary: contract.summary, value: contract.bodyExample } } };
   return [ApiBody({ schema: jsonSchemaOf(contract.body, 'input'), required: !contract.bodyOptional, ...examples })];
 }
 

@@ -2868,7 +2868,7 @@ export interface components {
         IdempotentReplayed: "true";
         /** @description `true` when the object already existed (same externalRef and content, or the same file). */
         LedgerExisting: "true";
-        /** @description Seconds to wait before sending the request again. */
+        /** @description Seconds to wait before sending the request again (429, and 503 when the database is away). */
         RetryAfter: number;
     };
     pathItems: never;
