@@ -57,6 +57,15 @@ function accessDecorators(access: EndpointAccess): MethodDecorator[] {
   return [Roles(...roles), ...roles.map((role) => ApiSecurity('apiKey', [role]))];
 }
 
+/** Who may call, in words, for the operation's description (the security requirements say it for tools). */
+function accessText(access: EndpointAccess): string {
+  if (access === 'public') return 'Public: no API key.';
+  if (access === 'operator') return 'The operator token only.';
+  if (access === 'any-key') return 'Any API key.';
+  if (access.length === 1) return `An API key with the role ${access[0]}.`;
+  return `An API key with one of the roles ${access.slice(0, -1).join(', ')} or ${access.at(-1)}.`;
+}
+
 function impliedErrors(contract: EndpointContract): ErrorCode[] {
   const codes: ErrorCode[] = [...(contract.errors ?? [])];
   const { access } = contract;
@@ -138,7 +147,11 @@ export function Endpoint(contract: EndpointContract): MethodDecorator {
     ApiResponse({ status: status === '5XX' ? '5XX' : Number(status), ...response }),
   );
   return applyDecorators(
-    ApiOperation({ operationId: contract.operationId, summary: contract.summary, description: contract.description }),
+    ApiOperation({
+      operationId: contract.operationId,
+      summary: contract.summary,
+      description: [contract.description, accessText(contract.access)].filter(Boolean).join('\n\n'),
+    }),
     ...accessDecorators(contract.access),
     ...idempotencyDecorators(contract),
     ...bodyDecorators(contract),

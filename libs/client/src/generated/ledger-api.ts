@@ -11,6 +11,8 @@ export interface paths {
         /**
          * Liveness and readiness
          * @description 200 when the database answers (`warn` when the outbox lags), 503 `UNAVAILABLE` when it does not.
+         *
+         *     Public: no API key.
          */
         get: operations["getHealth"];
         put?: never;
@@ -33,6 +35,8 @@ export interface paths {
         /**
          * Create a tenant
          * @description Operator only: a new tenant and its first admin key, shown once. No Idempotency-Key.
+         *
+         *     The operator token only.
          */
         post: operations["createTenant"];
         delete?: never;
@@ -51,6 +55,8 @@ export interface paths {
         /**
          * The calling API key
          * @description Its id, tenant and roles: a client shows only what the roles allow.
+         *
+         *     Any API key.
          */
         get: operations["getCurrentApiKey"];
         put?: never;
@@ -73,6 +79,8 @@ export interface paths {
         /**
          * Create an API key
          * @description The key is in this answer only; a replay of the request shows it redacted.
+         *
+         *     An API key with the role admin.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -91,10 +99,15 @@ export interface paths {
         /**
          * List accounts
          * @description Filtered by currency, code prefix or metadata (`metadata={"tier":"gold"}`), oldest first.
+         *
+         *     Any API key.
          */
         get: operations["listAccounts"];
         put?: never;
-        /** Create an account */
+        /**
+         * Create an account
+         * @description An API key with the role admin.
+         */
         post: operations["createAccount"];
         delete?: never;
         options?: never;
@@ -112,6 +125,8 @@ export interface paths {
         /**
          * An account's balance at a time
          * @description The posted balance from the entries effective at or before `asOf` (default: now), exact.
+         *
+         *     Any API key.
          */
         get: operations["getAccountBalance"];
         put?: never;
@@ -129,7 +144,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an account and its balances */
+        /**
+         * Get an account and its balances
+         * @description Any API key.
+         */
         get: operations["getAccount"];
         put?: never;
         post?: never;
@@ -149,6 +167,8 @@ export interface paths {
         /**
          * List an account's entries
          * @description Newest first, each with the account's posted balance right after it.
+         *
+         *     Any API key.
          */
         get: operations["listAccountEntries"];
         put?: never;
@@ -171,6 +191,8 @@ export interface paths {
         /**
          * Post a batch of transactions
          * @description Up to 1000 transactions in one database transaction; each item is atomic on its own (a refused item leaves no trace and is its own `error` result), results in input order.
+         *
+         *     An API key with the role poster.
          */
         post: operations["postTransactionBatch"];
         delete?: never;
@@ -191,6 +213,8 @@ export interface paths {
         /**
          * Post (capture) a hold
          * @description All of it, or `amount` of a two-leg hold (the rest is released): a new transaction naming the hold.
+         *
+         *     An API key with the role poster.
          */
         post: operations["postHold"];
         delete?: never;
@@ -211,6 +235,8 @@ export interface paths {
         /**
          * Void a hold
          * @description Releases the reserved amounts: a new transaction naming the hold.
+         *
+         *     An API key with the role poster.
          */
         post: operations["voidHold"];
         delete?: never;
@@ -231,6 +257,8 @@ export interface paths {
         /**
          * Reverse a transaction
          * @description Posts the mirror image (`reversesId`); a transaction is reversed at most once, a reversal never.
+         *
+         *     An API key with the role poster.
          */
         post: operations["reverseTransaction"];
         delete?: never;
@@ -249,12 +277,16 @@ export interface paths {
         /**
          * List transactions
          * @description Newest first, filtered by account, externalRef, status, metadata and creation time.
+         *
+         *     Any API key.
          */
         get: operations["listTransactions"];
         put?: never;
         /**
          * Post a transaction
          * @description Entries of positive amounts whose debits and credits are equal per currency; with `pending` a hold that reserves the amounts until posted, voided or expired. An externalRef already posted with the same content answers that transaction (`Ledger-Existing: true`).
+         *
+         *     An API key with the role poster.
          */
         post: operations["postTransaction"];
         delete?: never;
@@ -270,7 +302,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a transaction */
+        /**
+         * Get a transaction
+         * @description Any API key.
+         */
         get: operations["getTransaction"];
         put?: never;
         post?: never;
@@ -290,6 +325,8 @@ export interface paths {
         /**
          * Read the event feed
          * @description The outbox in commit order, which a late commit can never jump behind: pass `nextCursor` as `after` to continue (the same cursor comes back while nothing new has committed). Delivery is at least once.
+         *
+         *     Any API key.
          */
         get: operations["listEvents"];
         put?: never;
@@ -307,12 +344,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List statement sources */
+        /**
+         * List statement sources
+         * @description An API key with one of the roles finance, auditor or admin.
+         */
         get: operations["listSources"];
         put?: never;
         /**
          * Create a statement source
          * @description A bank account or gateway whose statements are imported, and the ledger account its lines belong to.
+         *
+         *     An API key with one of the roles finance or admin.
          */
         post: operations["createSource"];
         delete?: never;
@@ -333,6 +375,8 @@ export interface paths {
         /**
          * Save a CSV profile
          * @description A CSV layout (columns, date format, separators, sign convention), then usable as format `csv:<name>`.
+         *
+         *     An API key with one of the roles finance or admin.
          */
         post: operations["saveCsvProfile"];
         delete?: never;
@@ -353,6 +397,8 @@ export interface paths {
         /**
          * Import a statement file
          * @description camt.053, MT940 or CSV, streamed: every amount converted exactly. A file with any line that cannot be read exactly is refused whole (`IMPORT_INVALID` lists every bad line); the same file again answers its first import (`Ledger-Existing: true`).
+         *
+         *     An API key with the role finance.
          */
         post: operations["importStatement"];
         delete?: never;
@@ -368,7 +414,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an import */
+        /**
+         * Get an import
+         * @description An API key with one of the roles finance, auditor or admin.
+         */
         get: operations["getImport"];
         put?: never;
         post?: never;
@@ -385,7 +434,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an import's statement lines */
+        /**
+         * List an import's statement lines
+         * @description An API key with one of the roles finance, auditor or admin.
+         */
         get: operations["listImportLines"];
         put?: never;
         post?: never;
@@ -405,6 +457,8 @@ export interface paths {
         /**
          * Get a statement line
          * @description One line and the import it came from (tickets and matches name lines by id).
+         *
+         *     An API key with one of the roles finance, auditor or admin.
          */
         get: operations["getStatementLine"];
         put?: never;
@@ -422,12 +476,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List reconciliation runs */
+        /**
+         * List reconciliation runs
+         * @description An API key with one of the roles finance, auditor or admin.
+         */
         get: operations["listReconciliationRuns"];
         put?: never;
         /**
          * Run a reconciliation now
          * @description Checks the ledger's invariants and matches every source's statement lines, opening, updating and resolving tickets; one run at a time per tenant.
+         *
+         *     An API key with the role finance.
          */
         post: operations["runReconciliation"];
         delete?: never;
@@ -443,7 +502,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a reconciliation run */
+        /**
+         * Get a reconciliation run
+         * @description An API key with one of the roles finance, auditor or admin.
+         */
         get: operations["getReconciliationRun"];
         put?: never;
         post?: never;
@@ -463,6 +525,8 @@ export interface paths {
         /**
          * List discrepancy tickets
          * @description The queue, newest first, filtered by status, owner, kind, overdue, minimum amount and age.
+         *
+         *     An API key with one of the roles finance, auditor or admin.
          */
         get: operations["listDiscrepancies"];
         put?: never;
@@ -480,7 +544,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Count tickets per status */
+        /**
+         * Count tickets per status
+         * @description An API key with one of the roles finance, auditor or admin.
+         */
         get: operations["countDiscrepancies"];
         put?: never;
         post?: never;
@@ -497,7 +564,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a ticket and its history */
+        /**
+         * Get a ticket and its history
+         * @description An API key with one of the roles finance, auditor or admin.
+         */
         get: operations["getDiscrepancy"];
         put?: never;
         post?: never;
@@ -507,6 +577,8 @@ export interface paths {
         /**
          * Assign, acknowledge, resolve or ignore a ticket
          * @description Resolving and ignoring need a note; every change lands in the history.
+         *
+         *     An API key with the role finance.
          */
         patch: operations["updateDiscrepancy"];
         trace?: never;
@@ -523,6 +595,8 @@ export interface paths {
         /**
          * Add an owner routing rule
          * @description Tickets matching every given criterion go to `owner`, lowest priority first; no criteria: the default.
+         *
+         *     An API key with one of the roles finance or admin.
          */
         post: operations["createOwnerRoute"];
         delete?: never;
@@ -541,12 +615,16 @@ export interface paths {
         /**
          * Explain the matches of a line or a transaction
          * @description Why a line or a transaction is matched (or was, before someone undid it): rule, evidence, members.
+         *
+         *     An API key with one of the roles finance, auditor or admin.
          */
         get: operations["listMatches"];
         put?: never;
         /**
          * Match statement lines to entries by hand
          * @description One to one, or as a group (a deposit to the postings it settles), on the account of the lines.
+         *
+         *     An API key with the role finance.
          */
         post: operations["matchByHand"];
         delete?: never;
@@ -571,6 +649,8 @@ export interface paths {
         /**
          * Confirm or undo a match
          * @description An undone match is never proposed again by the reconciler.
+         *
+         *     An API key with the role finance.
          */
         patch: operations["decideMatch"];
         trace?: never;
@@ -585,11 +665,15 @@ export interface paths {
         /**
          * Get the matching rules
          * @description The ordered rules the reconciler matches statements with (the built-in ones until the tenant sets its own).
+         *
+         *     An API key with one of the roles finance, auditor or admin.
          */
         get: operations["getMatchingRules"];
         /**
          * Replace the matching rules
          * @description Replaces the whole ordered list; an empty list restores the built-in rules. The next run uses them.
+         *
+         *     An API key with one of the roles finance or admin.
          */
         put: operations["replaceMatchingRules"];
         post?: never;
@@ -609,6 +693,8 @@ export interface paths {
         /**
          * List the audit log
          * @description Every change to the tenant's configuration (keys, accounts, sources, routes, rules): who, when, what.
+         *
+         *     An API key with one of the roles admin or auditor.
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -626,12 +712,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhooks */
+        /**
+         * List webhooks
+         * @description An API key with one of the roles admin or auditor.
+         */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Create a webhook
          * @description Events are POSTed to `url`, signed `Ledger-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the secret in this answer (shown once), at least once, with `Ledger-Event-Id` as the dedupe key.
+         *
+         *     An API key with the role admin.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -653,6 +744,8 @@ export interface paths {
         /**
          * Delete a webhook
          * @description Its queued deliveries go with it.
+         *
+         *     An API key with the role admin.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -672,6 +765,8 @@ export interface paths {
         /**
          * Rotate a webhook's secret
          * @description A new secret (shown once); the previous one keeps signing beside it for the grace period.
+         *
+         *     An API key with the role admin.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -690,6 +785,8 @@ export interface paths {
         /**
          * List a webhook's deliveries
          * @description Newest first; `?status=dead` lists the dead letters.
+         *
+         *     An API key with one of the roles admin or auditor.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -712,6 +809,8 @@ export interface paths {
         /**
          * Send a delivery again
          * @description Queues it again, due now, with a fresh attempt budget.
+         *
+         *     An API key with the role admin.
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -727,12 +826,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List inbound sources */
+        /**
+         * List inbound sources
+         * @description An API key with one of the roles admin or auditor.
+         */
         get: operations["listInboundSources"];
         put?: never;
         /**
          * Create an inbound source
          * @description A gateway that sends signed messages, and how each message type maps to a posting (`$.data.amount` reads the message); the secret it signs with is in this answer only.
+         *
+         *     An API key with the role admin.
          */
         post: operations["createInboundSource"];
         delete?: never;
@@ -753,6 +857,8 @@ export interface paths {
         /**
          * Receive a signed gateway message
          * @description No API key and no Idempotency-Key: the signature authenticates, and the message id is the idempotency key. Answers 200 for a new message and for a repeat (`duplicate: true`).
+         *
+         *     Public: no API key.
          */
         post: operations["receiveInboundMessage"];
         delete?: never;
@@ -771,6 +877,8 @@ export interface paths {
         /**
          * Prometheus metrics
          * @description Public like /health: counts, never tenant data.
+         *
+         *     Public: no API key.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -791,6 +899,8 @@ export interface paths {
         /**
          * Issue a signed balance proof
          * @description A signed checkpoint of the tenant's books (balances as of `asOf`, Merkle sum roots, journal heads); `since` (an earlier proof id) adds the journal links between the two. `ledger proof verify` checks it offline.
+         *
+         *     An API key with one of the roles auditor or admin.
          */
         get: operations["issueBalanceProof"];
         put?: never;
@@ -811,6 +921,8 @@ export interface paths {
         /**
          * Prove one account's balance is in a proof
          * @description The account's leaf and its path to the signed root, in `proofId` (default: the latest proof).
+         *
+         *     An API key with one of the roles auditor or admin.
          */
         get: operations["getInclusionProof"];
         put?: never;
@@ -831,6 +943,8 @@ export interface paths {
         /**
          * The public key that signs proofs
          * @description Ed25519; its id is the SHA-256 of the SPKI DER bytes. Public: verifiers pin it.
+         *
+         *     Public: no API key.
          */
         get: operations["getProofKey"];
         put?: never;
@@ -851,6 +965,8 @@ export interface paths {
         /**
          * Export the journal
          * @description Streamed at one journal position: an hledger journal (with every closing balance asserted) or CSV, one row per entry.
+         *
+         *     An API key with one of the roles auditor or admin.
          */
         get: operations["exportJournal"];
         put?: never;
@@ -871,6 +987,8 @@ export interface paths {
         /**
          * Export the discrepancy tickets
          * @description Every ticket as CSV for the audit file, newest first.
+         *
+         *     An API key with one of the roles auditor or admin.
          */
         get: operations["exportDiscrepancies"];
         put?: never;
@@ -891,6 +1009,8 @@ export interface paths {
         /**
          * Export the reconciliation runs
          * @description Every run with its stats as CSV for the audit file, newest first.
+         *
+         *     An API key with one of the roles auditor or admin.
          */
         get: operations["exportReconciliationRuns"];
         put?: never;
