@@ -15,6 +15,7 @@ const libs = [
   'reconciliation',
   'inbox',
   'proofs',
+  'client',
 ];
 const alias = Object.fromEntries(
   libs.map((lib) => [`@ledger/${lib}`, resolve(import.meta.dirname, `libs/${lib}/src/index.ts`)]),

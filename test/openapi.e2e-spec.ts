@@ -1,5 +1,17 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  OPENAPI_DOCUMENT_FILE,
+  OPENAPI_TYPES_FILE,
+  documentText,
+  typesText,
+} from '../apps/api/src/openapi/contract-files';
 import { type ApiHarness, startApi } from './support/api-harness';
+
+const ROOT = resolve(__dirname, '..');
 
 let api: ApiHarness;
 beforeAll(async () => {
@@ -88,5 +100,29 @@ describe('OpenAPI document', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
     expect(String(response.body)).toMatch(/swagger/i);
+  });
+
+  it('is OpenAPI 3.1 and exactly the committed openapi.json (else: npm run openapi, and commit)', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    const committed = await readFile(resolve(ROOT, OPENAPI_DOCUMENT_FILE), 'utf8');
+    expect(documentText(document) === committed, `${OPENAPI_DOCUMENT_FILE} differs from the served document`).toBe(
+      true,
+    );
+  });
+
+  it('gives the committed generated types (else: npm run openapi, and commit)', async () => {
+    const committed = await readFile(resolve(ROOT, OPENAPI_TYPES_FILE), 'utf8');
+    expect((await typesText(document)) === committed, `${OPENAPI_TYPES_FILE} differs from the document's`).toBe(true);
+  });
+
+  it("passes Redocly's recommended rules with no error and no warning", async () => {
+    const cli = resolve(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
+    const args = [cli, 'lint', OPENAPI_DOCUMENT_FILE, '--format=json'];
+    // It exits 1 when it finds an error; the report on stdout says which.
+    const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: ROOT }).catch(
+      (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
+    );
+    const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: unknown[] };
+    expect(report.totals, JSON.stringify(report.problems).slice(0, 2000)).toMatchObject({ errors: 0, warnings: 0 });
   });
 });

@@ -1,7 +1,7 @@
 import { type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { RateLimit } from '@ledger/auth';
 import type { EventDeliveryConfig } from '@ledger/config';
 import type { Database } from '@ledger/db';
@@ -12,6 +12,7 @@ import { consoleAssets } from './http/console-assets';
 import { jsonOnly } from './http/json-only.middleware';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { postingMetrics } from './metrics/posting-metrics.middleware';
+import { buildApiDocument } from './openapi/api-document';
 import { statementUpload } from './http/statement-upload.middleware';
 
 /** Largest JSON body accepted; a batch of 1000 transfers fits with room to spare. */
@@ -44,17 +45,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
   app.use(jsonOnly);
   app.use(jsonBody(REQUEST_BODY_BYTES_MAX));
   app.use(jsonContentCheck);
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Ledger')
-      .setDescription(
-        'Double-entry ledger: amounts are strings of integer minor units; every POST takes an Idempotency-Key.',
-      )
-      .setVersion('1')
-      .addBearerAuth()
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document);
+  SwaggerModule.setup('docs', app, buildApiDocument(app));
   return app;
 }

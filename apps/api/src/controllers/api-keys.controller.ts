@@ -1,10 +1,10 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { Audited, CreateApiKeyUseCase, CurrentPrincipal, type Principal, ROLES, Roles } from '@ledger/auth';
-import { Idempotency } from '@ledger/idempotency';
+import { ApiTags } from '@nestjs/swagger';
+import { Audited, CreateApiKeyUseCase, CurrentPrincipal, type Principal, ROLES } from '@ledger/auth';
 import { z } from 'zod';
-import { requestSchema } from '../http/openapi';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { Endpoint } from '../openapi/endpoint';
+import { createdApiKeyView, currentKeyView } from '../openapi/views/access.views';
 
 const createApiKeySchema = z.strictObject({
   name: z.string().min(1).max(200),
@@ -12,24 +12,37 @@ const createApiKeySchema = z.strictObject({
 });
 
 @ApiTags('api-keys')
-@ApiBearerAuth()
 @Controller('v1/api-keys')
 export class ApiKeysController {
   constructor(private readonly createApiKey: CreateApiKeyUseCase) {}
 
   /** Who this key is: its id, tenant and roles (the console shows only what the roles allow). */
   @Get('current')
+  @Endpoint({
+    operationId: 'getCurrentApiKey',
+    summary: 'The calling API key',
+    description: 'Its id, tenant and roles: a client shows only what the roles allow.',
+    access: 'any-key',
+    answer: { status: 200, description: 'The calling key.', schema: currentKeyView },
+  })
   current(@CurrentPrincipal() principal: Principal) {
     return { id: principal.keyId, tenantId: principal.tenantId, roles: principal.roles };
   }
 
   /** The key is in this answer only; a replay of the request shows it redacted. */
   @Post()
-  @Roles('admin')
   @Audited('api_key.create')
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @Idempotency({ required: true, redact: ['key'] })
-  @ApiBody({ schema: requestSchema(createApiKeySchema) })
+  @Endpoint({
+    operationId: 'createApiKey',
+    summary: 'Create an API key',
+    description: 'The key is in this answer only; a replay of the request shows it redacted.',
+    access: ['admin'],
+    idempotency: 'required',
+    redact: ['key'],
+    body: createApiKeySchema,
+    bodyExample: { name: 'checkout-service', roles: ['poster'] },
+    answer: { status: 201, description: 'The new key.', schema: createdApiKeyView },
+  })
   create(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(createApiKeySchema)) body: z.infer<typeof createApiKeySchema>,

@@ -1,8 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, ListAuditLogUseCase, type Principal, Roles } from '@ledger/auth';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, ListAuditLogUseCase, type Principal } from '@ledger/auth';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { Endpoint } from '../openapi/endpoint';
+import { auditEntryPage } from '../openapi/views/access.views';
 import { pageQuerySchema } from './query.schemas';
 
 const auditLogQuerySchema = pageQuerySchema.extend({
@@ -13,14 +15,21 @@ const auditLogQuerySchema = pageQuerySchema.extend({
 });
 
 @ApiTags('audit')
-@ApiBearerAuth()
 @Controller('v1/audit-log')
 export class AuditLogController {
   constructor(private readonly auditLog: ListAuditLogUseCase) {}
 
   /** Every change to the tenant's configuration (keys, accounts, sources, routes, rules): who, when, what was sent. */
   @Get()
-  @Roles('admin', 'auditor')
+  @Endpoint({
+    operationId: 'listAuditLog',
+    summary: 'List the audit log',
+    description:
+      "Every change to the tenant's configuration (keys, accounts, sources, routes, rules): who, when, what.",
+    access: ['admin', 'auditor'],
+    query: auditLogQuerySchema,
+    answer: { status: 200, description: 'A page of entries, newest first.', schema: auditEntryPage },
+  })
   list(
     @CurrentPrincipal() principal: Principal,
     @Query(new ZodValidationPipe(auditLogQuerySchema, 'query')) query: z.output<typeof auditLogQuerySchema>,

@@ -1,19 +1,21 @@
 import { Readable } from 'node:stream';
 import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
-import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '@ledger/auth';
 import { instantSchema } from '@ledger/ledger';
 import { ExportJournalUseCase, ExportReconciliationUseCase, JOURNAL_FORMATS } from '@ledger/proofs';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { Endpoint } from '../openapi/endpoint';
 
 const journalExportQuerySchema = z.strictObject({
   format: z.enum(JOURNAL_FORMATS).default('hledger'),
   asOf: instantSchema.optional(),
 });
 
+const AUDITORS = ['auditor', 'admin'] as const;
+
 @ApiTags('exports')
-@ApiBearerAuth()
 @Controller('v1/exports')
 export class ExportsController {
   constructor(
@@ -23,8 +25,17 @@ export class ExportsController {
 
   /** The journal, streamed: hledger (with closing balance assertions) or CSV, one row per entry. */
   @Get('journal')
-  @Roles('auditor', 'admin')
-  @ApiProduces('text/plain', 'text/csv')
+  @Endpoint({
+    operationId: 'exportJournal',
+    summary: 'Export the journal',
+    description:
+      'Streamed at one journal position: an hledger journal (with every closing balance asserted) or CSV, one row ' +
+      'per entry.',
+    access: AUDITORS,
+    query: journalExportQuerySchema,
+    answer: { status: 200, description: 'The journal, as a file.', text: ['text/plain', 'text/csv'] },
+    errors: ['PAYLOAD_TOO_LARGE'],
+  })
   async journal(
     @CurrentPrincipal() principal: Principal,
     @Query(new ZodValidationPipe(journalExportQuerySchema, 'query')) query: z.output<typeof journalExportQuerySchema>,
@@ -35,16 +46,26 @@ export class ExportsController {
 
   /** Every discrepancy ticket as CSV for the audit file, newest first. */
   @Get('discrepancies')
-  @Roles('auditor', 'admin')
-  @ApiProduces('text/csv')
+  @Endpoint({
+    operationId: 'exportDiscrepancies',
+    summary: 'Export the discrepancy tickets',
+    description: 'Every ticket as CSV for the audit file, newest first.',
+    access: AUDITORS,
+    answer: { status: 200, description: 'CSV, one row per ticket.', text: ['text/csv'] },
+  })
   discrepancies(@CurrentPrincipal() principal: Principal): StreamableFile {
     return streamed(this.exportReconciliation.execute({ tenantId: principal.tenantId, records: 'discrepancies' }));
   }
 
   /** Every reconciliation run with its stats as CSV for the audit file, newest first. */
   @Get('reconciliation-runs')
-  @Roles('auditor', 'admin')
-  @ApiProduces('text/csv')
+  @Endpoint({
+    operationId: 'exportReconciliationRuns',
+    summary: 'Export the reconciliation runs',
+    description: 'Every run with its stats as CSV for the audit file, newest first.',
+    access: AUDITORS,
+    answer: { status: 200, description: 'CSV, one row per run.', text: ['text/csv'] },
+  })
   reconciliationRuns(@CurrentPrincipal() principal: Principal): StreamableFile {
     return streamed(
       this.exportReconciliation.execute({ tenantId: principal.tenantId, records: 'reconciliation-runs' }),

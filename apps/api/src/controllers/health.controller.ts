@@ -1,10 +1,11 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Public } from '@ledger/auth';
 import type { EventDeliveryConfig } from '@ledger/config';
 import { DomainError } from '@ledger/errors';
 import { GetOutboxBacklogUseCase, type OutboxHealth } from '@ledger/outbox';
 import { EVENT_DELIVERY_CONFIG } from '../event-delivery-config';
+import { Endpoint } from '../openapi/endpoint';
+import { healthView } from '../openapi/views/operations.views';
 
 @ApiTags('health')
 @Controller('health')
@@ -21,7 +22,13 @@ export class HealthController {
    * keeps posting, and events wait in the outbox.
    */
   @Get()
-  @Public()
+  @Endpoint({
+    operationId: 'getHealth',
+    summary: 'Liveness and readiness',
+    description: '200 when the database answers (`warn` when the outbox lags), 503 `UNAVAILABLE` when it does not.',
+    access: 'public',
+    answer: { status: 200, description: 'The database answers.', schema: healthView },
+  })
   async health(): Promise<{ status: 'ok' | 'warn'; database: 'up'; outbox: OutboxHealth; warnings: string[] }> {
     let outbox: OutboxHealth;
     try {
@@ -33,12 +40,14 @@ export class HealthController {
     const warnings = [
       ...(outbox.lagging.includes('relay')
         ? [
-            `the oldest unpublished event is ${outbox.oldestUnpublishedAgeSeconds} s old (threshold ${threshold} s): is the relay running?`,
+            `the oldest unpublished event is ${outbox.oldestUnpublishedAgeSeconds} s old ` +
+              `(threshold ${threshold} s): is the relay running?`,
           ]
         : []),
       ...(outbox.lagging.includes('webhookQueue')
         ? [
-            `the oldest event without its webhook deliveries is ${outbox.oldestUnqueuedAgeSeconds} s old (threshold ${threshold} s): is the worker's webhook queue running?`,
+            `the oldest event without its webhook deliveries is ${outbox.oldestUnqueuedAgeSeconds} s old ` +
+              `(threshold ${threshold} s): is the worker's webhook queue running?`,
           ]
         : []),
     ];

@@ -1,14 +1,15 @@
 import { createReadStream } from 'node:fs';
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '@ledger/auth';
 import { DomainError } from '@ledger/errors';
-import { Idempotency } from '@ledger/idempotency';
 import { GetImportUseCase, ImportStatementUseCase, ListImportLinesUseCase } from '@ledger/imports';
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { RequestWithUpload } from '../http/statement-upload.middleware';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { Endpoint } from '../openapi/endpoint';
+import { importView, statementLinePage } from '../openapi/views/imports.views';
 import { pageQuerySchema } from './query.schemas';
 
 const importFieldsSchema = z.strictObject({
@@ -16,8 +17,9 @@ const importFieldsSchema = z.strictObject({
   format: z.string().min(1).max(80).optional(),
 });
 
+const READERS = ['finance', 'auditor', 'admin'] as const;
+
 @ApiTags('imports')
-@ApiBearerAuth()
 @Controller('v1/imports')
 export class ImportsController {
   constructor(
@@ -28,20 +30,26 @@ export class ImportsController {
 
   /** A statement file (multipart field `file`) for a source; a file that cannot be read exactly is refused whole. */
   @Post()
-  @Roles('finance')
-  @Idempotency({ required: true })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @ApiConsumes('multipart/form-data')
-  @ApiBody({
-    schema: {
+  @Endpoint({
+    operationId: 'importStatement',
+    summary: 'Import a statement file',
+    description:
+      'camt.053, MT940 or CSV, streamed: every amount converted exactly. A file with any line that cannot be read ' +
+      'exactly is refused whole (`IMPORT_INVALID` lists every bad line); the same file again answers its first ' +
+      'import (`Ledger-Existing: true`).',
+    access: ['finance'],
+    idempotency: 'required',
+    multipart: {
       type: 'object',
       required: ['file', 'source'],
       properties: {
-        file: { type: 'string', format: 'binary' },
-        source: { type: 'string', description: "a source's name" },
-        format: { type: 'string', description: "camt053, mt940 or csv:<profile>; default: the source's" },
+        file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The statement file.' },
+        source: { type: 'string', description: "A source's name." },
+        format: { type: 'string', description: "`camt053`, `mt940` or `csv:<profile>`; default: the source's." },
       },
     },
+    answer: { status: 201, description: 'The import.', schema: importView, existing: true },
+    errors: ['NOT_FOUND', 'IMPORT_INVALID'],
   })
   async create(
     @CurrentPrincipal() principal: Principal,
@@ -66,13 +74,26 @@ export class ImportsController {
   }
 
   @Get(':id')
-  @Roles('finance', 'auditor', 'admin')
+  @Endpoint({
+    operationId: 'getImport',
+    summary: 'Get an import',
+    access: READERS,
+    answer: { status: 200, description: 'The import.', schema: importView },
+    errors: ['NOT_FOUND'],
+  })
   get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.getImport.execute({ tenantId: principal.tenantId, id });
   }
 
   @Get(':id/lines')
-  @Roles('finance', 'auditor', 'admin')
+  @Endpoint({
+    operationId: 'listImportLines',
+    summary: "List an import's statement lines",
+    access: READERS,
+    query: pageQuerySchema,
+    answer: { status: 200, description: 'A page of lines.', schema: statementLinePage },
+    errors: ['NOT_FOUND'],
+  })
   lines(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,

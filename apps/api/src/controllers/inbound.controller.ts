@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, Public, Roles } from '@ledger/auth';
-import { Idempotency } from '@ledger/idempotency';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '@ledger/auth';
 import {
   CreateInboundSourceUseCase,
   ListInboundSourcesUseCase,
@@ -9,9 +8,10 @@ import {
   inboundMappingsSchema,
 } from '@ledger/inbox';
 import { z } from 'zod';
-import { requestSchema } from '../http/openapi';
 import { RawBody } from '../http/raw-body';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { Endpoint } from '../openapi/endpoint';
+import { inboundOutcomeView, inboundSourceList, inboundSourceWithSecretView } from '../openapi/views/operations.views';
 
 const createInboundSourceSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'letters, digits and _ . : - only, at most 64'),
@@ -24,6 +24,15 @@ const inboundMessageSchema = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
+const POSTING_ERRORS = [
+  'ACCOUNT_NOT_FOUND',
+  'UNBALANCED',
+  'INSUFFICIENT_FUNDS',
+  'CURRENCY_MISMATCH',
+  'AMOUNT_OUT_OF_RANGE',
+  'EXTERNAL_REF_CONFLICT',
+] as const;
+
 @ApiTags('inbox')
 @Controller('v1')
 export class InboundController {
@@ -35,11 +44,18 @@ export class InboundController {
 
   /** A gateway that sends signed messages, and how each message type maps to a posting. */
   @Post('inbound-sources')
-  @ApiBearerAuth()
-  @Roles('admin')
-  @Idempotency({ required: true, redact: ['secret'] })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @ApiBody({ schema: requestSchema(createInboundSourceSchema) })
+  @Endpoint({
+    operationId: 'createInboundSource',
+    summary: 'Create an inbound source',
+    description:
+      'A gateway that sends signed messages, and how each message type maps to a posting (`$.data.amount` reads ' +
+      'the message); the secret it signs with is in this answer only.',
+    access: ['admin'],
+    idempotency: 'required',
+    redact: ['secret'],
+    body: createInboundSourceSchema,
+    answer: { status: 201, description: 'The source and its secret.', schema: inboundSourceWithSecretView },
+  })
   create(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(createInboundSourceSchema)) body: z.output<typeof createInboundSourceSchema>,
@@ -48,8 +64,12 @@ export class InboundController {
   }
 
   @Get('inbound-sources')
-  @ApiBearerAuth()
-  @Roles('admin', 'auditor')
+  @Endpoint({
+    operationId: 'listInboundSources',
+    summary: 'List inbound sources',
+    access: ['admin', 'auditor'],
+    answer: { status: 200, description: 'Every inbound source, by name.', schema: inboundSourceList },
+  })
   list(@CurrentPrincipal() principal: Principal) {
     return this.listSources.execute({ tenantId: principal.tenantId });
   }
@@ -60,11 +80,25 @@ export class InboundController {
    * idempotency key (the inbox's primary key). Answers 200 for a new message and for a repeat.
    */
   @Post('inbound/:source')
-  @Public()
   @HttpCode(200)
-  @Idempotency({ required: false })
-  @ApiHeader({ name: 'Ledger-Signature', required: true })
-  @ApiBody({ schema: requestSchema(inboundMessageSchema) })
+  @ApiHeader({
+    name: 'Ledger-Signature',
+    required: true,
+    description: '`t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the source\'s secret.',
+    schema: { type: 'string' },
+  })
+  @Endpoint({
+    operationId: 'receiveInboundMessage',
+    summary: 'Receive a signed gateway message',
+    description:
+      'No API key and no Idempotency-Key: the signature authenticates, and the message id is the idempotency ' +
+      'key. Answers 200 for a new message and for a repeat (`duplicate: true`).',
+    access: 'public',
+    idempotency: 'none',
+    body: inboundMessageSchema,
+    answer: { status: 200, description: 'What the message did.', schema: inboundOutcomeView },
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...POSTING_ERRORS],
+  })
   inbound(
     @Param('source') sourceId: string,
     @Headers('ledger-signature') signature: string | undefined,

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
-import { Idempotency } from '@ledger/idempotency';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '@ledger/auth';
 import { MANUAL_MATCH_MEMBERS_MAX, ManageMatchesUseCase } from '@ledger/reconciliation';
 import { z } from 'zod';
-import { requestSchema } from '../http/openapi';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { Endpoint } from '../openapi/endpoint';
+import { matchList, matchView } from '../openapi/views/reconciliation.views';
 
 const matchesQuerySchema = z.strictObject({
   statementLine: z.string().min(1).max(64).optional(),
@@ -29,14 +29,19 @@ const decideMatchSchema = z.strictObject({
 });
 
 @ApiTags('reconciliation')
-@ApiBearerAuth()
 @Controller('v1/matches')
 export class MatchesController {
   constructor(private readonly matches: ManageMatchesUseCase) {}
 
-  /** Why a line or a transaction is matched (or was, before someone undid it): rule, evidence, every line and entry of the match. */
   @Get()
-  @Roles('finance', 'auditor', 'admin')
+  @Endpoint({
+    operationId: 'listMatches',
+    summary: 'Explain the matches of a line or a transaction',
+    description: 'Why a line or a transaction is matched (or was, before someone undid it): rule, evidence, members.',
+    access: ['finance', 'auditor', 'admin'],
+    query: matchesQuerySchema,
+    answer: { status: 200, description: 'The matches, oldest first.', schema: matchList },
+  })
   list(
     @CurrentPrincipal() principal: Principal,
     @Query(new ZodValidationPipe(matchesQuerySchema, 'query')) query: z.output<typeof matchesQuerySchema>,
@@ -44,12 +49,17 @@ export class MatchesController {
     return this.matches.list({ tenantId: principal.tenantId, ...query });
   }
 
-  /** A person matches statement lines to entries on their account: one to one, or as a group (a deposit to the postings it settles). */
   @Post()
-  @Roles('finance')
-  @Idempotency({ required: true })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @ApiBody({ schema: requestSchema(manualMatchSchema) })
+  @Endpoint({
+    operationId: 'matchByHand',
+    summary: 'Match statement lines to entries by hand',
+    description: 'One to one, or as a group (a deposit to the postings it settles), on the account of the lines.',
+    access: ['finance'],
+    idempotency: 'required',
+    body: manualMatchSchema,
+    answer: { status: 201, description: 'The match.', schema: matchView },
+    errors: ['NOT_FOUND'],
+  })
   create(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(manualMatchSchema)) body: z.output<typeof manualMatchSchema>,
@@ -59,8 +69,16 @@ export class MatchesController {
 
   /** Confirm a match, or undo it (the reconciler will not propose its lines and entries together again). */
   @Patch(':id')
-  @Roles('finance')
-  @ApiBody({ schema: requestSchema(decideMatchSchema) })
+  @Endpoint({
+    operationId: 'decideMatch',
+    summary: 'Confirm or undo a match',
+    description: 'An undone match is never proposed again by the reconciler.',
+    access: ['finance'],
+    body: decideMatchSchema,
+    bodyExample: { action: 'confirm' },
+    answer: { status: 200, description: 'The match after the decision.', schema: matchView },
+    errors: ['NOT_FOUND'],
+  })
   decide(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,

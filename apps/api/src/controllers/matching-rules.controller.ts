@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
-import { Audited, CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
+import { ApiTags } from '@nestjs/swagger';
+import { Audited, CurrentPrincipal, type Principal } from '@ledger/auth';
 import {
   MATCHING_RULES_MAX,
   MATCH_WINDOW_DAYS_MAX,
@@ -9,8 +9,9 @@ import {
   percentToBasisPoints,
 } from '@ledger/reconciliation';
 import { z } from 'zod';
-import { requestSchema } from '../http/openapi';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { Endpoint } from '../openapi/endpoint';
+import { matchingRulesView } from '../openapi/views/reconciliation.views';
 
 const referenceName = z
   .string()
@@ -53,23 +54,36 @@ const ruleSchema = z.discriminatedUnion('type', [
 const rulesSchema = z.strictObject({ rules: z.array(ruleSchema).max(MATCHING_RULES_MAX) });
 
 @ApiTags('reconciliation')
-@ApiBearerAuth()
 @Controller('v1/matching-rules')
 export class MatchingRulesController {
   constructor(private readonly rules: MatchingRulesUseCases) {}
 
   /** The ordered rules the reconciler matches statements with (the built-in ones until the tenant sets its own). */
   @Get()
-  @Roles('finance', 'auditor', 'admin')
+  @Endpoint({
+    operationId: 'getMatchingRules',
+    summary: 'Get the matching rules',
+    description:
+      'The ordered rules the reconciler matches statements with (the built-in ones until the tenant sets its own).',
+    access: ['finance', 'auditor', 'admin'],
+    answer: { status: 200, description: 'The rules in order.', schema: matchingRulesView },
+  })
   list(@CurrentPrincipal() principal: Principal) {
     return this.rules.get(principal.tenantId);
   }
 
   /** Replaces the whole ordered list; an empty list restores the built-in rules. The next run uses them. */
   @Put()
-  @Roles('finance', 'admin')
   @Audited('matching_rules.replace')
-  @ApiBody({ schema: requestSchema(rulesSchema) })
+  @Endpoint({
+    operationId: 'replaceMatchingRules',
+    summary: 'Replace the matching rules',
+    description: 'Replaces the whole ordered list; an empty list restores the built-in rules. The next run uses them.',
+    access: ['finance', 'admin'],
+    body: rulesSchema,
+    bodyExample: { rules: [{ type: 'reference' }, { type: 'amount_date', windowDays: 3, tolerancePercent: '0.5' }] },
+    answer: { status: 200, description: 'The rules now in force.', schema: matchingRulesView },
+  })
   replace(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(rulesSchema)) body: z.output<typeof rulesSchema>,

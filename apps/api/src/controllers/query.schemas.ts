@@ -2,8 +2,14 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, currencySchema, instantSchema, metada
 import { z } from 'zod';
 
 export const pageQuerySchema = z.strictObject({
-  cursor: z.string().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  cursor: z.string().min(1).max(200).optional().meta({ description: 'The `nextCursor` of the previous page.' }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PAGE_SIZE_MAX)
+    .default(PAGE_SIZE_DEFAULT)
+    .meta({ description: 'Page size.' }),
 });
 
 /** `metadata={"tier":"gold"}`: matches objects whose metadata contains these keys and values. */
@@ -20,26 +26,40 @@ const metadataFilterSchema = z
   })
   .pipe(metadataSchema);
 
+const metadataFilterDescription = 'A JSON object the metadata must contain, e.g. `{"tier":"gold"}`.';
+
 export const transactionsQuerySchema = pageQuerySchema.extend({
-  account: z.string().min(1).max(128).optional(),
+  account: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .meta({ description: 'Only transactions with an entry on this account (id or code).' }),
   externalRef: z.string().min(1).max(255).optional(),
   status: z.enum(['posted', 'pending', 'voided', 'expired']).optional(),
-  metadata: metadataFilterSchema.optional(),
-  from: instantSchema.optional(),
-  to: instantSchema.optional(),
+  metadata: metadataFilterSchema.optional().meta({ description: metadataFilterDescription }),
+  from: instantSchema.optional().meta({ description: 'Created at or after this time.' }),
+  to: instantSchema.optional().meta({ description: 'Created before this time.' }),
 });
 
 export const accountsQuerySchema = pageQuerySchema.extend({
   currency: currencySchema.optional(),
-  codePrefix: z.string().min(1).max(128).optional(),
-  metadata: metadataFilterSchema.optional(),
+  codePrefix: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .meta({ description: 'Codes starting with this, e.g. `liabilities:`.' }),
+  metadata: metadataFilterSchema.optional().meta({ description: metadataFilterDescription }),
 });
 
-export const balanceQuerySchema = z.strictObject({ asOf: instantSchema.optional() });
+export const balanceQuerySchema = z.strictObject({
+  asOf: instantSchema.optional().meta({ description: 'The time of the balance; default: now.' }),
+});
 
 export const eventsQuerySchema = z.strictObject({
-  after: z.string().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  after: z.string().min(1).max(200).optional().meta({ description: 'The `nextCursor` of the previous read.' }),
+  limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'Events at most.' }),
 });
 
 /** The body of a POST that takes none (absent, or `{}`). */

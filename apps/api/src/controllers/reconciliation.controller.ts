@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { Audited, CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
-import { Idempotency } from '@ledger/idempotency';
+import { ApiTags } from '@nestjs/swagger';
+import { Audited, CurrentPrincipal, type Principal } from '@ledger/auth';
 import { instantSchema, positiveAmountSchema } from '@ledger/ledger';
 import {
   CountDiscrepanciesUseCase,
@@ -15,8 +14,16 @@ import {
   UpdateDiscrepancyUseCase,
 } from '@ledger/reconciliation';
 import { z } from 'zod';
-import { requestSchema } from '../http/openapi';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { Endpoint } from '../openapi/endpoint';
+import {
+  ownerRouteView,
+  runPage,
+  runView,
+  ticketCountsView,
+  ticketPage,
+  ticketWithHistoryView,
+} from '../openapi/views/reconciliation.views';
 import { pageQuerySchema } from './query.schemas';
 
 const emptySchema = z.strictObject({}).default({});
@@ -49,8 +56,9 @@ const ownerRouteSchema = z.strictObject({
   owner: z.string().min(1).max(200),
 });
 
+const READERS = ['finance', 'auditor', 'admin'] as const;
+
 @ApiTags('reconciliation')
-@ApiBearerAuth()
 @Controller('v1')
 export class ReconciliationController {
   constructor(
@@ -66,15 +74,31 @@ export class ReconciliationController {
 
   /** Runs every check now and brings the tickets up to date; answers the run with its stats. */
   @Post('reconciliation/runs')
-  @Roles('finance')
-  @Idempotency({ required: true })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
+  @Endpoint({
+    operationId: 'runReconciliation',
+    summary: 'Run a reconciliation now',
+    description:
+      "Checks the ledger's invariants and matches every source's statement lines, opening, updating and " +
+      'resolving tickets; one run at a time per tenant.',
+    access: ['finance'],
+    idempotency: 'required',
+    body: emptySchema,
+    bodyOptional: true,
+    answer: { status: 201, description: 'The finished run with its stats.', schema: runView },
+    errors: ['RECONCILIATION_IN_PROGRESS'],
+  })
   run(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(emptySchema)) _body: object) {
     return this.runReconciliation.execute({ tenantId: principal.tenantId, trigger: 'api' });
   }
 
   @Get('reconciliation/runs')
-  @Roles('finance', 'auditor', 'admin')
+  @Endpoint({
+    operationId: 'listReconciliationRuns',
+    summary: 'List reconciliation runs',
+    access: READERS,
+    query: pageQuerySchema,
+    answer: { status: 200, description: 'A page of runs, newest first.', schema: runPage },
+  })
   runs(
     @CurrentPrincipal() principal: Principal,
     @Query(new ZodValidationPipe(pageQuerySchema, 'query')) query: z.output<typeof pageQuerySchema>,
@@ -83,13 +107,26 @@ export class ReconciliationController {
   }
 
   @Get('reconciliation/runs/:id')
-  @Roles('finance', 'auditor', 'admin')
+  @Endpoint({
+    operationId: 'getReconciliationRun',
+    summary: 'Get a reconciliation run',
+    access: READERS,
+    answer: { status: 200, description: 'The run.', schema: runView },
+    errors: ['NOT_FOUND'],
+  })
   runById(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.getRun.execute({ tenantId: principal.tenantId, id });
   }
 
   @Get('discrepancies')
-  @Roles('finance', 'auditor', 'admin')
+  @Endpoint({
+    operationId: 'listDiscrepancies',
+    summary: 'List discrepancy tickets',
+    description: 'The queue, newest first, filtered by status, owner, kind, overdue, minimum amount and age.',
+    access: READERS,
+    query: discrepanciesQuerySchema,
+    answer: { status: 200, description: 'A page of tickets.', schema: ticketPage },
+  })
   discrepancies(
     @CurrentPrincipal() principal: Principal,
     @Query(new ZodValidationPipe(discrepanciesQuerySchema, 'query')) query: z.output<typeof discrepanciesQuerySchema>,
@@ -99,21 +136,44 @@ export class ReconciliationController {
 
   /** Tickets per status and overdue: the queue's headline, declared before `:id` so it is not read as one. */
   @Get('discrepancies/counts')
-  @Roles('finance', 'auditor', 'admin')
+  @Endpoint({
+    operationId: 'countDiscrepancies',
+    summary: 'Count tickets per status',
+    access: READERS,
+    answer: {
+      status: 200,
+      description: 'Tickets per status, and how many being worked are overdue.',
+      schema: ticketCountsView,
+    },
+  })
   counts(@CurrentPrincipal() principal: Principal) {
     return this.countDiscrepancies.execute({ tenantId: principal.tenantId });
   }
 
   @Get('discrepancies/:id')
-  @Roles('finance', 'auditor', 'admin')
+  @Endpoint({
+    operationId: 'getDiscrepancy',
+    summary: 'Get a ticket and its history',
+    access: READERS,
+    answer: { status: 200, description: 'The ticket.', schema: ticketWithHistoryView },
+    errors: ['NOT_FOUND'],
+  })
   discrepancy(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.getDiscrepancy.execute({ tenantId: principal.tenantId, id });
   }
 
   /** Assign, acknowledge, resolve or ignore (these two need a note); every change lands in the history. */
   @Patch('discrepancies/:id')
-  @Roles('finance')
-  @ApiBody({ schema: requestSchema(updateDiscrepancySchema) })
+  @Endpoint({
+    operationId: 'updateDiscrepancy',
+    summary: 'Assign, acknowledge, resolve or ignore a ticket',
+    description: 'Resolving and ignoring need a note; every change lands in the history.',
+    access: ['finance'],
+    body: updateDiscrepancySchema,
+    bodyExample: { status: 'resolved', note: 'the bank corrected the fee on the next statement' },
+    answer: { status: 200, description: 'The ticket after the change.', schema: ticketWithHistoryView },
+    errors: ['NOT_FOUND'],
+  })
   update(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -128,11 +188,18 @@ export class ReconciliationController {
   }
 
   @Post('owner-routes')
-  @Roles('finance', 'admin')
   @Audited('owner_route.create')
-  @Idempotency({ required: true })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @ApiBody({ schema: requestSchema(ownerRouteSchema) })
+  @Endpoint({
+    operationId: 'createOwnerRoute',
+    summary: 'Add an owner routing rule',
+    description:
+      'Tickets matching every given criterion go to `owner`, lowest priority first; no criteria: the default.',
+    access: ['finance', 'admin'],
+    idempotency: 'required',
+    body: ownerRouteSchema,
+    bodyExample: { priority: 10, kind: 'amount_mismatch', accountPrefix: 'assets:bank', owner: 'treasury' },
+    answer: { status: 201, description: 'The rule.', schema: ownerRouteView },
+  })
   route(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(ownerRouteSchema)) body: z.output<typeof ownerRouteSchema>,

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { Audited, CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
-import { Idempotency } from '@ledger/idempotency';
+import { ApiTags } from '@nestjs/swagger';
+import { Audited, CurrentPrincipal, type Principal } from '@ledger/auth';
 import { CreateSourceUseCase, ListSourcesUseCase, SaveCsvProfileUseCase, csvProfileSchema } from '@ledger/imports';
 import { z } from 'zod';
-import { requestSchema } from '../http/openapi';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { Endpoint } from '../openapi/endpoint';
+import { csvProfileView, sourceList, sourceView } from '../openapi/views/imports.views';
 
 const createSourceSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'letters, digits and _ . : - only, at most 64'),
@@ -19,7 +19,6 @@ const saveCsvProfileSchema = z.strictObject({
 });
 
 @ApiTags('imports')
-@ApiBearerAuth()
 @Controller('v1')
 export class SourcesController {
   constructor(
@@ -30,11 +29,18 @@ export class SourcesController {
 
   /** A bank account or gateway whose statements are imported, and the ledger account its lines belong to. */
   @Post('sources')
-  @Roles('finance', 'admin')
   @Audited('source.create')
-  @Idempotency({ required: true })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @ApiBody({ schema: requestSchema(createSourceSchema) })
+  @Endpoint({
+    operationId: 'createSource',
+    summary: 'Create a statement source',
+    description: 'A bank account or gateway whose statements are imported, and the ledger account its lines belong to.',
+    access: ['finance', 'admin'],
+    idempotency: 'required',
+    body: createSourceSchema,
+    bodyExample: { name: 'bank-eur', account: 'assets:bank:eur', format: 'camt053' },
+    answer: { status: 201, description: 'The source.', schema: sourceView },
+    errors: ['ACCOUNT_NOT_FOUND'],
+  })
   create(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(createSourceSchema)) body: z.output<typeof createSourceSchema>,
@@ -43,18 +49,29 @@ export class SourcesController {
   }
 
   @Get('sources')
-  @Roles('finance', 'auditor', 'admin')
+  @Endpoint({
+    operationId: 'listSources',
+    summary: 'List statement sources',
+    access: ['finance', 'auditor', 'admin'],
+    answer: { status: 200, description: 'Every source, by name.', schema: sourceList },
+  })
   list(@CurrentPrincipal() principal: Principal) {
     return this.listSources.execute({ tenantId: principal.tenantId });
   }
 
   /** A custom CSV layout, then usable as format `csv:<name>`. */
   @Post('csv-profiles')
-  @Roles('finance', 'admin')
   @Audited('csv_profile.save')
-  @Idempotency({ required: true })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @ApiBody({ schema: requestSchema(saveCsvProfileSchema) })
+  @Endpoint({
+    operationId: 'saveCsvProfile',
+    summary: 'Save a CSV profile',
+    description:
+      'A CSV layout (columns, date format, separators, sign convention), then usable as format `csv:<name>`.',
+    access: ['finance', 'admin'],
+    idempotency: 'required',
+    body: saveCsvProfileSchema,
+    answer: { status: 201, description: 'The saved profile.', schema: csvProfileView },
+  })
   saveProfile(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(saveCsvProfileSchema)) body: z.output<typeof saveCsvProfileSchema>,

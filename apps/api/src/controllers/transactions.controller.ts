@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
-import { Idempotency } from '@ledger/idempotency';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '@ledger/auth';
 import {
+  BATCH_SIZE_MAX,
   GetTransactionUseCase,
   ListTransactionsUseCase,
   PostBatchUseCase,
@@ -17,16 +17,36 @@ import {
 } from '@ledger/ledger';
 import { z } from 'zod';
 import type { Response } from 'express';
-import { requestSchema } from '../http/openapi';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { Endpoint } from '../openapi/endpoint';
+import { batchResultView, transactionPage, transactionView } from '../openapi/views/ledger.views';
 import { emptyBodySchema, transactionsQuerySchema } from './query.schemas';
 
 // A POST without a body is an empty object.
 const capturePayloadSchema = z.strictObject({ amount: positiveAmountSchema.optional() }).default({});
 const reversePayloadSchema = z.strictObject({ description: z.string().max(1000).optional() }).default({});
 
+// The batch is validated item by item (an item's error is its result); this is what each item should be.
+const batchItemsSchema = z.strictObject({ transactions: z.array(postTransactionSchema).min(1).max(BATCH_SIZE_MAX) });
+
+const POSTING_ERRORS = [
+  'ACCOUNT_NOT_FOUND',
+  'UNBALANCED',
+  'INSUFFICIENT_FUNDS',
+  'CURRENCY_MISMATCH',
+  'AMOUNT_OUT_OF_RANGE',
+] as const;
+
+const TRANSFER_EXAMPLE = {
+  externalRef: 'order-1042',
+  description: 'Alice pays Bob',
+  entries: [
+    { account: 'liabilities:wallets:alice', direction: 'debit', amount: '1500', currency: 'USD' },
+    { account: 'liabilities:wallets:bob', direction: 'credit', amount: '1500', currency: 'USD' },
+  ],
+};
+
 @ApiTags('transactions')
-@ApiBearerAuth()
 @Controller('v1/transactions')
 export class TransactionsController {
   constructor(
@@ -40,10 +60,18 @@ export class TransactionsController {
 
   /** Up to 1000 transactions; each succeeds or fails on its own (results in the same order). */
   @Post('batch')
-  @Roles('poster')
-  @Idempotency({ required: true })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @ApiBody({ schema: requestSchema(postBatchSchema) })
+  @Endpoint({
+    operationId: 'postTransactionBatch',
+    summary: 'Post a batch of transactions',
+    description:
+      'Up to 1000 transactions in one database transaction; each item is atomic on its own (a refused item ' +
+      'leaves no trace and is its own `error` result), results in input order.',
+    access: ['poster'],
+    idempotency: 'required',
+    body: batchItemsSchema,
+    bodyExample: { transactions: [TRANSFER_EXAMPLE] },
+    answer: { status: 201, description: 'One result per item.', schema: batchResultView },
+  })
   batch(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(postBatchSchema)) body: z.output<typeof postBatchSchema>,
@@ -53,10 +81,17 @@ export class TransactionsController {
 
   /** Captures a hold, all of it or `amount` of a two-leg hold; the rest is released. */
   @Post(':id/post')
-  @Roles('poster')
-  @Idempotency({ required: true })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @ApiBody({ schema: requestSchema(capturePayloadSchema), required: false })
+  @Endpoint({
+    operationId: 'postHold',
+    summary: 'Post (capture) a hold',
+    description: 'All of it, or `amount` of a two-leg hold (the rest is released): a new transaction naming the hold.',
+    access: ['poster'],
+    idempotency: 'required',
+    body: capturePayloadSchema,
+    bodyOptional: true,
+    answer: { status: 201, description: 'The capture record.', schema: transactionView },
+    errors: ['NOT_FOUND', 'NOT_A_HOLD', 'HOLD_ALREADY_RESOLVED', 'HOLD_EXPIRED', 'AMOUNT_OUT_OF_RANGE'],
+  })
   capture(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -71,9 +106,17 @@ export class TransactionsController {
   }
 
   @Post(':id/void')
-  @Roles('poster')
-  @Idempotency({ required: true })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
+  @Endpoint({
+    operationId: 'voidHold',
+    summary: 'Void a hold',
+    description: 'Releases the reserved amounts: a new transaction naming the hold.',
+    access: ['poster'],
+    idempotency: 'required',
+    body: emptyBodySchema,
+    bodyOptional: true,
+    answer: { status: 201, description: 'The void record.', schema: transactionView },
+    errors: ['NOT_FOUND', 'NOT_A_HOLD', 'HOLD_ALREADY_RESOLVED', 'HOLD_EXPIRED'],
+  })
   void(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -83,10 +126,17 @@ export class TransactionsController {
   }
 
   @Post(':id/reverse')
-  @Roles('poster')
-  @Idempotency({ required: true })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @ApiBody({ schema: requestSchema(reversePayloadSchema), required: false })
+  @Endpoint({
+    operationId: 'reverseTransaction',
+    summary: 'Reverse a transaction',
+    description: 'Posts the mirror image (`reversesId`); a transaction is reversed at most once, a reversal never.',
+    access: ['poster'],
+    idempotency: 'required',
+    body: reversePayloadSchema,
+    bodyOptional: true,
+    answer: { status: 201, description: 'The reversal.', schema: transactionView },
+    errors: ['NOT_FOUND', 'NOT_REVERSIBLE', 'ALREADY_REVERSED', 'INSUFFICIENT_FUNDS', 'AMOUNT_OUT_OF_RANGE'],
+  })
   reverse(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -95,12 +145,21 @@ export class TransactionsController {
     return this.reverseTransaction.execute({ tenantId: principal.tenantId, id, description: body.description });
   }
 
-  /** An externalRef already posted with the same content answers with that transaction (header Ledger-Existing: true). */
   @Post()
-  @Roles('poster')
-  @Idempotency({ required: true })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @ApiBody({ schema: requestSchema(postTransactionSchema) })
+  @Endpoint({
+    operationId: 'postTransaction',
+    summary: 'Post a transaction',
+    description:
+      'Entries of positive amounts whose debits and credits are equal per currency; with `pending` a hold that ' +
+      'reserves the amounts until posted, voided or expired. An externalRef already posted with the same ' +
+      'content answers that transaction (`Ledger-Existing: true`).',
+    access: ['poster'],
+    idempotency: 'required',
+    body: postTransactionSchema,
+    bodyExample: TRANSFER_EXAMPLE,
+    answer: { status: 201, description: 'The transaction.', schema: transactionView, existing: true },
+    errors: [...POSTING_ERRORS, 'EXTERNAL_REF_CONFLICT'],
+  })
   async post(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(postTransactionSchema)) body: PostTransactionRequest,
@@ -112,11 +171,27 @@ export class TransactionsController {
   }
 
   @Get(':id')
+  @Endpoint({
+    operationId: 'getTransaction',
+    summary: 'Get a transaction',
+    access: 'any-key',
+    answer: { status: 200, description: 'The transaction.', schema: transactionView },
+    errors: ['NOT_FOUND'],
+  })
   get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<TransactionView> {
     return this.getTransaction.execute({ tenantId: principal.tenantId, id });
   }
 
   @Get()
+  @Endpoint({
+    operationId: 'listTransactions',
+    summary: 'List transactions',
+    description: 'Newest first, filtered by account, externalRef, status, metadata and creation time.',
+    access: 'any-key',
+    query: transactionsQuerySchema,
+    answer: { status: 200, description: 'A page of transactions.', schema: transactionPage },
+    errors: ['NOT_FOUND'],
+  })
   list(
     @CurrentPrincipal() principal: Principal,
     @Query(new ZodValidationPipe(transactionsQuerySchema, 'query')) query: z.output<typeof transactionsQuerySchema>,

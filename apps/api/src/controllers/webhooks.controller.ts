@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, Roles } from '@ledger/auth';
-import { Idempotency } from '@ledger/idempotency';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '@ledger/auth';
 import {
   CreateWebhookUseCase,
   DeleteWebhookUseCase,
@@ -12,8 +11,9 @@ import {
   RotateWebhookSecretUseCase,
 } from '@ledger/outbox';
 import { z } from 'zod';
-import { requestSchema } from '../http/openapi';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { Endpoint } from '../openapi/endpoint';
+import { deliveryPage, deliveryView, webhookPage, webhookWithSecretView } from '../openapi/views/outbox.views';
 import { emptyBodySchema, pageQuerySchema } from './query.schemas';
 
 const createWebhookSchema = z.strictObject({
@@ -25,7 +25,6 @@ const createWebhookSchema = z.strictObject({
 const deliveriesQuerySchema = pageQuerySchema.extend({ status: z.enum(['pending', 'delivered', 'dead']).optional() });
 
 @ApiTags('webhooks')
-@ApiBearerAuth()
 @Controller('v1/webhooks')
 export class WebhooksController {
   constructor(
@@ -39,10 +38,19 @@ export class WebhooksController {
 
   /** The signing secret is in this answer only; a replay of the request shows it redacted. */
   @Post()
-  @Roles('admin')
-  @Idempotency({ required: true, redact: ['secret'] })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @ApiBody({ schema: requestSchema(createWebhookSchema) })
+  @Endpoint({
+    operationId: 'createWebhook',
+    summary: 'Create a webhook',
+    description:
+      'Events are POSTed to `url`, signed `Ledger-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the ' +
+      'secret in this answer (shown once), at least once, with `Ledger-Event-Id` as the dedupe key.',
+    access: ['admin'],
+    idempotency: 'required',
+    redact: ['secret'],
+    body: createWebhookSchema,
+    bodyExample: { url: 'https://example.com/ledger-events', events: ['transaction.posted'] },
+    answer: { status: 201, description: 'The webhook and its secret.', schema: webhookWithSecretView },
+  })
   create(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(createWebhookSchema)) body: z.output<typeof createWebhookSchema>,
@@ -51,7 +59,13 @@ export class WebhooksController {
   }
 
   @Get()
-  @Roles('admin', 'auditor')
+  @Endpoint({
+    operationId: 'listWebhooks',
+    summary: 'List webhooks',
+    access: ['admin', 'auditor'],
+    query: pageQuerySchema,
+    answer: { status: 200, description: 'A page of webhooks.', schema: webhookPage },
+  })
   list(
     @CurrentPrincipal() principal: Principal,
     @Query(new ZodValidationPipe(pageQuerySchema, 'query')) query: z.output<typeof pageQuerySchema>,
@@ -61,16 +75,32 @@ export class WebhooksController {
 
   @Delete(':id')
   @HttpCode(204)
-  @Roles('admin')
+  @Endpoint({
+    operationId: 'deleteWebhook',
+    summary: 'Delete a webhook',
+    description: 'Its queued deliveries go with it.',
+    access: ['admin'],
+    answer: { status: 204, description: 'Deleted.' },
+    errors: ['NOT_FOUND'],
+  })
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
     await this.deleteWebhook.execute({ tenantId: principal.tenantId, id });
   }
 
   /** A new secret; the previous one keeps signing beside it for the grace period. */
   @Post(':id/rotate-secret')
-  @Roles('admin')
-  @Idempotency({ required: true, redact: ['secret'] })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
+  @Endpoint({
+    operationId: 'rotateWebhookSecret',
+    summary: "Rotate a webhook's secret",
+    description: 'A new secret (shown once); the previous one keeps signing beside it for the grace period.',
+    access: ['admin'],
+    idempotency: 'required',
+    redact: ['secret'],
+    body: emptyBodySchema,
+    bodyOptional: true,
+    answer: { status: 201, description: 'The webhook and its new secret.', schema: webhookWithSecretView },
+    errors: ['NOT_FOUND'],
+  })
   rotate(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -81,7 +111,15 @@ export class WebhooksController {
 
   /** Newest first; `?status=dead` lists the dead letters. */
   @Get(':id/deliveries')
-  @Roles('admin', 'auditor')
+  @Endpoint({
+    operationId: 'listWebhookDeliveries',
+    summary: "List a webhook's deliveries",
+    description: 'Newest first; `?status=dead` lists the dead letters.',
+    access: ['admin', 'auditor'],
+    query: deliveriesQuerySchema,
+    answer: { status: 200, description: 'A page of deliveries.', schema: deliveryPage },
+    errors: ['NOT_FOUND'],
+  })
   deliveries(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -92,9 +130,17 @@ export class WebhooksController {
 
   /** Queues a delivery again, due now, with a fresh attempt budget. */
   @Post(':id/deliveries/:deliveryId/redeliver')
-  @Roles('admin')
-  @Idempotency({ required: true })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
+  @Endpoint({
+    operationId: 'redeliverWebhook',
+    summary: 'Send a delivery again',
+    description: 'Queues it again, due now, with a fresh attempt budget.',
+    access: ['admin'],
+    idempotency: 'required',
+    body: emptyBodySchema,
+    bodyOptional: true,
+    answer: { status: 201, description: 'The delivery, pending.', schema: deliveryView },
+    errors: ['NOT_FOUND'],
+  })
   redeliverOne(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,

@@ -1,0 +1,57 @@
+import type { CreateApiKeyUseCase, CreatedTenant, ListAuditLogUseCase, Principal, Role } from '@ledger/auth';
+import { ROLES } from '@ledger/auth';
+import { z } from 'zod';
+import { type Assert, type Same, component, pageOf } from '../components';
+import { id, instant } from './fields';
+
+const role = z.enum(ROLES);
+const apiKey = z.string().meta({
+  description: 'The API key, shown in this answer only (`[shown once]` in a replay): send it as `Bearer <key>`.',
+  examples: ['ldg_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiMkJSYnKCkqKywtLi8wMTIzNDU2Nzg'],
+});
+
+export const createdTenantView = component(
+  'CreatedTenant',
+  z.strictObject({ tenant: z.strictObject({ id, name: z.string() }), apiKey }).meta({
+    description: 'A new tenant and its first admin key.',
+  }),
+);
+
+export const createdApiKeyView = component(
+  'CreatedApiKey',
+  z.strictObject({ id, name: z.string(), key: apiKey, roles: z.array(role) }),
+);
+
+export const currentKeyView = component(
+  'CurrentApiKey',
+  z.strictObject({ id, tenantId: id, roles: z.array(role) }).meta({ description: 'The calling key.' }),
+);
+
+export const auditEntryView = component(
+  'AuditEntry',
+  z.strictObject({
+    id,
+    at: instant,
+    actor: z.string().meta({ examples: ['api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b', 'operator'] }),
+    action: z.string().meta({ examples: ['account.create'] }),
+    targetId: z.string().nullable().meta({ description: 'The id the change made, if any.' }),
+    request: z.unknown().meta({ description: 'The request body as sent.' }),
+  }),
+);
+
+export const auditEntryPage = pageOf('AuditEntryPage', auditEntryView, 'Audit entries, newest first.');
+
+type Output<Schema extends z.ZodType> = z.output<Schema>;
+type Answer<Method extends (...args: never[]) => unknown> = Awaited<ReturnType<Method>>;
+export type AccessViewsMatch = [
+  Assert<Same<CreatedTenant, Output<typeof createdTenantView>>>,
+  Assert<Same<Answer<CreateApiKeyUseCase['execute']>, Output<typeof createdApiKeyView>>>,
+  // The controller answers the principal's fields (its roles are readonly there).
+  Assert<
+    Same<
+      Omit<Principal, 'keyId'> & { id: string },
+      Omit<Output<typeof currentKeyView>, 'roles'> & { roles: readonly Role[] }
+    >
+  >,
+  Assert<Same<Answer<ListAuditLogUseCase['execute']>, Output<typeof auditEntryPage>>>,
+];

@@ -1,0 +1,117 @@
+import type {
+  GetStatementLineUseCase,
+  ImportView,
+  ListImportLinesUseCase,
+  ListSourcesUseCase,
+  SaveCsvProfileUseCase,
+  SourceView,
+  StoredLineView,
+} from '@ledger/imports';
+import { csvProfileSchema } from '@ledger/imports';
+import { z } from 'zod';
+import { type Assert, type Same, component, pageOf } from '../components';
+import { amount, counter, currency, day, id, instant, sha256Hex, signedAmount } from './fields';
+
+export const sourceView = component(
+  'Source',
+  z
+    .strictObject({
+      id,
+      name: z.string().meta({ examples: ['bank-eur'] }),
+      format: z
+        .string()
+        .nullable()
+        .meta({ description: 'The default format of its files.', examples: ['camt053'] }),
+      account: z.string().meta({ description: 'The ledger account its lines belong to.' }),
+      accountId: id,
+      currency,
+      createdAt: instant,
+    })
+    .meta({ description: 'A bank account or gateway whose statements are imported.' }),
+);
+
+export const sourceList = component(
+  'SourceList',
+  z.strictObject({ data: z.array(sourceView), nextCursor: z.null() }).meta({ description: 'Every source, one page.' }),
+);
+
+export const csvProfileView = component(
+  'CsvProfile',
+  z.strictObject({
+    name: z.string(),
+    format: z.string().meta({ description: 'The format to import with: `csv:<name>`.', examples: ['csv:mybank'] }),
+    definition: csvProfileSchema,
+  }),
+);
+
+const balanceOnDay = z.strictObject({ amount: signedAmount, currency, date: day }).nullable();
+
+export const importView = component(
+  'Import',
+  z
+    .strictObject({
+      id,
+      source: z.string(),
+      format: z.string().meta({ examples: ['camt053', 'mt940', 'csv:bank'] }),
+      fileName: z.string().nullable(),
+      fileSha256: sha256Hex,
+      fileBytes: counter,
+      lines: z.number().int().min(0).meta({ description: 'Lines the file holds.' }),
+      duplicates: z.number().int().min(0).meta({ description: 'Of those, lines the source already had.' }),
+      statements: z.array(
+        z.strictObject({
+          statementIndex: z.number().int().min(0),
+          accountId: z.string().nullable().meta({ description: "The statement's own account identifier (IBAN...)." }),
+          statementId: z.string().nullable(),
+          currency: currency.nullable(),
+          opening: balanceOnDay,
+          closing: balanceOnDay,
+          lines: z.number().int().min(0),
+          balanced: z.boolean().nullable().meta({ description: 'opening + lines = closing; null: no balances.' }),
+          balanceProblem: z.string().optional(),
+        }),
+      ),
+      warnings: z.array(z.string()),
+      createdAt: instant,
+    })
+    .meta({ description: 'A statement file as imported (a file seen before answers its first import).' }),
+);
+
+const storedLineFields = {
+  id,
+  externalId: z.string().meta({ description: "The bank's reference of the line, else a hash of its content." }),
+  lineNumber: z.number().int().min(1),
+  statementIndex: z.number().int().min(0),
+  bookedOn: day,
+  valueOn: day.nullable(),
+  amount: signedAmount.meta({ description: 'Minor units, negative for money out of the account.' }),
+  currency,
+  reversal: z.boolean(),
+  typeCode: z.string().nullable(),
+  references: z.record(z.string(), z.string()),
+  counterparty: z.record(z.string(), z.string()).nullable(),
+  description: z.string(),
+  gross: amount.optional(),
+  fee: amount.optional(),
+};
+
+export const statementLineView = component('StatementLine', z.strictObject(storedLineFields));
+
+export const statementLineWithImportView = component(
+  'StatementLineWithImport',
+  z.strictObject({ ...storedLineFields, importId: id }).meta({ description: 'A line and the import it came from.' }),
+);
+
+export const statementLinePage = pageOf('StatementLinePage', statementLineView, 'Lines in file order.');
+
+type Output<Schema extends z.ZodType> = z.output<Schema>;
+type Answer<Method extends (...args: never[]) => unknown> = Awaited<ReturnType<Method>>;
+export type ImportViewsMatch = [
+  Assert<Same<SourceView & { id: string }, Output<typeof sourceView>>>,
+  Assert<Same<Answer<ListSourcesUseCase['execute']>, Output<typeof sourceList>>>,
+  Assert<Same<Answer<SaveCsvProfileUseCase['execute']>, Output<typeof csvProfileView>>>,
+  Assert<Same<ImportView, Output<typeof importView>>>,
+  Assert<Same<StoredLineView, Output<typeof statementLineView>>>,
+  Assert<Same<Answer<GetStatementLineUseCase['execute']>, Output<typeof statementLineWithImportView>>>,
+  Assert<Same<Answer<ListImportLinesUseCase['execute']>, Output<typeof statementLinePage>>>,
+];

@@ -1,0 +1,165 @@
+import type {
+  CountDiscrepanciesUseCase,
+  CreateOwnerRouteUseCase,
+  GetDiscrepancyUseCase,
+  ListDiscrepanciesUseCase,
+  ListRunsUseCase,
+  ManageMatchesUseCase,
+  MatchingRulesView,
+  MatchView,
+  RunView,
+  TicketView,
+} from '@ledger/reconciliation';
+import { DISCREPANCY_KINDS } from '@ledger/reconciliation';
+import { z } from 'zod';
+import { type Assert, type Same, type Widened, component, pageOf } from '../components';
+import { amount, currency, day, id, instant, side, signedAmount } from './fields';
+
+const ticketStatus = z.enum(['open', 'acknowledged', 'resolved', 'ignored']);
+
+export const runView = component(
+  'ReconciliationRun',
+  z
+    .strictObject({
+      id,
+      trigger: z.enum(['schedule', 'api', 'cli']),
+      status: z.enum(['running', 'completed', 'failed']),
+      startedAt: instant,
+      finishedAt: instant.nullable(),
+      durationMs: z.number().int().min(0).nullable(),
+      stats: z.record(z.string(), z.unknown()).meta({
+        description: 'Counts of the run: checks, lines matched, tickets opened, updated and resolved.',
+      }),
+      error: z.string().nullable(),
+    })
+    .meta({ description: 'A reconciliation run: the invariant checks and statement matching, and its tickets.' }),
+);
+
+const ticketFields = {
+  id,
+  fingerprint: z.string().meta({ description: 'What makes the finding the same one again on the next run.' }),
+  kind: z.enum(DISCREPANCY_KINDS),
+  severity: z.enum(['critical', 'high', 'medium', 'low']),
+  status: ticketStatus,
+  owner: z.string(),
+  summary: z.string(),
+  amount: amount.nullable(),
+  currency: currency.nullable(),
+  accountCode: z.string().nullable(),
+  source: z.string().nullable(),
+  evidence: z.record(z.string(), z.unknown()).meta({ description: 'The statement and ledger sides of the finding.' }),
+  openedAt: instant,
+  updatedAt: instant,
+  dueAt: instant,
+  overdue: z.boolean().meta({ description: 'Past due and still being worked.' }),
+  ageHours: z.number().int().min(0),
+  resolvedAt: instant.nullable(),
+  lastSeenRunId: id.nullable(),
+};
+
+export const ticketView = component('Discrepancy', z.strictObject(ticketFields).meta({ description: 'A ticket.' }));
+
+const ticketEventView = z.strictObject({
+  seq: z.number().int().min(1),
+  at: instant,
+  actor: z.string().meta({ examples: ['api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b', 'reconciler'] }),
+  action: z.string(),
+  note: z.string().nullable(),
+  changes: z.record(z.string(), z.unknown()),
+});
+
+export const ticketWithHistoryView = component(
+  'DiscrepancyWithHistory',
+  z
+    .strictObject({ ...ticketFields, history: z.array(ticketEventView) })
+    .meta({ description: 'A ticket, oldest event first.' }),
+);
+
+export const ticketCountsView = component(
+  'DiscrepancyCounts',
+  z.strictObject({
+    byStatus: z.strictObject({ open: z.number(), acknowledged: z.number(), resolved: z.number(), ignored: z.number() }),
+    overdue: z.number().int().min(0),
+    total: z.number().int().min(0),
+  }),
+);
+
+export const matchView = component(
+  'Match',
+  z
+    .strictObject({
+      id,
+      rule: z.string().meta({ examples: ['reference', 'group', 'amount_date', 'reversal', 'manual'] }),
+      evidence: z.record(z.string(), z.unknown()),
+      statementLines: z.array(z.strictObject({ id, amount: signedAmount, currency, bookedOn: day })),
+      entries: z.array(
+        z.strictObject({ transactionId: id, leg: z.number().int().min(0), direction: side, amount, currency }),
+      ),
+      runId: id.nullable(),
+      createdBy: z.string(),
+      createdAt: instant,
+      confirmedBy: z.string().nullable(),
+      confirmedAt: instant.nullable(),
+      undoneBy: z.string().nullable(),
+      undoneAt: instant.nullable(),
+      note: z.string().nullable(),
+    })
+    .meta({ description: 'Statement lines matched to ledger entries, with the rule and evidence.' }),
+);
+
+export const matchList = component('MatchList', z.strictObject({ data: z.array(matchView), nextCursor: z.null() }));
+
+export const matchingRulesView = component(
+  'MatchingRules',
+  z.strictObject({
+    builtIn: z.boolean().meta({ description: 'True while the tenant has no rules of its own.' }),
+    rules: z.array(
+      z.strictObject({
+        position: z.number().int().min(0),
+        type: z.enum(['reference', 'group', 'amount_date', 'reversal']),
+        source: z.string().nullable(),
+        toleranceAmount: amount,
+        tolerancePercent: z.string().meta({ examples: ['0.5'] }),
+        windowDays: z.number().int().min(0),
+        lineReference: z.string().nullable(),
+        metadataKey: z.string().nullable(),
+      }),
+    ),
+    updatedBy: z.string().nullable(),
+    updatedAt: instant.nullable(),
+  }),
+);
+
+export const ownerRouteView = component(
+  'OwnerRoute',
+  z.strictObject({
+    id,
+    priority: z.number().int().min(0),
+    kind: z.enum(DISCREPANCY_KINDS).nullable(),
+    source: z.string().nullable(),
+    accountPrefix: z.string().nullable(),
+    minAmount: amount.nullable(),
+    owner: z.string(),
+  }),
+);
+
+export const runPage = pageOf('ReconciliationRunPage', runView, 'Runs, newest first.');
+export const ticketPage = pageOf('DiscrepancyPage', ticketView, 'Tickets, newest first.');
+
+type Output<Schema extends z.ZodType> = z.output<Schema>;
+type Answer<Method extends (...args: never[]) => unknown> = Awaited<ReturnType<Method>>;
+type MatchOutput = Output<typeof matchView>;
+export type ReconciliationViewsMatch = [
+  Assert<Same<RunView, Output<typeof runView>>>,
+  Assert<Same<TicketView, Output<typeof ticketView>>>,
+  Assert<Same<Answer<GetDiscrepancyUseCase['execute']>, Output<typeof ticketWithHistoryView>>>,
+  Assert<Same<Answer<CountDiscrepanciesUseCase['execute']>, Output<typeof ticketCountsView>>>,
+  Assert<
+    Same<MatchView, Omit<MatchOutput, 'entries'> & { entries: Widened<MatchOutput['entries'][number], 'direction'>[] }>
+  >,
+  Assert<Same<Answer<ManageMatchesUseCase['list']>, Omit<Output<typeof matchList>, 'data'> & { data: MatchView[] }>>,
+  Assert<Same<MatchingRulesView, Output<typeof matchingRulesView>>>,
+  Assert<Same<Answer<CreateOwnerRouteUseCase['execute']>, Output<typeof ownerRouteView>>>,
+  Assert<Same<Answer<ListRunsUseCase['execute']>, Output<typeof runPage>>>,
+  Assert<Same<Answer<ListDiscrepanciesUseCase['execute']>, Output<typeof ticketPage>>>,
+];
