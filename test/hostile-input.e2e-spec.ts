@@ -12,7 +12,8 @@ import {
   sqlRows,
   transfer,
 } from './support/ledger-fixtures';
-import { SHARED_STATEMENTS, createSource } from './support/reconciliation-fixtures';
+import { itWithStatementSamples, STATEMENT_SAMPLES_DIR } from '../libs/imports/test/statement-samples';
+import { createSource } from './support/reconciliation-fixtures';
 
 // Hostile input over the API: random JSON, amounts at and past 2^63, control and unpaired unicode
 // characters, huge and deep bodies, duplicate keys, wrong content types. Each gets a clear 4xx with
@@ -181,7 +182,7 @@ describe('hostile input', () => {
     expect(await books()).toEqual(before);
   });
 
-  it('mutated statement files: imported whole or refused whole, never in part', async () => {
+  itWithStatementSamples('mutated statement files: imported whole or refused whole, never in part', async () => {
     const samples: [string, string, string][] = [
       ['bank-camt', 'camt053', 'camt/camt053.v8.xml'],
       ['bank-mt940', 'mt940', 'mt940/betterplace/sepa_mt9401.sta'],
@@ -196,7 +197,7 @@ describe('hostile input', () => {
         allowNegative: true,
       });
       await createSource(api, financeKey, { name: source, account: `assets:${source}`, format });
-      const original = await readFile(resolve(SHARED_STATEMENTS, sample));
+      const original = await readFile(resolve(STATEMENT_SAMPLES_DIR, sample));
       await fc.assert(
         fc.asyncProperty(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 255 }), async (cut, at, byte) => {
           const mutated = Buffer.from(original.subarray(0, Math.max(1, cut % (original.length + 1))));

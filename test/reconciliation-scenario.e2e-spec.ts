@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithStatementSamples } from '../libs/imports/test/statement-samples';
 import { type ApiHarness, startApi } from './support/api-harness';
 import {
   type TestTenant,
@@ -103,7 +104,7 @@ async function bookPayout(
 
 const brief = (ticket: any) => [ticket.kind, ticket.source, ticket.owner, ticket.amount, ticket.currency];
 
-describe('a month of statements against the ledger, with deliberate breaks', () => {
+describeWithStatementSamples('a month of statements against the ledger, with deliberate breaks', () => {
   let tenant: TestTenant;
   let key: string;
   const payoutA = payout(200, 1);

@@ -5,7 +5,7 @@ import vm from 'node:vm';
 import type { CollectedStatements, CsvProfile, StatementFormat, StatementInput } from '@ledger/imports';
 
 // Vitest provides __dirname here (the tsconfig's CommonJS target rejects import.meta). This file lives in
-// libs/imports/test, three levels below the repository root; shared/ is the root's sibling.
+// libs/imports/test, three levels below the repository root. The third-party samples: ./statement-samples.
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 function existing(directory: string, what: string): string {
@@ -13,10 +13,6 @@ function existing(directory: string, what: string): string {
   return directory;
 }
 
-export const SHARED_STATEMENTS = existing(
-  path.resolve(REPO_ROOT, '..', 'shared', 'statements'),
-  'shared/statements (the real samples)',
-);
 export const OWN_FIXTURES = existing(path.resolve(REPO_ROOT, 'fixtures', 'statements'), 'fixtures/statements');
 
 /** The file as a stream in small chunks, so that every parser is exercised across chunk boundaries. */
