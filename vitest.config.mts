@@ -15,6 +15,8 @@ const libs = [
   'reconciliation',
   'inbox',
   'proofs',
+  'exports',
+  'ids',
 ];
 const alias = Object.fromEntries(
   libs.map((lib) => [`@ledger/${lib}`, resolve(import.meta.dirname, `libs/${lib}/src/index.ts`)]),

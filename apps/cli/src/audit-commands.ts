@@ -2,14 +2,8 @@ import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { type Command, InvalidArgumentError } from 'commander';
-import {
-  ExportJournalUseCase,
-  IssueBalanceProofUseCase,
-  JOURNAL_FORMATS,
-  type JournalFormat,
-  type Verdict,
-  verifyProof,
-} from '@ledger/proofs';
+import { ExportJournalUseCase, JOURNAL_FORMATS, type JournalFormat } from '@ledger/exports';
+import { IssueBalanceProofUseCase, type Verdict, verifyProof } from '@ledger/proofs';
 
 export type UseCaseContext = { get<U>(type: new (...args: never[]) => U): U };
 type WithUseCases = <T>(work: (context: UseCaseContext) => Promise<T>) => Promise<T>;

@@ -51,7 +51,7 @@ const useCases = [
     PostingEngine,
     ...useCases,
   ],
-  // The journal's pages are read by the proofs and exports (libs/proofs).
+  // The journal's pages are read by the proofs and exports (libs/proofs, libs/exports).
   exports: [...useCases, JournalRepository],
 })
 export class LedgerModule {}
