@@ -17,6 +17,7 @@ const libs = [
   'proofs',
   'exports',
   'ids',
+  'jobs',
 ];
 const alias = Object.fromEntries(
   libs.map((lib) => [`@ledger/${lib}`, resolve(import.meta.dirname, `libs/${lib}/src/index.ts`)]),

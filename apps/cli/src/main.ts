@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { CreateApiKeyUseCase, CreateTenantUseCase, ROLES, type Role } from '@ledger/auth';
-import { type AppConfig, loadConfig } from '@ledger/config';
+import { type AppConfig, loadConfig, signingKey } from '@ledger/config';
 import { type Database, openMigratedDatabase } from '@ledger/db';
 import { Command, InvalidArgumentError } from 'commander';
 import { JournalRepository, VerifyJournalUseCase } from '@ledger/ledger';
@@ -12,7 +12,6 @@ import { basename } from 'node:path';
 import { ImportStatementUseCase } from '@ledger/imports';
 import { RunReconciliationUseCase, RunRepository } from '@ledger/reconciliation';
 import { ProgressBar } from './progress-bar';
-import { signingKey } from '../../api/src/embedded-secrets';
 import { CliModule } from './cli.module';
 import { type UseCaseContext, registerAuditCommands } from './audit-commands';
 
