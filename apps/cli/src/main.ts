@@ -53,7 +53,8 @@ function parseRoles(text: string): Role[] {
 
 const program = new Command('ledger')
   .description(
-    'Operate the ledger: migrations, tenants, keys, statement imports, reconciliation, journal verification, balance proofs and exports',
+    'Operate the ledger: migrations, tenants, keys, statement imports, reconciliation, journal verification, ' +
+      'balance proofs and exports',
   )
   .showHelpAfterError();
 
@@ -115,7 +116,8 @@ program
     ).finally(() => bar.finish());
     const view = result.import;
     console.log(
-      `${result.created ? 'imported' : 'already imported'}: ${view.id}, ${view.lines} lines (${view.duplicates} already known), ${view.statements.length} statement(s)`,
+      `${result.created ? 'imported' : 'already imported'}: ${view.id}, ${view.lines} lines ` +
+        `(${view.duplicates} already known), ${view.statements.length} statement(s)`,
     );
     for (const warning of view.warnings) console.log(`warning: ${warning}`);
   });
@@ -133,7 +135,8 @@ program
           const run = await context.get(RunReconciliationUseCase).execute({ tenantId, trigger: 'cli' });
           const { opened, updated, reopened, resolved, matched } = run.stats as Record<string, unknown>;
           console.log(
-            `tenant ${tenantId}: run ${run.id} in ${run.durationMs} ms; matched ${JSON.stringify(matched)}; tickets opened ${opened}, updated ${updated}, reopened ${reopened}, resolved ${resolved}`,
+            `tenant ${tenantId}: run ${run.id} in ${run.durationMs} ms; matched ${JSON.stringify(matched)}; ` +
+              `tickets opened ${opened}, updated ${updated}, reopened ${reopened}, resolved ${resolved}`,
           );
         } catch (error) {
           failures++;
@@ -163,7 +166,8 @@ journal
         failures++;
         const link = result.firstBroken!;
         console.log(
-          `tenant ${tenantId}: BROKEN at stripe ${link.stripe ?? '-'} seq ${link.seq ?? '-'} transaction ${link.transactionId ?? '-'}: ${link.reason}`,
+          `tenant ${tenantId}: BROKEN at stripe ${link.stripe ?? '-'} seq ${link.seq ?? '-'} ` +
+            `transaction ${link.transactionId ?? '-'}: ${link.reason}`,
         );
       }
       return failures;

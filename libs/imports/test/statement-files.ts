@@ -31,7 +31,10 @@ export async function* generatedGatewayExport(rows: number): AsyncGenerator<stri
   yield `${GATEWAY_HEADER}\n`;
   let batch = '';
   for (let index = 1; index <= rows; index += 1) {
-    batch += `txn_${index},2024-03-01 09:15:02,2024-03-03,usd,${index % 100}.25,0.05,${index % 100}.20,charge,ch_${index},,Order ${index}\n`;
+    const units = index % 100;
+    batch +=
+      `txn_${index},2024-03-01 09:15:02,2024-03-03,usd,${units}.25,0.05,${units}.20,` +
+      `charge,ch_${index},,Order ${index}\n`;
     if (index % 500 === 0) {
       yield batch;
       batch = '';
@@ -44,7 +47,10 @@ export async function* textInput(text: string, chunkChars = 7): AsyncGenerator<s
   for (let start = 0; start < text.length; start += chunkChars) yield text.slice(start, start + chunkChars);
 }
 
-/** Fixture naming: .xml camt053, .sta mt940, .gateway.csv / .bank.csv built-in profiles, .custom.csv with <base>.profile.json. */
+/**
+ * Fixture naming: .xml camt053, .sta mt940, .gateway.csv / .bank.csv built-in profiles, .custom.csv with
+ * <base>.profile.json.
+ */
 export function fixtureFormat(file: string): { format: StatementFormat; csvProfiles?: Record<string, CsvProfile> } {
   if (file.endsWith('.xml')) return { format: 'camt053' };
   if (file.endsWith('.sta')) return { format: 'mt940' };

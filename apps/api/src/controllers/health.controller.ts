@@ -33,12 +33,14 @@ export class HealthController {
     const warnings = [
       ...(outbox.lagging.includes('relay')
         ? [
-            `the oldest unpublished event is ${outbox.oldestUnpublishedAgeSeconds} s old (threshold ${threshold} s): is the relay running?`,
+            `the oldest unpublished event is ${outbox.oldestUnpublishedAgeSeconds} s old ` +
+              `(threshold ${threshold} s): is the relay running?`,
           ]
         : []),
       ...(outbox.lagging.includes('webhookQueue')
         ? [
-            `the oldest event without its webhook deliveries is ${outbox.oldestUnqueuedAgeSeconds} s old (threshold ${threshold} s): is the worker's webhook queue running?`,
+            `the oldest event without its webhook deliveries is ${outbox.oldestUnqueuedAgeSeconds} s old ` +
+              `(threshold ${threshold} s): is the worker's webhook queue running?`,
           ]
         : []),
     ];

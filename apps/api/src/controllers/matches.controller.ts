@@ -34,7 +34,10 @@ const decideMatchSchema = z.strictObject({
 export class MatchesController {
   constructor(private readonly matches: ManageMatchesUseCase) {}
 
-  /** Why a line or a transaction is matched (or was, before someone undid it): rule, evidence, every line and entry of the match. */
+  /**
+   * Why a line or a transaction is matched (or was, before someone undid it): rule, evidence, every line
+   * and entry of the match.
+   */
   @Get()
   @Roles('finance', 'auditor', 'admin')
   list(
@@ -44,7 +47,10 @@ export class MatchesController {
     return this.matches.list({ tenantId: principal.tenantId, ...query });
   }
 
-  /** A person matches statement lines to entries on their account: one to one, or as a group (a deposit to the postings it settles). */
+  /**
+   * A person matches statement lines to entries on their account: one to one, or as a group (a deposit to
+   * the postings it settles).
+   */
   @Post()
   @Roles('finance')
   @Idempotency({ required: true })

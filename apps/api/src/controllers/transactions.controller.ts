@@ -95,7 +95,10 @@ export class TransactionsController {
     return this.reverseTransaction.execute({ tenantId: principal.tenantId, id, description: body.description });
   }
 
-  /** An externalRef already posted with the same content answers with that transaction (header Ledger-Existing: true). */
+  /**
+   * An externalRef already posted with the same content answers with that transaction (header
+   * Ledger-Existing: true).
+   */
   @Post()
   @Roles('poster')
   @Idempotency({ required: true })
