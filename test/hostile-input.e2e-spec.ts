@@ -41,7 +41,9 @@ async function books(): Promise<Record<string, string>> {
     `SELECT (SELECT count(*) FROM transactions)::text AS transactions, (SELECT count(*) FROM entries)::text AS entries,
             (SELECT count(*) FROM accounts)::text AS accounts, (SELECT count(*) FROM outbox_events)::text AS events,
             (SELECT count(*) FROM statement_lines)::text AS lines, (SELECT count(*) FROM matching_rules)::text AS rules,
-            (SELECT count(*) FROM owner_routes)::text AS routes, (SELECT sum(posted_debits + posted_credits + pending_debits + pending_credits) FROM accounts)::text AS volume`,
+            (SELECT count(*) FROM owner_routes)::text AS routes,
+            (SELECT sum(posted_debits + posted_credits + pending_debits + pending_credits) FROM accounts)::text
+              AS volume`,
   );
   return counts!;
 }
@@ -146,7 +148,8 @@ describe('hostile input', () => {
       [
         'prototype keys',
         JSON.parse(
-          `{"entries": ${JSON.stringify(valid.entries)}, "__proto__": {"admin": true}, "constructor": {"prototype": {}}}`,
+          `{"entries": ${JSON.stringify(valid.entries)}, ` +
+            '"__proto__": {"admin": true}, "constructor": {"prototype": {}}}',
         ),
       ],
     );
@@ -157,7 +160,8 @@ describe('hostile input', () => {
       ['duplicate key', `{"entries": ${JSON.stringify(valid.entries)}, "entries": []}`, 'application/json'],
       [
         'duplicate amount inside an entry',
-        `{"entries": [{"account":"equity:seed","direction":"debit","amount":"5","amount":"5000","currency":"USD"},{"account":"wallet","direction":"credit","amount":"5","currency":"USD"}]}`,
+        '{"entries": [{"account":"equity:seed","direction":"debit","amount":"5","amount":"5000","currency":"USD"},' +
+          '{"account":"wallet","direction":"credit","amount":"5","currency":"USD"}]}',
         'application/json',
       ],
       ['nested 10,000 deep', `${'['.repeat(10_000)}${']'.repeat(10_000)}`, 'application/json'],

@@ -179,7 +179,8 @@ describe('POST /v1/imports', () => {
     expect(result.import).toMatchObject({ lines: rows, duplicates: 0 });
     const [stored] = await sqlRows<{ n: string; net: string }>(
       api,
-      'SELECT count(*)::text AS n, sum(amount_minor)::text AS net FROM statement_lines WHERE tenant_id = $1 AND import_id = $2',
+      `SELECT count(*)::text AS n, sum(amount_minor)::text AS net FROM statement_lines
+        WHERE tenant_id = $1 AND import_id = $2`,
       [tenant.tenantId, result.import.id],
     );
     // Every full hundred lines nets 4970.00 (see generatedGatewayExport).
@@ -211,7 +212,7 @@ describe('POST /v1/imports', () => {
     expect(poster.status).toBe(403);
   });
 
-  it('an import replayed with its Idempotency-Key answers the same; another file under that key is refused', async () => {
+  it('an import replayed with its Idempotency-Key answers the same; another file with it is refused', async () => {
     const key = randomUUID();
     const first = await upload(resolve(FIXTURES, 'ok', 'mt940-year-end.sta'), { source: 'bank-mt940' }, key);
     expect(first.status, JSON.stringify(first.body)).toBe(201);

@@ -217,7 +217,7 @@ describe('balance proofs', () => {
     expect((await cliVerify([files.tampered])).stdout).toMatch(/FAIL +format .*not JSON/);
   });
 
-  it('`ledger proof verify` opens no database: DATABASE_URL at a closed port and no data dir, and it verifies', async () => {
+  it('`ledger proof verify` opens no database: DATABASE_URL at a closed port, no data dir: it verifies', async () => {
     const proof = await issue();
     const file = join(dir, 'offline.json');
     await writeFile(file, JSON.stringify(proof));

@@ -62,7 +62,7 @@ describe('reconciliation runs and tickets', () => {
     expect(await tickets(key)).toEqual([]);
   });
 
-  it('opens one ticket per cause with its owner, never a duplicate, resolves it when the cause is gone and reopens it when it returns', async () => {
+  it('one ticket per cause, owned, never doubled, resolved when the cause goes, reopened when it returns', async () => {
     const tenant = await seededTenant(api, 'broken books');
     await createAccount(api, tenant.adminKey, {
       code: 'liabilities:wallet',
@@ -111,7 +111,7 @@ describe('reconciliation runs and tickets', () => {
     expect(reopened.history.at(-1).action).toBe('reopened');
   });
 
-  it('a person assigns, acknowledges and resolves with a note; resolving without a note is refused; an auditor cannot', async () => {
+  it('a person assigns, acknowledges, resolves with a note (none: refused); an auditor cannot', async () => {
     const tenant = await seededTenant(api, 'worked tickets');
     await createAccount(api, tenant.adminKey, {
       code: 'wallet',
@@ -212,7 +212,8 @@ describe('reconciliation runs and tickets', () => {
     const stuck = randomUUID();
     await sqlRows(
       api,
-      `INSERT INTO reconciliation_runs (tenant_id, id, trigger, status, heartbeat_at) VALUES ($1, $2, 'schedule', 'running', now())`,
+      `INSERT INTO reconciliation_runs (tenant_id, id, trigger, status, heartbeat_at)
+       VALUES ($1, $2, 'schedule', 'running', now())`,
       [tenant.tenantId, stuck],
     );
     const refused = await api.request('POST', '/v1/reconciliation/runs', {
