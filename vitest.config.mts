@@ -16,6 +16,9 @@ const libs = [
   'inbox',
   'proofs',
   'client',
+  'exports',
+  'ids',
+  'jobs',
 ];
 const alias = Object.fromEntries(
   libs.map((lib) => [`@ledger/${lib}`, resolve(import.meta.dirname, `libs/${lib}/src/index.ts`)]),

@@ -2,70 +2,68 @@
 // - no line of our code is wider than 120 characters, including the SQL, HTML and message text inside
 //   template literals that the formatter leaves as written;
 // - one door to the database: outside libs/db, only repositories (*.repository.ts) run statements or
-//   Prisma queries, and statements are declared only in *.sql.ts files;
-// - apps never import each other: what two apps share is a lib.
+//   Prisma queries, and statements are declared only in *.sql.ts files (tests may inspect rows directly);
+// - apps import only libs: a file of one app never imports a file of another app (what two apps share
+//   belongs in a lib), and no lib imports an app.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 const LINE_WIDTH_MAX = 120;
 const SOURCE = /\.(ts|mts|mjs|js)$/;
 const IGNORED = [/^fixtures\//, /\/generated\//];
-const TEST_FILE = /(\.spec|\.int-spec|\.e2e-spec|\.fault-spec)\.ts$|^test\/|\/test\//;
+/** The module specifier of a static import or export, a dynamic import() or a require(), on one line. */
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/g;
 
+const TEST_FILE = /(\.spec|\.int-spec|\.e2e-spec|\.fault-spec)\.ts$|^test\/|\/test\//;
 const DATABASE_DOOR = [
-  { pattern: /\bdb\.(prisma|executor|sql)\b|\bdatabase\.(prisma|executor|sql)\b/, allowed: /\.repository\.ts$/ },
+  { pattern: /\b(db|database)\.(prisma|executor|sql)\b/, allowed: /\.repository\.ts$/ },
   { pattern: /\.query\(|\.query</, allowed: /\.repository\.ts$/ },
   { pattern: /\bsql<|\bsql\(`/, allowed: /\.sql\.ts$/ },
 ];
 
-function sourceFiles() {
-  return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' })
-    .split('\n')
-    .filter((file) => SOURCE.test(file) && !IGNORED.some((pattern) => pattern.test(file)));
+/** Product code outside libs/db and the console (which speaks only HTTP). */
+function isDatabaseClient(file) {
+  return /^(apps|libs)\//.test(file) && !/^(libs\/db|apps\/console)\//.test(file) && !TEST_FILE.test(file);
 }
 
-function lineProblems(file, lines) {
+const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' })
+  .split('\n')
+  .filter((file) => SOURCE.test(file) && !IGNORED.some((pattern) => pattern.test(file)));
+
+/** `api` for apps/api/src/main.ts; undefined outside apps/. */
+function appOf(file) {
+  return /^apps\/([^/]+)\//.exec(file)?.[1];
+}
+
+/** Why importing `specifier` from `file` crosses from one app, or from a lib, into an app; or undefined. */
+function crossingOf(file, specifier) {
+  if (!specifier.startsWith('.')) return undefined;
+  const target = appOf(path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)));
+  if (target === undefined) return undefined;
+  const app = appOf(file);
+  if (app !== undefined && app !== target) return `imports ${specifier} from apps/${target}: apps import only libs`;
+  if (file.startsWith('libs/')) return `imports ${specifier} from apps/${target}: no lib imports an app`;
+  return undefined;
+}
+
+function lineProblems(file, line, number) {
   const problems = [];
-  lines.forEach((line, index) => {
-    if (line.length > LINE_WIDTH_MAX) {
-      problems.push(`${file}:${index + 1}: ${line.length} characters (max ${LINE_WIDTH_MAX})`);
+  if (line.length > LINE_WIDTH_MAX)
+    problems.push(`${file}:${number}: ${line.length} characters (max ${LINE_WIDTH_MAX})`);
+  if (file.startsWith('apps/') || file.startsWith('libs/')) {
+    for (const match of line.matchAll(SPECIFIER)) {
+      const crossing = crossingOf(file, match[1]);
+      if (crossing !== undefined) problems.push(`${file}:${number}: ${crossing}`);
     }
-  });
+  }
+  if (isDatabaseClient(file)) {
+    const rule = DATABASE_DOOR.find((candidate) => candidate.pattern.test(line) && !candidate.allowed.test(file));
+    if (rule !== undefined) problems.push(`${file}:${number}: database access outside a repository: ${line.trim()}`);
+  }
   return problems;
 }
 
-function doorProblems(file, lines) {
-  const isProductCode = /^(apps|libs)\//.test(file) && !file.startsWith('libs/db/') && !TEST_FILE.test(file);
-  if (!isProductCode || file.startsWith('apps/console/')) return [];
-  const problems = [];
-  lines.forEach((line, index) => {
-    for (const rule of DATABASE_DOOR) {
-      if (rule.pattern.test(line) && !rule.allowed.test(file)) {
-        problems.push(`${file}:${index + 1}: database access outside a repository: ${line.trim().slice(0, 80)}`);
-      }
-    }
-  });
-  return problems;
-}
-
-function appImportProblems(file, lines) {
-  const app = /^apps\/([^/]+)\//.exec(file)?.[1];
-  if (app === undefined) return [];
-  const problems = [];
-  lines.forEach((line, index) => {
-    const target = /from '((?:\.\.\/)+)(?:apps\/)?([^/']+)\//.exec(line);
-    if (target === null) return;
-    const depth = file.split('/').length - 1;
-    const climbed = target[1].length / 3;
-    // ../ as many times as the file is deep under apps/<app>/ reaches apps/: the next folder is another app.
-    if (climbed >= depth - 1 && target[2] !== app) {
-      problems.push(`${file}:${index + 1}: imports another app (${line.trim()}): share it through a lib`);
-    }
-  });
-  return problems;
-}
-
-const files = sourceFiles();
 const problems = [];
 for (const file of files) {
   let text;
@@ -74,8 +72,9 @@ for (const file of files) {
   } catch {
     continue; // deleted in the work tree
   }
-  const lines = text.split('\n');
-  problems.push(...lineProblems(file, lines), ...doorProblems(file, lines), ...appImportProblems(file, lines));
+  text.split('\n').forEach((line, index) => {
+    problems.push(...lineProblems(file, line, index + 1));
+  });
 }
 for (const problem of problems) console.error(problem);
 if (problems.length > 0) {

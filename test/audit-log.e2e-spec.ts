@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 describe('audit log', () => {
-  it('records each configuration change once, with who and what, in the change transaction; refused and replayed ones leave no entry', async () => {
+  it('records each configuration change once (who, what) in its transaction; refusals, replays: none', async () => {
     const tenant = await setupTenant(api, 'audited');
     const account = await createAccount(api, tenant.adminKey, {
       code: 'assets:bank',

@@ -53,7 +53,7 @@ describe('a batch of mixed items', () => {
     tenant = await newTenant('batch mixed');
   });
 
-  it('answers one result per item in input order; each item stands or falls alone and sees the ones before', async () => {
+  it('one result per item in input order; each item stands or falls alone and sees the ones before', async () => {
     const { wallet, shop } = await accounts(tenant);
     const before = await transactionCount(tenant);
     const response = await batch(tenant, [

@@ -23,7 +23,8 @@ beforeAll(async () => {
   for (let first = 1; first <= TICKETS; first += INSERT_BATCH_ROWS) {
     await sqlRows(
       api,
-      `INSERT INTO discrepancies (tenant_id, id, fingerprint, kind, severity, status, owner, summary, amount_minor, currency, evidence, opened_at, updated_at, due_at)
+      `INSERT INTO discrepancies (tenant_id, id, fingerprint, kind, severity, status, owner, summary, amount_minor,
+                                 currency, evidence, opened_at, updated_at, due_at)
        SELECT $1, gen_random_uuid(), 'load:' || n,
               (ARRAY['missing_in_ledger', 'missing_in_statement', 'amount_mismatch', 'duplicate'])[1 + n % 4], 'high',
               CASE WHEN n % 10 < 7 THEN 'resolved' WHEN n % 10 < 9 THEN 'open' ELSE 'acknowledged' END,

@@ -289,7 +289,8 @@ describe('bad requests: documented error and nothing written', () => {
   it('pathologically deep nesting (well under the size limit) is still a 400, not a crash', async () => {
     const depth = 20_000;
     const metadata = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
-    const body = `{"entries":${JSON.stringify(transfer('assets:cash', 'income:sales', '1').entries)},"metadata":${metadata}}`;
+    const entries = JSON.stringify(transfer('assets:cash', 'income:sales', '1').entries);
+    const body = `{"entries":${entries},"metadata":${metadata}}`;
     await refused(async () => {
       const response = await api.request('POST', '/v1/transactions', {
         key: tenant.posterKey,

@@ -65,7 +65,7 @@ async function expectStreamHoldsEachOnce(url: string, stream: string, tenant: Te
 }
 
 describe('outbox relay to NATS JetStream', () => {
-  it('a relay killed between publish and mark publishes again on restart; JetStream keeps each event once', async () => {
+  it('a relay killed between publish and mark publishes again on restart; JetStream keeps each once', async () => {
     const tenant = await seededTenant(api, 'relay crash');
     await postTransfers(tenant, 8);
     const names = newStream(SHARED_NATS_URL);
@@ -137,10 +137,11 @@ describe('outbox relay to NATS JetStream', () => {
     }
   });
 
-  it('NATS stopped during posting: posting goes on, webhooks are still queued, and once NATS is back every event arrives once', async () => {
+  it('NATS stopped while posting: posting goes on, webhooks still queue, each event arrives once later', async () => {
     privateNats = await startPrivateNatsServer();
     const tenant = await seededTenant(api, 'nats outage');
-    // A subscription to every event type; nothing is sent to it here (no delivery loop runs), its queue is what is watched.
+    // A subscription to every event type; nothing is sent to it here (no delivery loop runs), its queue is
+    // what is watched.
     const hook = await postWithKey(api, tenant.adminKey, '/v1/webhooks', {
       url: 'https://1.1.1.1/ledger-hook',
       events: [],

@@ -58,7 +58,7 @@ async function matchesOf(key: string, query: string): Promise<any[]> {
 }
 
 describe('matching rules', () => {
-  it('are the built-in ones until a tenant sets its own; bad rules are refused whole; an empty list restores the built-in ones', async () => {
+  it('are built in until a tenant sets its own; bad rules refused whole; an empty list restores them', async () => {
     const { tenant, key } = await tenantWith('rules', []);
     const builtIn = (await api.request('GET', '/v1/matching-rules', { key })).body;
     expect(builtIn.builtIn).toBe(true);
@@ -114,7 +114,7 @@ describe('matching rules', () => {
 });
 
 describe('groups', () => {
-  it('many-to-many: a payout of gateway lines net of fees against the ledger sales and fee entries, each entry in one group', async () => {
+  it('many-to-many: payout lines net of fees against the sales and fee entries, each entry in one group', async () => {
     const { tenant, key } = await tenantWith('n to m', [
       ['assets:gateway:clearing', 'debit'],
       ['income:sales', 'credit'],
@@ -157,7 +157,7 @@ describe('groups', () => {
     ).toEqual([]);
   });
 
-  it('one-to-many: a bank deposit against the several postings tagged with its payout, by a rule the tenant set for its bank', async () => {
+  it('one-to-many: a bank deposit against the postings tagged with its payout, by a rule for the bank', async () => {
     const { tenant, key } = await tenantWith('1 to n', [
       ['assets:bank', 'debit'],
       ['assets:gateway:clearing', 'debit'],
@@ -294,7 +294,7 @@ describe('groups', () => {
 });
 
 describe('tolerances', () => {
-  it('accept a difference within the rule (absolute for references, a percentage for amount and date) and record it; beyond it is a ticket', async () => {
+  it('record a difference within the rule (absolute by reference, % by amount, date); beyond: a ticket', async () => {
     const { tenant, key } = await tenantWith('tolerance', [
       ['assets:bank', 'debit'],
       ['income:sales', 'credit'],

@@ -330,7 +330,7 @@ describe('journal positions', () => {
     }
   }
 
-  it('every created transaction, hold, capture and reversal has {stripe, seq, hash}; seq increases within a stripe', async () => {
+  it('each transaction, hold, capture and reversal has {stripe, seq, hash}; seq grows within a stripe', async () => {
     const made: any[] = [];
     for (let index = 0; index < 8; index++)
       made.push(await mustPost(api, tenant.posterKey, transfer('assets:cash', 'income:sales', String(index + 1))));

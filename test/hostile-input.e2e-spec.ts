@@ -12,7 +12,8 @@ import {
   sqlRows,
   transfer,
 } from './support/ledger-fixtures';
-import { SHARED_STATEMENTS, createSource } from './support/reconciliation-fixtures';
+import { itWithStatementSamples, STATEMENT_SAMPLES_DIR } from '../libs/imports/test/statement-samples';
+import { createSource } from './support/reconciliation-fixtures';
 
 // Hostile input over the API: random JSON, amounts at and past 2^63, control and unpaired unicode
 // characters, huge and deep bodies, duplicate keys, wrong content types. Each gets a clear 4xx with
@@ -40,7 +41,9 @@ async function books(): Promise<Record<string, string>> {
     `SELECT (SELECT count(*) FROM transactions)::text AS transactions, (SELECT count(*) FROM entries)::text AS entries,
             (SELECT count(*) FROM accounts)::text AS accounts, (SELECT count(*) FROM outbox_events)::text AS events,
             (SELECT count(*) FROM statement_lines)::text AS lines, (SELECT count(*) FROM matching_rules)::text AS rules,
-            (SELECT count(*) FROM owner_routes)::text AS routes, (SELECT sum(posted_debits + posted_credits + pending_debits + pending_credits) FROM accounts)::text AS volume`,
+            (SELECT count(*) FROM owner_routes)::text AS routes,
+            (SELECT sum(posted_debits + posted_credits + pending_debits + pending_credits) FROM accounts)::text
+              AS volume`,
   );
   return counts!;
 }
@@ -145,7 +148,8 @@ describe('hostile input', () => {
       [
         'prototype keys',
         JSON.parse(
-          `{"entries": ${JSON.stringify(valid.entries)}, "__proto__": {"admin": true}, "constructor": {"prototype": {}}}`,
+          `{"entries": ${JSON.stringify(valid.entries)}, ` +
+            '"__proto__": {"admin": true}, "constructor": {"prototype": {}}}',
         ),
       ],
     );
@@ -156,7 +160,8 @@ describe('hostile input', () => {
       ['duplicate key', `{"entries": ${JSON.stringify(valid.entries)}, "entries": []}`, 'application/json'],
       [
         'duplicate amount inside an entry',
-        `{"entries": [{"account":"equity:seed","direction":"debit","amount":"5","amount":"5000","currency":"USD"},{"account":"wallet","direction":"credit","amount":"5","currency":"USD"}]}`,
+        '{"entries": [{"account":"equity:seed","direction":"debit","amount":"5","amount":"5000","currency":"USD"},' +
+          '{"account":"wallet","direction":"credit","amount":"5","currency":"USD"}]}',
         'application/json',
       ],
       ['nested 10,000 deep', `${'['.repeat(10_000)}${']'.repeat(10_000)}`, 'application/json'],
@@ -181,7 +186,7 @@ describe('hostile input', () => {
     expect(await books()).toEqual(before);
   });
 
-  it('mutated statement files: imported whole or refused whole, never in part', async () => {
+  itWithStatementSamples('mutated statement files: imported whole or refused whole, never in part', async () => {
     const samples: [string, string, string][] = [
       ['bank-camt', 'camt053', 'camt/camt053.v8.xml'],
       ['bank-mt940', 'mt940', 'mt940/betterplace/sepa_mt9401.sta'],
@@ -196,7 +201,7 @@ describe('hostile input', () => {
         allowNegative: true,
       });
       await createSource(api, financeKey, { name: source, account: `assets:${source}`, format });
-      const original = await readFile(resolve(SHARED_STATEMENTS, sample));
+      const original = await readFile(resolve(STATEMENT_SAMPLES_DIR, sample));
       await fc.assert(
         fc.asyncProperty(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 255 }), async (cut, at, byte) => {
           const mutated = Buffer.from(original.subarray(0, Math.max(1, cut % (original.length + 1))));

@@ -48,7 +48,8 @@ async function transactionCount(tenant: TestTenant): Promise<number> {
 async function keyRow(tenant: TestTenant, key: string) {
   const rows = await sqlRows<{ state: string; response_status: number; body: string; expires_in_s: number }>(
     api,
-    `SELECT state, response_status, response_body::text AS body, extract(epoch FROM expires_at - now())::float8 AS expires_in_s
+    `SELECT state, response_status, response_body::text AS body,
+            extract(epoch FROM expires_at - now())::float8 AS expires_in_s
        FROM idempotency_keys WHERE tenant_id = $1 AND key = $2`,
     [tenant.tenantId, key],
   );
@@ -202,7 +203,7 @@ describe('idempotency keys on POST /v1/transactions', () => {
     expect(settled.body.id).toBe(created[0]!.body.id);
   });
 
-  it('a finished request retried while another retry of it holds the key is replayed, not told it is in progress', async () => {
+  it('a finished request retried while another retry holds the key is replayed, not told it is running', async () => {
     const key = randomUUID();
     const body = transfer('assets:cash', 'income:sales', '5', 'USD', { description: 'replayed under lock' });
     const first = await postTransaction(api, tenant.posterKey, body, key);
@@ -314,7 +315,8 @@ describe('idempotency keys across tenants and other endpoints', () => {
     expect(row!.body).not.toContain(first.body.key.slice('ldg_'.length));
     const anywhere = await sqlRows<{ n: number }>(
       api,
-      `SELECT count(*)::int AS n FROM idempotency_keys WHERE strpos(response_body::text, $1) > 0 OR strpos(response_body::text, $2) > 0`,
+      `SELECT count(*)::int AS n FROM idempotency_keys
+        WHERE strpos(response_body::text, $1) > 0 OR strpos(response_body::text, $2) > 0`,
       [first.body.key.slice(4), tenant.adminKey.slice(4)],
     );
     expect(anywhere[0]!.n).toBe(0);

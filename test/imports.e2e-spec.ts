@@ -4,11 +4,11 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportStatementUseCase } from '@ledger/imports';
 import { generatedGatewayExport, retainedHeap } from '../libs/imports/test/statement-files';
+import { itWithStatementSamples, STATEMENT_SAMPLES_DIR } from '../libs/imports/test/statement-samples';
 import { type ApiHarness, type ApiResponse, startApi } from './support/api-harness';
 import { type TestTenant, createAccount, setupTenant, sqlRows } from './support/ledger-fixtures';
 
 const FIXTURES = resolve(__dirname, '..', 'fixtures', 'statements');
-const SHARED = resolve(__dirname, '..', '..', 'shared', 'statements');
 
 let api: ApiHarness;
 let tenant: TestTenant;
@@ -112,17 +112,22 @@ describe('POST /v1/imports', () => {
     expect((await api.request('GET', `/v1/imports/${first.body.id}`, { key: financeKey })).body).toEqual(first.body);
   });
 
-  it('imports the real camt.053 samples; overlapping statements do not duplicate lines', async () => {
-    const before = await lineCount();
-    const v8 = await upload(resolve(SHARED, 'camt', 'camt053.v8.xml'), { source: 'bank-eur' });
-    expect(v8.status, JSON.stringify(v8.body)).toBe(201);
-    const v4 = await upload(resolve(SHARED, 'camt', 'camt053.v4.xml'), { source: 'bank-eur' });
-    expect(v4.status, JSON.stringify(v4.body)).toBe(201);
-    expect(await lineCount()).toBe(before + v8.body.lines + v4.body.lines - v4.body.duplicates);
-  });
+  itWithStatementSamples(
+    'imports the real camt.053 samples; overlapping statements do not duplicate lines',
+    async () => {
+      const before = await lineCount();
+      const v8 = await upload(resolve(STATEMENT_SAMPLES_DIR, 'camt', 'camt053.v8.xml'), { source: 'bank-eur' });
+      expect(v8.status, JSON.stringify(v8.body)).toBe(201);
+      const v4 = await upload(resolve(STATEMENT_SAMPLES_DIR, 'camt', 'camt053.v4.xml'), { source: 'bank-eur' });
+      expect(v4.status, JSON.stringify(v4.body)).toBe(201);
+      expect(await lineCount()).toBe(before + v8.body.lines + v4.body.lines - v4.body.duplicates);
+    },
+  );
 
-  it('stores a statement whose balances do not add up, with a warning', async () => {
-    const imported = await upload(resolve(SHARED, 'camt', 'camt053.v2.minimal.xml'), { source: 'bank-eur' });
+  itWithStatementSamples('stores a statement whose balances do not add up, with a warning', async () => {
+    const imported = await upload(resolve(STATEMENT_SAMPLES_DIR, 'camt', 'camt053.v2.minimal.xml'), {
+      source: 'bank-eur',
+    });
     expect(imported.status, JSON.stringify(imported.body)).toBe(201);
     const unbalanced = imported.body.statements.filter(
       (statement: { balanced: boolean | null }) => statement.balanced === false,
@@ -174,7 +179,8 @@ describe('POST /v1/imports', () => {
     expect(result.import).toMatchObject({ lines: rows, duplicates: 0 });
     const [stored] = await sqlRows<{ n: string; net: string }>(
       api,
-      'SELECT count(*)::text AS n, sum(amount_minor)::text AS net FROM statement_lines WHERE tenant_id = $1 AND import_id = $2',
+      `SELECT count(*)::text AS n, sum(amount_minor)::text AS net FROM statement_lines
+        WHERE tenant_id = $1 AND import_id = $2`,
       [tenant.tenantId, result.import.id],
     );
     // Every full hundred lines nets 4970.00 (see generatedGatewayExport).
@@ -206,7 +212,7 @@ describe('POST /v1/imports', () => {
     expect(poster.status).toBe(403);
   });
 
-  it('an import replayed with its Idempotency-Key answers the same; another file under that key is refused', async () => {
+  it('an import replayed with its Idempotency-Key answers the same; another file with it is refused', async () => {
     const key = randomUUID();
     const first = await upload(resolve(FIXTURES, 'ok', 'mt940-year-end.sta'), { source: 'bank-mt940' }, key);
     expect(first.status, JSON.stringify(first.body)).toBe(201);

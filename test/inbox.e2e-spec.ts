@@ -157,7 +157,7 @@ describe('inbox', () => {
     });
   });
 
-  it('refuses a message without a valid signature, an unknown source, and a message that does not fit its mapping', async () => {
+  it('refuses a message with no valid signature, from an unknown source, or not fitting its mapping', async () => {
     const message = payment(100);
     expectError(await send(message, { secret: 'whsec_not_the_right_secret_at_all_0000' }), 401, 'UNAUTHENTICATED');
     expectError(

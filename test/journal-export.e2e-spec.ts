@@ -53,7 +53,7 @@ describe('journal export', () => {
     return { text: response.body as string, type: response.headers.get('content-type') };
   }
 
-  it('is accepted by hledger --strict with every closing balance assertion, and hledger balance equals the API for every account', async () => {
+  it('passes hledger --strict, each closing balance asserted; hledger balance = the API, every account', async () => {
     const { text, type } = await exportJournal('?format=hledger');
     expect(type).toMatch(/^text\/plain/);
     const file = join(dir, 'ledger.journal');
@@ -92,7 +92,8 @@ describe('journal export', () => {
     expect(type).toMatch(/^text\/csv/);
     const [header, ...rows] = text.trim().split('\r\n');
     expect(header).toBe(
-      'transaction_id,journal_stripe,journal_seq,journal_hash,status,effective_at,hold_id,reverses_id,external_ref,description,leg,account,direction,pending,amount,currency,amount_minor',
+      'transaction_id,journal_stripe,journal_seq,journal_hash,status,effective_at,hold_id,reverses_id,external_ref,' +
+        'description,leg,account,direction,pending,amount,currency,amount_minor',
     );
     const net = new Map<string, bigint>();
     for (const row of rows) {
@@ -128,7 +129,8 @@ describe('journal export', () => {
     expect(ticketCsv.headers.get('content-type')).toMatch(/^text\/csv/);
     const [header, ...rows] = (ticketCsv.body as string).trim().split('\r\n');
     expect(header).toBe(
-      'id,kind,severity,status,owner,summary,amount,currency,amount_minor,account,source,opened_at,updated_at,due_at,overdue,resolved_at,last_seen_run_id,fingerprint,evidence',
+      'id,kind,severity,status,owner,summary,amount,currency,amount_minor,account,source,opened_at,updated_at,due_at,' +
+        'overdue,resolved_at,last_seen_run_id,fingerprint,evidence',
     );
     expect(rows.map((row) => row.split(',')[0])).toEqual(tickets.map((ticket) => ticket.id));
     const withAmount = tickets.find((ticket) => ticket.amount === '1234')!;

@@ -201,7 +201,9 @@ describe('a person explains, undoes and makes matches', () => {
         () => 'ok',
         (error: { code?: string }) => error.code,
       );
-    const insert = `INSERT INTO matches (tenant_id, id, group_id, statement_line_id, transaction_id, leg, rule, undone_at, undone_by) VALUES ($1, $2, $2, $3, $4, 0, 'manual', now(), 'test')`;
+    const insert = `INSERT INTO matches (tenant_id, id, group_id, statement_line_id, transaction_id, leg, rule,
+                                         undone_at, undone_by)
+                    VALUES ($1, $2, $2, $3, $4, 0, 'manual', now(), 'test')`;
     expect(await sqlState(insert, [tenant.tenantId, randomUUID(), randomUUID(), posted.id])).toBe('23503');
     expect(await sqlState(insert, [tenant.tenantId, randomUUID(), match!.statement_line_id, randomUUID()])).toBe(
       '23503',

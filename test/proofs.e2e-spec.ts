@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { verifyProof } from '@ledger/proofs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -214,5 +215,27 @@ describe('balance proofs', () => {
     expect(bad.stdout).toMatch(/verdict: NOT VERIFIED \(first failing check: tree\)/);
     await writeFile(files.tampered, '{"format": ');
     expect((await cliVerify([files.tampered])).stdout).toMatch(/FAIL +format .*not JSON/);
+  });
+
+  it('`ledger proof verify` opens no database: DATABASE_URL at a closed port, no data dir: it verifies', async () => {
+    const proof = await issue();
+    const file = join(dir, 'offline.json');
+    await writeFile(file, JSON.stringify(proof));
+    // An empty working directory and a data dir that does not exist: the embedded database would create one.
+    const work = await mkdtemp(join(tmpdir(), 'ledger-offline-'));
+    const dataDir = join(work, 'data');
+    const cli = resolve(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
+    const { stdout } = await run(process.execPath, [cli, 'proof', 'verify', file, '--key', keyId], {
+      cwd: work,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/ledger',
+        LEDGER_DATA_DIR: dataDir,
+      },
+    });
+    expect(stdout).toMatch(/ok +signature/);
+    expect(stdout).toMatch(/verdict: VERIFIED/);
+    expect(existsSync(dataDir)).toBe(false);
+    expect(await readdir(work)).toEqual([]);
   });
 });

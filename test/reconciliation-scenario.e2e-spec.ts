@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithStatementSamples } from '../libs/imports/test/statement-samples';
 import { type ApiHarness, startApi } from './support/api-harness';
 import {
   type TestTenant,
@@ -35,8 +36,10 @@ afterAll(async () => {
 });
 
 const day = statementDay;
-const major = (minor: bigint) =>
-  `${minor < 0n ? '-' : ''}${(minor < 0n ? -minor : minor) / 100n}.${String((minor < 0n ? -minor : minor) % 100n).padStart(2, '0')}`;
+const major = (minor: bigint) => {
+  const magnitude = minor < 0n ? -minor : minor;
+  return `${minor < 0n ? '-' : ''}${magnitude / 100n}.${String(magnitude % 100n).padStart(2, '0')}`;
+};
 
 interface Charge {
   gross: bigint;
@@ -60,12 +63,14 @@ function gatewayCsv(payouts: Record<string, ReturnType<typeof payout>>): string 
   for (const [payoutId, { charges, net }] of Object.entries(payouts)) {
     charges.forEach((charge, index) => {
       const id = `${payoutId}_${String(index).padStart(3, '0')}`;
+      const amounts = `${major(charge.gross)},${major(charge.fee)},${major(charge.gross - charge.fee)}`;
       rows.push(
-        `txn_${id},${day(-4)} 10:00:00,${day(-3)} 00:00:00,usd,${major(charge.gross)},${major(charge.fee)},${major(charge.gross - charge.fee)},charge,ch_${id},${payoutId},Order ${id}`,
+        `txn_${id},${day(-4)} 10:00:00,${day(-3)} 00:00:00,usd,${amounts},charge,ch_${id},${payoutId},Order ${id}`,
       );
     });
+    const dates = `${day(-3)} 00:00:00,${day(-3)} 00:00:00`;
     rows.push(
-      `txn_${payoutId},${day(-3)} 00:00:00,${day(-3)} 00:00:00,usd,${major(-net)},0.00,${major(-net)},payout,${payoutId},${payoutId},STRIPE PAYOUT`,
+      `txn_${payoutId},${dates},usd,${major(-net)},0.00,${major(-net)},payout,${payoutId},${payoutId},STRIPE PAYOUT`,
     );
   }
   return `${rows.join('\n')}\n`;
@@ -103,7 +108,7 @@ async function bookPayout(
 
 const brief = (ticket: any) => [ticket.kind, ticket.source, ticket.owner, ticket.amount, ticket.currency];
 
-describe('a month of statements against the ledger, with deliberate breaks', () => {
+describeWithStatementSamples('a month of statements against the ledger, with deliberate breaks', () => {
   let tenant: TestTenant;
   let key: string;
   const payoutA = payout(200, 1);
@@ -185,7 +190,8 @@ describe('a month of statements against the ledger, with deliberate breaks', () 
 
   it('one run opens exactly the expected tickets, each for its owner', async () => {
     const run = await runReconciliation(api, key);
-    // References: both payouts on the gateway, both deposits at the bank, two camt entries; the group: payout A's 200 charges.
+    // References: both payouts on the gateway, both deposits at the bank, two camt entries; the group:
+    // payout A's 200 charges.
     expect(run.stats.matched).toEqual({ reference: 6, group: 200, amountDate: 0, reversal: 0 });
     const open = await listTickets(api, key, '&status=open');
     continuity = open.filter((ticket) => ticket.kind === 'balance_continuity');
@@ -247,7 +253,7 @@ describe('a month of statements against the ledger, with deliberate breaks', () 
     expect(again.stats).toMatchObject({ opened: 0, reopened: 0, resolved: 0 });
   });
 
-  it('fixing each cause resolves its ticket on the next run; only the bank files that do not add up stay open', async () => {
+  it('fixing each cause resolves its ticket on the next run; only the bank files not adding up stay open', async () => {
     // The deposit is booked; the fee is corrected by an adjusting entry of the payout; the bank
     // reverses its duplicate; the hold is voided.
     await mustPost(

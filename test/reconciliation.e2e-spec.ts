@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itWithStatementSamples } from '../libs/imports/test/statement-samples';
 import { type ApiHarness, startApi } from './support/api-harness';
 import {
   type TestTenant,
@@ -61,7 +62,7 @@ describe('reconciliation runs and tickets', () => {
     expect(await tickets(key)).toEqual([]);
   });
 
-  it('opens one ticket per cause with its owner, never a duplicate, resolves it when the cause is gone and reopens it when it returns', async () => {
+  it('one ticket per cause, owned, never doubled, resolved when the cause goes, reopened when it returns', async () => {
     const tenant = await seededTenant(api, 'broken books');
     await createAccount(api, tenant.adminKey, {
       code: 'liabilities:wallet',
@@ -110,7 +111,7 @@ describe('reconciliation runs and tickets', () => {
     expect(reopened.history.at(-1).action).toBe('reopened');
   });
 
-  it('a person assigns, acknowledges and resolves with a note; resolving without a note is refused; an auditor cannot', async () => {
+  it('a person assigns, acknowledges, resolves with a note (none: refused); an auditor cannot', async () => {
     const tenant = await seededTenant(api, 'worked tickets');
     await createAccount(api, tenant.adminKey, {
       code: 'wallet',
@@ -151,38 +152,41 @@ describe('reconciliation runs and tickets', () => {
     expect((await tickets(key, '&owner=maria&status=resolved')).map((found) => found.id)).toEqual([ticket.id]);
   });
 
-  it('tickets a hold that outlived its expiry, and a statement whose balances do not add up, routed by source', async () => {
-    const tenant = await seededTenant(api, 'stale and broken');
-    await createAccount(api, tenant.adminKey, { code: 'wallet', currency: 'USD', normalBalance: 'credit' });
-    await createAccount(api, tenant.adminKey, { code: 'assets:bank:eur', currency: 'EUR', normalBalance: 'debit' });
-    await mustPost(api, tenant.posterKey, transfer('equity:seed', 'wallet', '100'));
-    const hold = await mustPost(api, tenant.posterKey, {
-      ...transfer('wallet', 'equity:seed', '40'),
-      pending: { expiresAt: isoFromNow(60_000) },
-    });
-    await sqlRows(
-      api,
-      `UPDATE open_holds SET expires_at = now() - interval '1 hour' WHERE tenant_id = $1 AND hold_id = $2`,
-      [tenant.tenantId, hold.id],
-    );
-    const key = await financeKey(api, tenant);
-    await createSource(api, key, { name: 'bank-eur', account: 'assets:bank:eur', format: 'camt053' });
-    await routeOwner(api, key, { priority: 1, source: 'bank-eur', owner: 'treasury' });
-    await uploadSample(api, key, 'bank-eur', 'camt/camt053.v2.minimal.xml');
-
-    await run(key);
-    const stale = await tickets(key, '&kind=stale_hold');
-    expect(stale.map((ticket) => ticket.evidence.holdId)).toEqual([hold.id]);
-    const continuity = await tickets(key, '&kind=balance_continuity');
-    expect(continuity.length).toBeGreaterThan(0);
-    for (const ticket of continuity)
-      expect(ticket).toMatchObject({
-        owner: 'treasury',
-        source: 'bank-eur',
-        accountCode: 'assets:bank:eur',
-        severity: 'high',
+  itWithStatementSamples(
+    'tickets a hold that outlived its expiry, and a statement whose balances do not add up, routed by source',
+    async () => {
+      const tenant = await seededTenant(api, 'stale and broken');
+      await createAccount(api, tenant.adminKey, { code: 'wallet', currency: 'USD', normalBalance: 'credit' });
+      await createAccount(api, tenant.adminKey, { code: 'assets:bank:eur', currency: 'EUR', normalBalance: 'debit' });
+      await mustPost(api, tenant.posterKey, transfer('equity:seed', 'wallet', '100'));
+      const hold = await mustPost(api, tenant.posterKey, {
+        ...transfer('wallet', 'equity:seed', '40'),
+        pending: { expiresAt: isoFromNow(60_000) },
       });
-  });
+      await sqlRows(
+        api,
+        `UPDATE open_holds SET expires_at = now() - interval '1 hour' WHERE tenant_id = $1 AND hold_id = $2`,
+        [tenant.tenantId, hold.id],
+      );
+      const key = await financeKey(api, tenant);
+      await createSource(api, key, { name: 'bank-eur', account: 'assets:bank:eur', format: 'camt053' });
+      await routeOwner(api, key, { priority: 1, source: 'bank-eur', owner: 'treasury' });
+      await uploadSample(api, key, 'bank-eur', 'camt/camt053.v2.minimal.xml');
+
+      await run(key);
+      const stale = await tickets(key, '&kind=stale_hold');
+      expect(stale.map((ticket) => ticket.evidence.holdId)).toEqual([hold.id]);
+      const continuity = await tickets(key, '&kind=balance_continuity');
+      expect(continuity.length).toBeGreaterThan(0);
+      for (const ticket of continuity)
+        expect(ticket).toMatchObject({
+          owner: 'treasury',
+          source: 'bank-eur',
+          accountCode: 'assets:bank:eur',
+          severity: 'high',
+        });
+    },
+  );
 
   it('`ledger reconcile` runs the same reconciliation from the command line', async () => {
     const tenant = await seededTenant(api, 'cli run');
@@ -208,7 +212,8 @@ describe('reconciliation runs and tickets', () => {
     const stuck = randomUUID();
     await sqlRows(
       api,
-      `INSERT INTO reconciliation_runs (tenant_id, id, trigger, status, heartbeat_at) VALUES ($1, $2, 'schedule', 'running', now())`,
+      `INSERT INTO reconciliation_runs (tenant_id, id, trigger, status, heartbeat_at)
+       VALUES ($1, $2, 'schedule', 'running', now())`,
       [tenant.tenantId, stuck],
     );
     const refused = await api.request('POST', '/v1/reconciliation/runs', {

@@ -175,7 +175,7 @@ describe('what cannot be reversed', () => {
     expect((await postWithKey(api, tenant.posterKey, `/v1/transactions/${hold.id}/post`)).status).toBe(201);
   });
 
-  it('a reversal that would overdraw (the deposit was spent) is 422 INSUFFICIENT_FUNDS and writes nothing', async () => {
+  it('a reversal that would overdraw (the deposit was spent) is 422 INSUFFICIENT_FUNDS, writes nothing', async () => {
     const { wallet, shop, codes } = await accounts(tenant);
     const deposit = await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, '100'));
     const spend = await mustPost(api, tenant.posterKey, transfer(wallet, shop, '80'));

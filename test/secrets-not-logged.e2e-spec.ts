@@ -156,7 +156,8 @@ describe('secrets in the logs', () => {
     const wrongSecret = secret('whsec_');
     secrets.push(wrongSecret);
     for (const signingSecret of [inbound.secret, wrongSecret]) {
-      const signature = `t=${timestamp},v1=${createHmac('sha256', signingSecret).update(`${timestamp}.${message}`).digest('hex')}`;
+      const hmac = createHmac('sha256', signingSecret).update(`${timestamp}.${message}`).digest('hex');
+      const signature = `t=${timestamp},v1=${hmac}`;
       await fetch(`${baseUrl}${inbound.endpoint}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'ledger-signature': signature },

@@ -47,7 +47,10 @@ interface TenantObjects {
   proofId: string;
 }
 
-/** What the path parameters of each route name, as objects of the tenant under attack (one value for all, or one per parameter). */
+/**
+ * What the path parameters of each route name, as objects of the tenant under attack (one value for all, or
+ * one per parameter).
+ */
 const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string | Record<string, string>> = {
   '/v1/accounts/{account}': (o) => o.accountId,
   '/v1/accounts/{account}/balance': (o) => o.accountId,
@@ -136,7 +139,8 @@ async function rowsOf(tenantId: string): Promise<string> {
     tables.map(async (table) => {
       const [row] = await sqlRows<{ digest: string }>(
         api,
-        `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t WHERE tenant_id = $1`,
+        `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest
+           FROM ${table} t WHERE tenant_id = $1`,
         [tenantId],
       );
       return `${table}:${row!.digest}`;
@@ -267,7 +271,8 @@ describe('tenant isolation on every route', () => {
       for (const id of idsOfA.filter((candidate) => !sent.includes(candidate)))
         expect(text, `${probe.method} ${probe.path} showed ${id}`).not.toContain(id);
       expect(answer.status, `${probe.method} ${probe.path}: ${text.slice(0, 200)}`).toBeLessThan(500);
-      // Naming A's object in the path, or writing with it, is refused; a GET filter on it finds nothing (checked above).
+      // Naming A's object in the path, or writing with it, is refused; a GET filter on it finds nothing
+      // (checked above).
       const namesObjectOfA = idsOfA.some(
         (id) => probe.path.split('?')[0]!.includes(id) || (probe.method !== 'GET' && sent.includes(id)),
       );

@@ -46,7 +46,7 @@ describe('external references', () => {
     await createAccount(api, tenant.adminKey, { code: 'income:sales', currency: 'USD', normalBalance: 'credit' });
   });
 
-  it('the same externalRef with the same content answers 201 Ledger-Existing with the same transaction, posted once', async () => {
+  it('the same externalRef and content answers 201 Ledger-Existing with that transaction, posted once', async () => {
     const body = transfer('assets:cash', 'income:sales', '2500', 'USD', {
       externalRef: 'order-1',
       description: 'order 1',
@@ -68,7 +68,7 @@ describe('external references', () => {
     expect(byRef.body.data.map((transaction: { id: string }) => transaction.id)).toEqual([first.body.id]);
   });
 
-  it('the same externalRef with other content is 409 EXTERNAL_REF_CONFLICT naming the existing transaction', async () => {
+  it('the same externalRef with other content is 409 EXTERNAL_REF_CONFLICT naming the existing one', async () => {
     const body = transfer('assets:cash', 'income:sales', '100', 'USD', { externalRef: 'order-2' });
     const first = await mustPost(api, tenant.posterKey, body);
     await expectNothingWritten(api, tenant, CODES, async () => {

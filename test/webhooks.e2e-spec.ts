@@ -69,7 +69,7 @@ function deliveries(tenant: TestTenant, webhookId: string, query = '') {
 }
 
 describe('webhooks', () => {
-  it('a receiver that fails the first attempts gets each event once it recovers, signed and filtered by type', async () => {
+  it('a receiver failing the first attempts gets each event when it recovers, signed, filtered by type', async () => {
     const tenant = await seededTenant(api, 'webhook retries');
     const attemptsByEvent = new Map<string, number>();
     const { receiver: endpoint, url } = await receiver(({ headers }) => {

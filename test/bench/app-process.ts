@@ -21,7 +21,10 @@ export interface AppProcess {
   baseUrl: string;
 }
 
-/** Starts `node dist/apps/<app>/src/main.js` and waits until it serves (the API) or has scheduled its jobs (the worker). */
+/**
+ * Starts `node dist/apps/<app>/src/main.js` and waits until it serves (the API) or has scheduled its jobs
+ * (the worker).
+ */
 export async function startApp(options: AppProcessOptions): Promise<AppProcess> {
   const baseUrl = `http://127.0.0.1:${options.port}`;
   const env = {

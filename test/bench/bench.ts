@@ -38,7 +38,8 @@ async function main(): Promise<void> {
   const loadAverageAtStart = loadavg()[0]!;
   const config = loadBenchConfig();
   log(
-    `settings: ${JSON.stringify(describeConfig(config))}; 1-minute load average before start ${loadAverageAtStart.toFixed(2)}`,
+    `settings: ${JSON.stringify(describeConfig(config))}; 1-minute load average before start ` +
+      `${loadAverageAtStart.toFixed(2)}`,
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
   const overall = setTimeout(() => {

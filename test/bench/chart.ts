@@ -36,9 +36,11 @@ function bar(
   return [
     `<rect x="${x}" y="${y}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}" fill="${color}"/>`,
     runs.length > 1
-      ? `<line x1="${(x + low).toFixed(1)}" y1="${middle}" x2="${(x + high).toFixed(1)}" y2="${middle}" stroke="${COLORS.text}" stroke-width="1.5"/>`
+      ? `<line x1="${(x + low).toFixed(1)}" y1="${middle}" x2="${(x + high).toFixed(1)}" y2="${middle}" ` +
+        `stroke="${COLORS.text}" stroke-width="1.5"/>`
       : '',
-    `<text x="${(x + Math.max(width, high) + 6).toFixed(1)}" y="${y + 11}" font-size="11" fill="${COLORS.text}">${number(median)} ${escapeXml(unit)}</text>`,
+    `<text x="${(x + Math.max(width, high) + 6).toFixed(1)}" y="${y + 11}" font-size="11" ` +
+      `fill="${COLORS.text}">${number(median)} ${escapeXml(unit)}</text>`,
   ];
 }
 
@@ -55,7 +57,8 @@ function row(comparison: Comparison, y: number): string[] {
   const x = LABEL_WIDTH;
   return [
     `<text x="12" y="${y + 13}" font-size="12" fill="${COLORS.text}">${escapeXml(comparison.workload)}</text>`,
-    `<text x="12" y="${y + 30}" font-size="10" fill="${COLORS.muted}">${escapeXml(comparison.ledgerPath)} vs plain SQL</text>`,
+    `<text x="12" y="${y + 30}" font-size="10" fill="${COLORS.muted}">` +
+      `${escapeXml(comparison.ledgerPath)} vs plain SQL</text>`,
     ...bar(x, y, comparison.ledgerMedian, comparison.ledgerRuns, scale, COLORS.ledger, comparison.unit),
     ...bar(
       x,
@@ -66,7 +69,8 @@ function row(comparison: Comparison, y: number): string[] {
       COLORS.baseline,
       comparison.unit,
     ),
-    `<text x="${WIDTH - 16}" y="${y + 22}" font-size="14" font-weight="bold" text-anchor="end" fill="${COLORS.text}">${ratio}</text>`,
+    `<text x="${WIDTH - 16}" y="${y + 22}" font-size="14" font-weight="bold" text-anchor="end" ` +
+      `fill="${COLORS.text}">${ratio}</text>`,
   ];
 }
 
@@ -88,13 +92,18 @@ export function renderChartSvg(comparisons: readonly Comparison[], subtitle: str
   }
   const height = y + 20;
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="DejaVu Sans, Arial, sans-serif">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" ` +
+      'font-family="DejaVu Sans, Arial, sans-serif">',
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
-    `<text x="12" y="26" font-size="18" font-weight="bold" fill="${COLORS.text}">Ledger vs plain SQL baseline: median throughput of the runs</text>`,
+    `<text x="12" y="26" font-size="18" font-weight="bold" fill="${COLORS.text}">Ledger vs plain SQL baseline: ` +
+      'median throughput of the runs</text>',
     `<text x="12" y="46" font-size="11" fill="${COLORS.muted}">${escapeXml(subtitle)}</text>`,
-    `<rect x="${LABEL_WIDTH}" y="54" width="12" height="10" fill="${COLORS.ledger}"/><text x="${LABEL_WIDTH + 16}" y="63" font-size="11" fill="${COLORS.text}">ledger</text>`,
-    `<rect x="${LABEL_WIDTH + 70}" y="54" width="12" height="10" fill="${COLORS.baseline}"/><text x="${LABEL_WIDTH + 86}" y="63" font-size="11" fill="${COLORS.text}">plain SQL</text>`,
-    `<text x="${LABEL_WIDTH + 160}" y="63" font-size="11" fill="${COLORS.muted}">whisker: slowest to fastest run; each row scaled to itself</text>`,
+    `<rect x="${LABEL_WIDTH}" y="54" width="12" height="10" fill="${COLORS.ledger}"/><text x="${LABEL_WIDTH + 16}" ` +
+      `y="63" font-size="11" fill="${COLORS.text}">ledger</text>`,
+    `<rect x="${LABEL_WIDTH + 70}" y="54" width="12" height="10" fill="${COLORS.baseline}"/><text ` +
+      `x="${LABEL_WIDTH + 86}" y="63" font-size="11" fill="${COLORS.text}">plain SQL</text>`,
+    `<text x="${LABEL_WIDTH + 160}" y="63" font-size="11" fill="${COLORS.muted}">whisker: slowest to fastest run; ` +
+      'each row scaled to itself</text>',
     `<text x="${WIDTH - 16}" y="63" font-size="11" text-anchor="end" fill="${COLORS.muted}">ledger / SQL</text>`,
     ...parts.filter((part) => part !== ''),
     '</svg>',

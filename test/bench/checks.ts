@@ -11,7 +11,8 @@ const NEGATIVE_ACCOUNTS = `
 SELECT count(*)::int AS count
   FROM accounts
  WHERE tenant_id = $1 AND NOT allow_negative
-   AND CASE normal_balance WHEN 'credit' THEN posted_credits - posted_debits ELSE posted_debits - posted_credits END < 0`;
+   AND CASE normal_balance WHEN 'credit' THEN posted_credits - posted_debits
+                           ELSE posted_debits - posted_credits END < 0`;
 
 // Beyond the brief's two checks, cheap enough at bench sizes: every account's posted totals are what
 // its posted entries add up to, its pending totals what the entries of its open holds add up to (a
@@ -23,8 +24,10 @@ WITH sums AS (
   SELECT e.account_id,
          coalesce(sum(e.amount_minor) FILTER (WHERE NOT e.pending AND e.direction = 'debit'), 0) AS debits,
          coalesce(sum(e.amount_minor) FILTER (WHERE NOT e.pending AND e.direction = 'credit'), 0) AS credits,
-         coalesce(sum(e.amount_minor) FILTER (WHERE e.pending AND o.hold_id IS NOT NULL AND e.direction = 'debit'), 0) AS pending_debits,
-         coalesce(sum(e.amount_minor) FILTER (WHERE e.pending AND o.hold_id IS NOT NULL AND e.direction = 'credit'), 0) AS pending_credits,
+         coalesce(sum(e.amount_minor) FILTER (WHERE e.pending AND o.hold_id IS NOT NULL AND e.direction = 'debit'), 0)
+           AS pending_debits,
+         coalesce(sum(e.amount_minor) FILTER (WHERE e.pending AND o.hold_id IS NOT NULL AND e.direction = 'credit'), 0)
+           AS pending_credits,
          count(*) AS entry_count, max(e.account_version) AS version_max
     FROM entries e
     LEFT JOIN open_holds o ON o.tenant_id = e.tenant_id AND o.hold_id = e.transaction_id
@@ -33,13 +36,15 @@ WITH sums AS (
 SELECT count(*)::int AS count
   FROM accounts a
   LEFT JOIN sums s ON s.account_id = a.id
-  LEFT JOIN entries last ON last.tenant_id = a.tenant_id AND last.account_id = a.id AND last.account_version = s.version_max
+  LEFT JOIN entries last
+         ON last.tenant_id = a.tenant_id AND last.account_id = a.id AND last.account_version = s.version_max
  WHERE a.tenant_id = $1
    AND (coalesce(s.debits, 0) <> a.posted_debits OR coalesce(s.credits, 0) <> a.posted_credits
         OR coalesce(s.pending_debits, 0) <> a.pending_debits OR coalesce(s.pending_credits, 0) <> a.pending_credits
         OR coalesce(s.entry_count, 0) > a.version OR coalesce(s.version_max, 0) > a.version
         OR (s.version_max IS NOT NULL AND last.posted_balance_after IS DISTINCT FROM
-            CASE a.normal_balance WHEN 'credit' THEN a.posted_credits - a.posted_debits ELSE a.posted_debits - a.posted_credits END))`;
+            CASE a.normal_balance WHEN 'credit' THEN a.posted_credits - a.posted_debits
+                                  ELSE a.posted_debits - a.posted_credits END))`;
 
 export interface BooksCheck {
   label: string;
@@ -70,6 +75,7 @@ export function describeCheck(check: BooksCheck): string {
       .join(', ') || 'no accounts';
   return (
     `${check.ok ? 'OK  ' : 'FAIL'} ${check.label}: sum(posted_debits - posted_credits) = ${nets}; ` +
-    `negative non-allowNegative accounts = ${check.negativeAccounts}; accounts disagreeing with their entries = ${check.accountsDisagreeingWithEntries}`
+    `negative non-allowNegative accounts = ${check.negativeAccounts}; accounts disagreeing with their entries = ` +
+    `${check.accountsDisagreeingWithEntries}`
   );
 }

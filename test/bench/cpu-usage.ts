@@ -49,7 +49,10 @@ export interface CpuSnapshot {
   available: boolean;
 }
 
-/** Whether a postgres process serves `databaseName` (its title reads "postgres: ... <user> <database> <client> ..."). */
+/**
+ * Whether a postgres process serves `databaseName` (its title reads "postgres: ... <user> <database>
+ * <client> ...").
+ */
 function servesDatabase(pid: number, databaseName: string): boolean {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(' ').includes(databaseName);

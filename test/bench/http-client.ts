@@ -34,7 +34,8 @@ function multipart(upload: UploadRequest): { payload: Buffer; contentType: strin
     ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
   );
   parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${upload.file.field}"; filename="${upload.file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${upload.file.content}\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="${upload.file.field}"; ` +
+      `filename="${upload.file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${upload.file.content}\r\n`,
   );
   parts.push(`--${boundary}--\r\n`);
   return { payload: Buffer.from(parts.join(''), 'utf8'), contentType: `multipart/form-data; boundary=${boundary}` };
@@ -112,7 +113,8 @@ export class HttpClient {
     const answer = await this.request(request);
     if (answer.status !== expectedStatus) {
       throw new Error(
-        `${request.method} ${request.path}: expected ${expectedStatus}, got ${answer.status} ${answer.body.slice(0, 500)}`,
+        `${request.method} ${request.path}: expected ${expectedStatus}, got ${answer.status} ` +
+          `${answer.body.slice(0, 500)}`,
       );
     }
     return JSON.parse(answer.body) as T;

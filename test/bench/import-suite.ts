@@ -144,7 +144,8 @@ async function measureFormat(
       if (measured.lines !== lines)
         throw new Error(`${format.name} ${mode} run ${run}: stored ${measured.lines} lines, expected ${lines}`);
       log(
-        `import ${format.name} ${mode} run ${run}/${config.runCount}: ${measured.linesPerSecond.toFixed(0)} lines/s (${measured.seconds.toFixed(2)} s, RSS +${measured.rssGrowthMiB} MiB)`,
+        `import ${format.name} ${mode} run ${run}/${config.runCount}: ${measured.linesPerSecond.toFixed(0)} lines/s ` +
+          `(${measured.seconds.toFixed(2)} s, RSS +${measured.rssGrowthMiB} MiB)`,
       );
       runs.push(measured);
     }

@@ -6,7 +6,10 @@ import type { BenchConfig } from './bench-config';
 import { benchPool, dropDatabase, recreateDatabase } from './bench-database';
 import { type InProcessLedger, openInProcessLedger } from './in-process-ledger';
 
-/** What the import and reconcile suites run on: a fresh database, the ledger in this process, a baseline connection, a scratch folder. */
+/**
+ * What the import and reconcile suites run on: a fresh database, the ledger in this process, a baseline
+ * connection, a scratch folder.
+ */
 export interface InProcessSuite {
   databaseName: string;
   ledger: InProcessLedger;
@@ -16,7 +19,10 @@ export interface InProcessSuite {
   directory: string;
 }
 
-/** Runs `work` on a suite of its own (database `<BENCH_DATABASE>_<suffix>`), and takes it all down afterwards, whatever happens. */
+/**
+ * Runs `work` on a suite of its own (database `<BENCH_DATABASE>_<suffix>`), and takes it all down
+ * afterwards, whatever happens.
+ */
 export async function withInProcessSuite<T>(
   config: BenchConfig,
   suffix: string,

@@ -36,7 +36,9 @@ function errorsText(summary: CellSummary): string {
 
 function resultsTable(cells: readonly Cell[]): string[] {
   const lines = [
-    '| workload | clients | mode | transfers/s | runs: min-max transfers/s | p50 ms/request | p99 ms/request | errors (transfers) | CPU ms/transfer: API node / postgres / bench | connections: waiting for app / lock wait / executing |',
+    '| workload | clients | mode | transfers/s | runs: min-max transfers/s | p50 ms/request | p99 ms/request | ' +
+      'errors (transfers) | CPU ms/transfer: API node / postgres / bench | connections: waiting for app / lock wait ' +
+      '/ executing |',
     '|---|---:|---|---:|---:|---:|---:|---|---|---|',
   ];
   for (const { workload, concurrency, mode, summary } of cells) {
@@ -48,7 +50,8 @@ function resultsTable(cells: readonly Cell[]): string[] {
       `| ${workload} | ${concurrency} | ${MODE_LABELS[mode]} | ${fixed(summary.transfersPerSecond, 0)}${timedOut} | ` +
         `${fixed(Math.min(...rates), 0)}-${fixed(Math.max(...rates), 0)} | ` +
         `${fixed(summary.p50LatencyMs, 2)} | ${fixed(summary.p99LatencyMs, 2)} | ${errorsText(summary)} | ` +
-        `${mode === 'api' ? fixed(cpu.apiNode, 3) : '-'} / ${fixed(cpu.postgres, 3)} / ${fixed(cpu.benchClient, 3)} | ` +
+        `${mode === 'api' ? fixed(cpu.apiNode, 3) : '-'} / ${fixed(cpu.postgres, 3)} / ` +
+        `${fixed(cpu.benchClient, 3)} | ` +
         `${fixed(states.waitingForClient, 1)} / ${fixed(states.lockWait, 1)} / ${fixed(states.executing, 1)} |`,
     );
   }
@@ -64,7 +67,8 @@ function ratiosTable(cells: readonly Cell[], concurrencies: readonly number[]): 
   if (!cells.some((cell) => cell.transfersPerRequest === 1)) return [];
   const find = finder(cells);
   const lines = [
-    '| clients | API/SQL transfers/s, uncontended | API/SQL transfers/s, hot | API hot/uncontended transfers/s | SQL hot/uncontended transfers/s | API/SQL p50, uncontended | API/SQL p50, hot |',
+    '| clients | API/SQL transfers/s, uncontended | API/SQL transfers/s, hot | API hot/uncontended transfers/s | SQL ' +
+      'hot/uncontended transfers/s | API/SQL p50, uncontended | API/SQL p50, hot |',
     '|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const concurrency of concurrencies) {
@@ -77,7 +81,8 @@ function ratiosTable(cells: readonly Cell[], concurrencies: readonly number[]): 
         `${ratio(apiHot?.transfersPerSecond, sqlHot?.transfersPerSecond)} | ` +
         `${ratio(apiHot?.transfersPerSecond, apiUncontended?.transfersPerSecond)} | ` +
         `${ratio(sqlHot?.transfersPerSecond, sqlUncontended?.transfersPerSecond)} | ` +
-        `${ratio(apiUncontended?.p50LatencyMs, sqlUncontended?.p50LatencyMs)} | ${ratio(apiHot?.p50LatencyMs, sqlHot?.p50LatencyMs)} |`,
+        `${ratio(apiUncontended?.p50LatencyMs, sqlUncontended?.p50LatencyMs)} | ` +
+        `${ratio(apiHot?.p50LatencyMs, sqlHot?.p50LatencyMs)} |`,
     );
   }
   return [...lines, ''];
@@ -89,7 +94,8 @@ function batchRatiosTable(cells: readonly Cell[], concurrencies: readonly number
   if (batchSizes.length === 0) return [];
   const find = finder(cells);
   const lines = [
-    `| clients | batch | API transfers/s | plain SQL transfers/s | API/SQL transfers/s | target >= ${BATCH_TARGET_RATIO} | API/SQL p50 per request |`,
+    '| clients | batch | API transfers/s | plain SQL transfers/s | API/SQL transfers/s | target >= ' +
+      `${BATCH_TARGET_RATIO} | API/SQL p50 per request |`,
     '|---:|---|---:|---:|---:|---|---:|',
   ];
   for (const concurrency of concurrencies) {
@@ -102,8 +108,10 @@ function batchRatiosTable(cells: readonly Cell[], concurrencies: readonly number
           : Number.NaN;
       const verdict = Number.isNaN(share) ? 'n/a' : share >= BATCH_TARGET_RATIO ? 'met' : 'NOT met';
       lines.push(
-        `| ${concurrency} | ${workload} | ${fixed(api?.transfersPerSecond ?? Number.NaN, 0)} | ${fixed(sql?.transfersPerSecond ?? Number.NaN, 0)} | ` +
-          `${ratio(api?.transfersPerSecond, sql?.transfersPerSecond)} | ${verdict} | ${ratio(api?.p50LatencyMs, sql?.p50LatencyMs)} |`,
+        `| ${concurrency} | ${workload} | ${fixed(api?.transfersPerSecond ?? Number.NaN, 0)} | ` +
+          `${fixed(sql?.transfersPerSecond ?? Number.NaN, 0)} | ` +
+          `${ratio(api?.transfersPerSecond, sql?.transfersPerSecond)} | ${verdict} | ` +
+          `${ratio(api?.p50LatencyMs, sql?.p50LatencyMs)} |`,
       );
     }
   }
@@ -121,7 +129,8 @@ export function renderPostingSection(
     'Each row is the median of the runs (p99 = median of the runs\' p99). "clients" = concurrent closed-loop clients',
     '(HTTP keep-alive sockets for the API, pg connections for plain SQL). A request is one transfer, or for batchN one',
     'batch of N transfers (one HTTP request, or one SQL transaction); errors count transfers not created. Connection',
-    "columns: mean number of that mode's PostgreSQL connections in each state, sampled from pg_stat_activity every 50 ms.",
+    "columns: mean number of that mode's PostgreSQL connections in each state, sampled from pg_stat_activity every " +
+      '50 ms.',
     '',
     ...resultsTable(cells),
     '',
@@ -132,7 +141,8 @@ export function renderPostingSection(
     ...checks.map(
       (check) =>
         `- ${check.ok ? 'OK' : 'FAIL'} ${check.label}: net ${JSON.stringify(check.netByCurrency)}, ` +
-        `negative accounts ${check.negativeAccounts}, accounts disagreeing with entries ${check.accountsDisagreeingWithEntries}`,
+        `negative accounts ${check.negativeAccounts}, accounts disagreeing with entries ` +
+        `${check.accountsDisagreeingWithEntries}`,
     ),
     '',
   ];

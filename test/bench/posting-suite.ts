@@ -84,7 +84,10 @@ async function measureRun(
 
 function describeRun(label: string, run: RunSummary): string {
   const errors = run.errorCount === 0 ? '' : ` errors=${run.errorCount} ${JSON.stringify(run.errors)}`;
-  return `${label}: ${run.transfersPerSecond.toFixed(0)} transfers/s, p50 ${run.p50LatencyMs.toFixed(2)} ms, p99 ${run.p99LatencyMs.toFixed(2)} ms${errors}${run.timedOut ? ' TIMED OUT' : ''}`;
+  return (
+    `${label}: ${run.transfersPerSecond.toFixed(0)} transfers/s, p50 ${run.p50LatencyMs.toFixed(2)} ms, p99 ` +
+    `${run.p99LatencyMs.toFixed(2)} ms${errors}${run.timedOut ? ' TIMED OUT' : ''}`
+  );
 }
 
 async function verify(context: BenchContext, after: string): Promise<void> {
@@ -182,7 +185,8 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
     const sqlFixture = await setupSqlFixture(setupHttp, monitor, config, operatorToken);
     setupHttp.close();
     log(
-      `setup: 2 tenants x ${config.walletCount} funded wallets in ${((Date.now() - setupStartedMs) / 1000).toFixed(1)} s`,
+      `setup: 2 tenants x ${config.walletCount} funded wallets in ` +
+        `${((Date.now() - setupStartedMs) / 1000).toFixed(1)} s`,
     );
     const context: BenchContext = { config, log, databaseUrl, api, monitor, apiFixture, sqlFixture, checks: [] };
     await verify(context, 'setup');

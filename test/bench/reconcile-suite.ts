@@ -27,7 +27,9 @@ const CHARGES_CSV: StatementFormat = {
   ...GATEWAY_CSV,
   line(index) {
     const net = BigInt(amountMinor(index));
-    const raw = `txn_${index},${yesterday} 10:00:00,${yesterday} 00:00:00,usd,${money(net + 30n)},0.30,${money(net)},charge,ch_${index},,Order ${index}`;
+    const raw =
+      `txn_${index},${yesterday} 10:00:00,${yesterday} 00:00:00,` +
+      `usd,${money(net + 30n)},0.30,${money(net)},charge,ch_${index},,Order ${index}`;
     return {
       externalId: `txn_${index}`,
       bookedOn: yesterday,
@@ -120,8 +122,10 @@ export async function runReconcileSuite(config: BenchConfig, log: BenchLog): Pro
     for (let run = 1; run <= config.runCount; run++) {
       const measured = await measureRun(ledger, baselinePool, file, lines, run);
       log(
-        `reconcile run ${run}/${config.runCount}: seed ${measured.seedSeconds.toFixed(1)} s (batches of ${SEED_BATCH}, ${SEED_BATCHES_IN_FLIGHT} in flight), ` +
-          `import ${measured.importSeconds.toFixed(1)} s, SQL join ${measured.baselineSeconds.toFixed(2)} s, reconciliation run ${measured.runSeconds.toFixed(2)} s`,
+        `reconcile run ${run}/${config.runCount}: seed ${measured.seedSeconds.toFixed(1)} s (batches of ` +
+          `${SEED_BATCH}, ${SEED_BATCHES_IN_FLIGHT} in flight), ` +
+          `import ${measured.importSeconds.toFixed(1)} s, SQL join ${measured.baselineSeconds.toFixed(2)} s, ` +
+          `reconciliation run ${measured.runSeconds.toFixed(2)} s`,
       );
       runs.push(measured);
     }

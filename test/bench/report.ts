@@ -29,19 +29,27 @@ const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toF
 
 function summaryTable(comparisons: readonly Comparison[]): string[] {
   return [
-    '| suite | workload | ledger path | ledger (median) | plain SQL (median) | unit | ledger / SQL | runs: ledger min-max | runs: SQL min-max |',
+    '| suite | workload | ledger path | ledger (median) | plain SQL (median) | unit | ledger / SQL | runs: ledger ' +
+      'min-max | runs: SQL min-max |',
     '|---|---|---|---:|---:|---|---:|---:|---:|',
     ...comparisons.map((row) => {
       const ratio = row.baselineMedian > 0 ? `${(row.ledgerMedian / row.baselineMedian).toFixed(2)}x` : 'n/a';
       const range = (runs: readonly number[]) => `${fixed(Math.min(...runs))}-${fixed(Math.max(...runs))}`;
-      return `| ${row.suite} | ${row.workload} | ${row.ledgerPath} | ${fixed(row.ledgerMedian)} | ${fixed(row.baselineMedian)} | ${row.unit} | ${ratio} | ${range(row.ledgerRuns)} | ${range(row.baselineRuns)} |`;
+      return (
+        `| ${row.suite} | ${row.workload} | ${row.ledgerPath} | ${fixed(row.ledgerMedian)} | ` +
+        `${fixed(row.baselineMedian)} | ${row.unit} | ${ratio} | ${range(row.ledgerRuns)} | ` +
+        `${range(row.baselineRuns)} |`
+      );
     }),
   ];
 }
 
 export function subtitleOf(report: BenchReport): string {
   const { machine } = report;
-  return `${report.startedAt}: ${machine.cpus} CPUs, load average ${machine.loadAverageAtStart.toFixed(2)} before start, Node ${machine.node}, ${machine.postgres}; ${report.settings.runsPerCell} runs per cell`;
+  return (
+    `${report.startedAt}: ${machine.cpus} CPUs, load average ${machine.loadAverageAtStart.toFixed(2)} before ` +
+    `start, Node ${machine.node}, ${machine.postgres}; ${report.settings.runsPerCell} runs per cell`
+  );
 }
 
 export function renderMarkdown(report: BenchReport, config: BenchConfig): string {
@@ -56,13 +64,15 @@ export function renderMarkdown(report: BenchReport, config: BenchConfig): string
       `(${Object.entries(machine.postgresSettings)
         .map(([name, value]) => `${name}=${value}`)
         .join(', ')}). ` +
-      `Bench took ${report.durationS.toFixed(0)} s; 1-minute load average before it started: ${machine.loadAverageAtStart.toFixed(2)}` +
+      `Bench took ${report.durationS.toFixed(0)} s; 1-minute load average before it started: ` +
+      `${machine.loadAverageAtStart.toFixed(2)}` +
       ' (well above 0: something else was running, and every figure is skewed by it).',
     `Settings: ${settings}.`,
     '',
     '## Ledger beside its plain SQL baseline',
     '',
-    'Medians of the runs; each baseline and what it leaves out is described in test/bench/README.md. The chart: chart.svg (chart.png).',
+    'Medians of the runs; each baseline and what it leaves out is described in test/bench/README.md. The chart: ' +
+      'chart.svg (chart.png).',
     '',
     '![chart](chart.svg)',
     '',

@@ -52,7 +52,8 @@ async function retryPosting(state: SoakState): Promise<void> {
   const replayed = body<{ id: string }>(answer);
   if (replayed.id !== sent.transactionId || answer.headers['idempotent-replayed'] !== 'true') {
     state.recorder.violation(
-      `retry of ${sent.idempotencyKey} answered ${replayed.id} (replayed: ${String(answer.headers['idempotent-replayed'])}), first answer was ${sent.transactionId}`,
+      `retry of ${sent.idempotencyKey} answered ${replayed.id} (replayed: ` +
+        `${String(answer.headers['idempotent-replayed'])}), first answer was ${sent.transactionId}`,
     );
   }
 }
@@ -141,7 +142,8 @@ async function readBalanceAsOf(state: SoakState): Promise<void> {
   const asOf = new Date(fundedAtMs + Math.random() * (Date.now() - fundedAtMs)).toISOString();
   await state.get(
     'read balance asOf',
-    `/v1/accounts/${path(state.randomWallet(Math.random() < 0.75 ? 'USD' : 'EUR'))}/balance?asOf=${encodeURIComponent(asOf)}`,
+    `/v1/accounts/${path(state.randomWallet(Math.random() < 0.75 ? 'USD' : 'EUR'))}/balance` +
+      `?asOf=${encodeURIComponent(asOf)}`,
   );
 }
 
@@ -183,7 +185,8 @@ async function importStatement(state: SoakState): Promise<void> {
   const decimal = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
   const lines = [...charges, { reference: state.nextReference('ch-unknown'), amountMinor: 1_234 }].map(
     ({ reference, amountMinor }) =>
-      `txn_${reference},${day} 10:00:00,${day} 00:00:00,usd,${decimal(amountMinor)},0.00,${decimal(amountMinor)},charge,${reference},,soak ${reference}`,
+      `txn_${reference},${day} 10:00:00,${day} 00:00:00,` +
+      `usd,${decimal(amountMinor)},0.00,${decimal(amountMinor)},charge,${reference},,soak ${reference}`,
   );
   const content = [
     'id,created,available_on,currency,gross,fee,net,reporting_category,source_id,payout_id,description',

@@ -15,10 +15,13 @@ export function renderSoakMarkdown(report: SoakReport): string {
   return [
     `# Soak: ${report.startedAt}`,
     '',
-    `${report.clients} clients for ${report.seconds.toFixed(0)} s against the built API and worker on loopback: ${total} requests ` +
+    `${report.clients} clients for ${report.seconds.toFixed(0)} s against the built API and worker on loopback: ` +
+      `${total} requests ` +
       `(${fixed(total / report.seconds, 1)}/s). Verdict: ${report.ok ? 'OK' : 'FAILED'}.`,
-    "Rows without a latency count the items inside answers (a batch's results). A request that got no answer was sent again",
-    'with the same Idempotency-Key (counted as such in its outcomes, its latency includes the retries); only one that never',
+    "Rows without a latency count the items inside answers (a batch's results). A request that got no answer was " +
+      'sent again',
+    'with the same Idempotency-Key (counted as such in its outcomes, its latency includes the retries); only one ' +
+      'that never',
     'got an answer fails the soak.',
     '',
     '| operation | count | per second | p50 ms | p99 ms | outcomes | unexpected |',
@@ -32,7 +35,10 @@ export function renderSoakMarkdown(report: SoakReport): string {
         Object.entries(operation.unexpected)
           .map(([label, count]) => `${label}: ${count}`)
           .join('; ') || '-';
-      return `| ${operation.operation} | ${operation.count} | ${fixed(operation.perSecond, 1)} | ${fixed(operation.p50Ms, 1)} | ${fixed(operation.p99Ms, 1)} | ${outcomes} | ${unexpected} |`;
+      return (
+        `| ${operation.operation} | ${operation.count} | ${fixed(operation.perSecond, 1)} | ` +
+        `${fixed(operation.p50Ms, 1)} | ${fixed(operation.p99Ms, 1)} | ${outcomes} | ${unexpected} |`
+      );
     }),
     '',
     '## Invariants after the soak',

@@ -30,7 +30,8 @@ async function drive(state: SoakState, config: SoakConfig, log: BenchLog): Promi
   const progress = setInterval(
     () =>
       log(
-        `${((performance.now() - started) / 1000).toFixed(0)} s: ${requests} operations, ${state.acknowledged.size} transactions acknowledged`,
+        `${((performance.now() - started) / 1000).toFixed(0)} s: ${requests} operations, ${state.acknowledged.size} ` +
+          'transactions acknowledged',
       ),
     PROGRESS_EVERY_MS,
   );
@@ -90,7 +91,8 @@ export async function runSoak(config: SoakConfig, log: BenchLog): Promise<SoakRe
   try {
     world = await startSoakWorld(config, databaseUrl);
     log(
-      `API (pid ${world.api.process.pid}) and worker (pid ${world.worker.process.pid}) on ${config.databaseName}; ${config.clients} clients for ${config.seconds} s`,
+      `API (pid ${world.api.process.pid}) and worker (pid ${world.worker.process.pid}) on ${config.databaseName}; ` +
+        `${config.clients} clients for ${config.seconds} s`,
     );
     const recorder = new SoakRecorder();
     const state = new SoakState(world, recorder);

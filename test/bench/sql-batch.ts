@@ -31,7 +31,8 @@ WITH header AS (
 ), ${journalCtes(8)}
 INSERT INTO entries (tenant_id, transaction_id, leg, account_id, direction, amount_minor, currency,
                      account_version, posted_balance_after, effective_at)
-SELECT $1, e.transaction_id, e.leg, e.account_id, e.direction, e.amount_minor, $15, e.account_version, e.posted_balance_after, now()
+SELECT $1, e.transaction_id, e.leg, e.account_id, e.direction, e.amount_minor, $15, e.account_version,
+       e.posted_balance_after, now()
   FROM unnest($16::uuid[], $17::int2[], $18::uuid[], $19::text[], $20::int8[], $21::int8[], $22::int8[])
        AS e(transaction_id, leg, account_id, direction, amount_minor, account_version, posted_balance_after)`;
 

@@ -154,7 +154,8 @@ export function journalCtes(first: number): string {
   return `linked AS (
   INSERT INTO journal_links (tenant_id, stripe, seq, transaction_id, encoding_version, previous_hash, hash)
   SELECT $1, ${p(0)}::int2, l.seq, l.transaction_id, ${BASELINE_ENCODING_VERSION}, l.previous_hash, l.hash
-    FROM unnest(${p(1)}::int8[], ${p(2)}::uuid[], ${p(3)}::bytea[], ${p(4)}::bytea[]) AS l(seq, transaction_id, previous_hash, hash)
+    FROM unnest(${p(1)}::int8[], ${p(2)}::uuid[], ${p(3)}::bytea[], ${p(4)}::bytea[])
+         AS l(seq, transaction_id, previous_hash, hash)
 ), moved_head AS (
   UPDATE journal_heads SET seq = ${p(5)}::int8, hash = ${p(6)}::bytea WHERE tenant_id = $1 AND stripe = ${p(0)}::int2
 )`;

@@ -15,14 +15,16 @@ const OPEN_IMPORT = `INSERT INTO statement_imports (tenant_id, id, source_id, fo
 const INSERT_LINES = `
 INSERT INTO statement_lines (tenant_id, id, source_id, import_id, external_id, line_number, statement_index,
                              booked_on, amount_minor, currency, refs, description, raw)
-SELECT $1, l.id, $2, $3, l.external_id, l.line_number, 0, l.booked_on, l.amount_minor, $4, l.refs::jsonb, l.description, l.raw
+SELECT $1, l.id, $2, $3, l.external_id, l.line_number, 0, l.booked_on, l.amount_minor, $4, l.refs::jsonb,
+       l.description, l.raw
   FROM unnest($5::uuid[], $6::text[], $7::int4[], $8::date[], $9::int8[], $10::text[], $11::text[], $12::text[])
        AS l(id, external_id, line_number, booked_on, amount_minor, refs, description, raw)
 ON CONFLICT (tenant_id, source_id, external_id) DO NOTHING`;
 
 const COMPLETE_IMPORT = `
 UPDATE statement_imports
-   SET file_sha256 = $3, file_bytes = $4, lines = $5, duplicates = 0, statements = '[]', warnings = '[]', completed_at = now()
+   SET file_sha256 = $3, file_bytes = $4, lines = $5, duplicates = 0, statements = '[]', warnings = '[]',
+       completed_at = now()
  WHERE tenant_id = $1 AND id = $2`;
 
 interface LineChunk {

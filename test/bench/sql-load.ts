@@ -35,7 +35,8 @@ WITH header AS (
 ), ${journalCtes(11)}
 INSERT INTO entries (tenant_id, transaction_id, leg, account_id, direction, amount_minor, currency,
                      account_version, posted_balance_after, effective_at)
-SELECT $1, $2, e.leg, e.account_id, e.direction, e.amount_minor, $7, e.account_version, e.posted_balance_after, h.effective_at
+SELECT $1, $2, e.leg, e.account_id, e.direction, e.amount_minor, $7, e.account_version, e.posted_balance_after,
+       h.effective_at
   FROM header h, unnest('{0,1}'::int2[], $4::uuid[], '{debit,credit}'::text[], $8::int8[], $9::int8[], $10::int8[])
        AS e(leg, account_id, direction, amount_minor, account_version, posted_balance_after)`;
 

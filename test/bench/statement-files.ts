@@ -41,7 +41,9 @@ export const GATEWAY_CSV: StatementFormat = {
   line(index) {
     const gross = BigInt(1000 + (index % 9000));
     const fee = BigInt(30 + (index % 70));
-    const raw = `txn_${index},${day(index)} 10:00:00,${day(index)} 00:00:00,usd,${decimal(gross)},${decimal(fee)},${decimal(gross - fee)},charge,ch_${index},,Order ${index}`;
+    const raw =
+      `txn_${index},${day(index)} 10:00:00,${day(index)} 00:00:00,` +
+      `usd,${decimal(gross)},${decimal(fee)},${decimal(gross - fee)},charge,ch_${index},,Order ${index}`;
     return {
       externalId: `txn_${index}`,
       bookedOn: day(index),
@@ -63,18 +65,25 @@ export const CAMT_053: StatementFormat = {
   currency: 'EUR',
   header(count) {
     const closing = (BigInt(count) * BigInt(count - 1)) / 2n + BigInt(count) * 100n;
-    return `<?xml version="1.0" encoding="UTF-8"?>
-<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt><GrpHdr><MsgId>BENCH</MsgId><CreDtTm>2024-12-31T18:00:00Z</CreDtTm></GrpHdr>
-<Stmt><Id>BENCH-1</Id><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>
-<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">0.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2024-01-01</Dt></Dt></Bal>
-<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">${decimal(closing)}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2024-12-31</Dt></Dt></Bal>\n`;
+    return (
+      '<?xml version="1.0" encoding="UTF-8"?>\n' +
+      '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>' +
+      '<GrpHdr><MsgId>BENCH</MsgId><CreDtTm>2024-12-31T18:00:00Z</CreDtTm></GrpHdr>\n' +
+      '<Stmt><Id>BENCH-1</Id><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>\n' +
+      '<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">0.00</Amt><CdtDbtInd>CRDT</CdtDbtInd>' +
+      '<Dt><Dt>2024-01-01</Dt></Dt></Bal>\n' +
+      `<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">${decimal(closing)}</Amt>` +
+      '<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2024-12-31</Dt></Dt></Bal>\n'
+    );
   },
   line(index) {
     const minor = BigInt(100 + index);
     const raw =
-      `<Ntry><NtryRef>E${index}</NtryRef><Amt Ccy="EUR">${decimal(minor)}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>` +
-      `<BookgDt><Dt>${day(index)}</Dt></BookgDt><ValDt><Dt>${day(index)}</Dt></ValDt><AcctSvcrRef>ASR${index}</AcctSvcrRef>` +
-      `<BkTxCd><Prtry><Cd>NTRF</Cd></Prtry></BkTxCd><NtryDtls><TxDtls><Refs><EndToEndId>E2E${index}</EndToEndId></Refs>` +
+      `<Ntry><NtryRef>E${index}</NtryRef><Amt Ccy="EUR">${decimal(minor)}</Amt>` +
+      '<CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>' +
+      `<BookgDt><Dt>${day(index)}</Dt></BookgDt><ValDt><Dt>${day(index)}</Dt></ValDt>` +
+      `<AcctSvcrRef>ASR${index}</AcctSvcrRef><BkTxCd><Prtry><Cd>NTRF</Cd></Prtry></BkTxCd>` +
+      `<NtryDtls><TxDtls><Refs><EndToEndId>E2E${index}</EndToEndId></Refs>` +
       `<RmtInf><Ustrd>Invoice ${index}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>`;
     return {
       externalId: `acctsvcrref:ASR${index}`,

@@ -18,16 +18,20 @@ export function renderImportSection(results: ImportResults): string[] {
     '## Statement import',
     '',
     `Files: ${sizes}. The ledger streams the file through ImportStatementUseCase (parse, exact`,
-    'amounts, line identity, dedupe, store in one transaction); the baseline inserts the same rows, already known, by plain SQL.',
-    'CPU per line: the bench process (where the ledger parses) and the PostgreSQL backends of the bench database, from /proc.',
+    'amounts, line identity, dedupe, store in one transaction); the baseline inserts the same rows, already known, ' +
+      'by plain SQL.',
+    'CPU per line: the bench process (where the ledger parses) and the PostgreSQL backends of the bench database, ' +
+      'from /proc.',
     'RSS growth: peak resident memory of the bench process during the run over its RSS just before it.',
     '',
     '| format | mode | run | seconds | lines/s | CPU µs/line: bench process / PostgreSQL | RSS growth | peak RSS |',
     '|---|---|---:|---:|---:|---:|---:|---:|',
     ...results.runs.map(
       (run) =>
-        `| ${run.format} | ${MODE_LABELS[run.mode]} | ${run.run} | ${fixed(run.seconds, 2)} | ${fixed(run.linesPerSecond, 0)} | ` +
-        `${fixed((run.cpuSeconds * 1e6) / run.lines)} / ${fixed((run.postgresCpuSeconds * 1e6) / run.lines)} | ${run.rssGrowthMiB} MiB | ${run.peakRssMiB} MiB |`,
+        `| ${run.format} | ${MODE_LABELS[run.mode]} | ${run.run} | ${fixed(run.seconds, 2)} | ` +
+        `${fixed(run.linesPerSecond, 0)} | ` +
+        `${fixed((run.cpuSeconds * 1e6) / run.lines)} / ${fixed((run.postgresCpuSeconds * 1e6) / run.lines)} | ` +
+        `${run.rssGrowthMiB} MiB | ${run.peakRssMiB} MiB |`,
     ),
     '',
   ];
@@ -39,18 +43,23 @@ export function renderReconcileSection(results: ReconcileResults): string[] {
   return [
     '## Reconciliation',
     '',
-    `${results.lines} gateway lines against ${results.lines} charges, a fresh tenant per run. Seed and import are set-up,`,
-    'shown for reference; the comparison is the SQL join (matches inserted, rolled back) against the whole reconciliation run',
+    `${results.lines} gateway lines against ${results.lines} charges, a fresh tenant per run. Seed and import are ` +
+      'set-up,',
+    'shown for reference; the comparison is the SQL join (matches inserted, rolled back) against the whole ' +
+      'reconciliation run',
     '(statistics, every invariant check including the journal re-hash, all matching rules, tickets, the run record).',
     '',
-    '| run | seed s | import s | plain SQL join s | reconciliation run s | run CPU s (bench process) | run peak RSS | run steps (ms) |',
+    '| run | seed s | import s | plain SQL join s | reconciliation run s | run CPU s (bench process) | run peak RSS ' +
+      '| run steps (ms) |',
     '|---:|---:|---:|---:|---:|---:|---:|---|',
     ...results.runs.map(
       (run) =>
-        `| ${run.run} | ${fixed(run.seedSeconds)} | ${fixed(run.importSeconds)} | ${fixed(run.baselineSeconds, 2)} | ${fixed(run.runSeconds, 2)} | ` +
+        `| ${run.run} | ${fixed(run.seedSeconds)} | ${fixed(run.importSeconds)} | ${fixed(run.baselineSeconds, 2)} | ` +
+        `${fixed(run.runSeconds, 2)} | ` +
         `${fixed(run.runCpuSeconds)} | ${run.runPeakRssMiB} MiB | ${JSON.stringify(run.stats.durationsMs ?? {})} |`,
     ),
-    `| median | ${medianOf((run) => run.seedSeconds)} | ${medianOf((run) => run.importSeconds)} | ${medianOf((run) => run.baselineSeconds)} | ${medianOf((run) => run.runSeconds)} | | | |`,
+    `| median | ${medianOf((run) => run.seedSeconds)} | ${medianOf((run) => run.importSeconds)} | ` +
+      `${medianOf((run) => run.baselineSeconds)} | ${medianOf((run) => run.runSeconds)} | | | |`,
     '',
   ];
 }

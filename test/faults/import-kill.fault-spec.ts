@@ -15,11 +15,14 @@ import { bankStatementCsv, uploadStatement } from './support/statement-files';
 
 const KILL_DELAY_MAX_MS = 300;
 const STORED = `
-SELECT (SELECT count(*)::int FROM statement_imports i JOIN statement_sources s ON s.tenant_id = i.tenant_id AND s.id = i.source_id
+SELECT (SELECT count(*)::int FROM statement_imports i
+           JOIN statement_sources s ON s.tenant_id = i.tenant_id AND s.id = i.source_id
          WHERE i.tenant_id = $1 AND s.name = $2) AS imports,
-       (SELECT count(*)::int FROM statement_imports i JOIN statement_sources s ON s.tenant_id = i.tenant_id AND s.id = i.source_id
+       (SELECT count(*)::int FROM statement_imports i
+           JOIN statement_sources s ON s.tenant_id = i.tenant_id AND s.id = i.source_id
          WHERE i.tenant_id = $1 AND s.name = $2 AND i.completed_at IS NOT NULL) AS completed,
-       (SELECT count(*)::int FROM statement_lines l JOIN statement_sources s ON s.tenant_id = l.tenant_id AND s.id = l.source_id
+       (SELECT count(*)::int FROM statement_lines l
+           JOIN statement_sources s ON s.tenant_id = l.tenant_id AND s.id = l.source_id
          WHERE l.tenant_id = $1 AND s.name = $2) AS lines`;
 
 const NOTHING = { imports: 0, completed: 0, lines: 0 };
@@ -97,7 +100,9 @@ describe('kill -9 during a statement import', () => {
     const again = await uploadStatement(stack.baseUrl, tenant.financeKey, randomUUID(), 'bank-api', 'large.csv', csv);
     const afterAgain = await stored('bank-api');
     await recordFigures('import-kill-api', {
-      headline: `${lines} lines; killed ${delayMs} ms into the write: ${afterKill.lines} lines stored after the kill, ${afterRetry.lines} after the retry, ${afterAgain.lines} after uploading again`,
+      headline:
+        `${lines} lines; killed ${delayMs} ms into the write: ${afterKill.lines} lines stored after the kill, ` +
+        `${afterRetry.lines} after the retry, ${afterAgain.lines} after uploading again`,
       lines,
       killDelayMs: delayMs,
       requestAnswered: interrupted.answered,
@@ -136,7 +141,9 @@ describe('kill -9 during a statement import', () => {
     const again = await stack.runCli(args);
     const afterAgain = await stored('bank-cli');
     await recordFigures('import-kill-cli', {
-      headline: `${lines} lines; killed ${delayMs} ms into the write: ${afterKill.lines} lines stored after the kill, ${afterRerun.lines} after the rerun, ${afterAgain.lines} after a second run`,
+      headline:
+        `${lines} lines; killed ${delayMs} ms into the write: ${afterKill.lines} lines stored after the kill, ` +
+        `${afterRerun.lines} after the rerun, ${afterAgain.lines} after a second run`,
       lines,
       killDelayMs: delayMs,
       afterKill,

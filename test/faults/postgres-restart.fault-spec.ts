@@ -73,7 +73,10 @@ describe('PostgreSQL restarted under load', () => {
     const events = await auditEvents(stack, tenant.tenantId, nats.url, STREAM);
     const answers = Object.fromEntries([...load.seen].sort());
     await recordFigures('postgres-restart', {
-      headline: `acknowledged ${books.acknowledged} / found ${books.found}; events committed ${events.committed} / delivered ${events.deliveredDistinct}; PostgreSQL restarts ${restarts.length}; answers ${JSON.stringify(answers)}`,
+      headline:
+        `acknowledged ${books.acknowledged} / found ${books.found}; ` +
+        `events committed ${events.committed} / delivered ${events.deliveredDistinct}; ` +
+        `PostgreSQL restarts ${restarts.length}; answers ${JSON.stringify(answers)}`,
       restarts,
       requestsSent: load.sent,
       answers,

@@ -50,7 +50,11 @@ describe('kill -9 of the API and the worker during sustained posting', () => {
     const events = await auditEvents(stack, tenant.tenantId, nats.url, STREAM);
     const answers = Object.fromEntries([...load.seen].sort());
     await recordFigures('process-kills', {
-      headline: `acknowledged ${books.acknowledged} / found ${books.found}; events committed ${events.committed} / delivered ${events.deliveredDistinct} (redeliveries ${events.redeliveries}); kills api ${stack.kills.api}, worker ${stack.kills.worker}; retried ${retry.retried}`,
+      headline:
+        `acknowledged ${books.acknowledged} / found ${books.found}; ` +
+        `events committed ${events.committed} / delivered ${events.deliveredDistinct} ` +
+        `(redeliveries ${events.redeliveries}); kills api ${stack.kills.api}, worker ${stack.kills.worker}; ` +
+        `retried ${retry.retried}`,
       kills,
       requestsSent: load.sent,
       answers,

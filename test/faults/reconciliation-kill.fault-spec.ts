@@ -21,7 +21,8 @@ const RUN_START_TIMEOUT_MS = 60_000;
 const KILL_DELAY_MAX_MS = 300;
 const RECOVERY_TIMEOUT_MS = 60_000;
 
-const RUNS = `SELECT id::text, trigger, status, error FROM reconciliation_runs WHERE tenant_id = $1 ORDER BY started_at`;
+const RUNS = `SELECT id::text, trigger, status, error FROM reconciliation_runs
+               WHERE tenant_id = $1 ORDER BY started_at`;
 const TICKETS = `SELECT count(*)::int AS tickets, count(DISTINCT fingerprint)::int AS fingerprints,
                         count(*) FILTER (WHERE kind = 'missing_in_ledger')::int AS missing_in_ledger
                    FROM discrepancies WHERE tenant_id = $1`;
@@ -110,7 +111,10 @@ describe('kill -9 during a reconciliation run', () => {
     const finalRuns = await runs();
     const finalTickets = await tickets();
     await recordFigures('reconciliation-kill-worker', {
-      headline: `run killed ${killDelayMs} ms after it was seen running; then: ${finalRuns.map((run) => `${run.trigger} ${run.status}`).join(', ')}; tickets ${finalTickets.tickets} for ${LINES} lines`,
+      headline:
+        `run killed ${killDelayMs} ms after it was seen running; ` +
+        `then: ${finalRuns.map((run) => `${run.trigger} ${run.status}`).join(', ')}; ` +
+        `tickets ${finalTickets.tickets} for ${LINES} lines`,
       leaseSeconds: LEASE_SECONDS,
       killDelayMs,
       afterKill,
@@ -132,7 +136,7 @@ describe('kill -9 during a reconciliation run', () => {
     expect(finalTickets).toEqual({ tickets: LINES, fingerprints: LINES, missing_in_ledger: LINES });
   });
 
-  it('an API-started run: the retry with the same key runs afresh and completes; tickets stay as they were', async () => {
+  it('an API-started run: the retry with the same key runs afresh and completes; tickets stay the same', async () => {
     await stack.startWorker(NEVER);
     // Quiet: no relay batch is writing when the run's first write is looked for.
     expect(await waitForRelay(stack, tenant.tenantId, 30_000)).toBe(0);
@@ -164,7 +168,9 @@ describe('kill -9 during a reconciliation run', () => {
     });
     const after = await tickets();
     await recordFigures('reconciliation-kill-api', {
-      headline: `API run killed ${killDelayMs} ms into its transaction: ${afterKill.runs} run rows left; retry ${retried.status} ${retried.body?.status}; tickets ${before.tickets} before, ${after.tickets} after`,
+      headline:
+        `API run killed ${killDelayMs} ms into its transaction: ${afterKill.runs} run rows left; ` +
+        `retry ${retried.status} ${retried.body?.status}; tickets ${before.tickets} before, ${after.tickets} after`,
       killDelayMs,
       afterKill,
       retry: { status: retried.status, run: retried.body?.status, stats: retried.body?.stats },

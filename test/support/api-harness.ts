@@ -32,7 +32,10 @@ async function embeddedTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-/** The real HTTP server on a random loopback port, on a fresh PostgreSQL database of its own (or `embedded`: PGlite, as `npm start`). */
+/**
+ * The real HTTP server on a random loopback port, on a fresh PostgreSQL database of its own (or `embedded`:
+ * PGlite, as `npm start`).
+ */
 export interface ApiHarness {
   baseUrl: string;
   db: TestDatabase;

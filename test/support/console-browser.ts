@@ -39,7 +39,8 @@ export interface ConsoleBrowser {
 export async function openConsoleBrowser(): Promise<ConsoleBrowser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
-      `the console tests need Debian's Chromium at ${CHROMIUM_PATH}: apt-get install chromium (.ci/run installs it when it is missing)`,
+      `the console tests need Debian's Chromium at ${CHROMIUM_PATH}: apt-get install chromium ` +
+        '(.ci/run installs it when it is missing)',
     );
   }
   const profile = await mkdtemp(join(tmpdir(), 'console-chromium-'));

@@ -33,8 +33,9 @@ export async function ensureHledger(): Promise<void> {
       problems.push(`apt-get ${step.join(' ')}: ${(error as Error).message.split('\n')[0]}`);
     }
   }
+  const tried = problems.join('; ') || 'apt-get ran but no hledger appeared';
   throw new Error(
-    `hledger is not installed and could not be installed (${problems.join('; ') || 'apt-get ran but no hledger appeared'}); install it with: apt-get install -y hledger`,
+    `hledger is not installed and could not be installed (${tried}); install it with: apt-get install -y hledger`,
   );
 }
 

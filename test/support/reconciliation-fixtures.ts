@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
+import { STATEMENT_SAMPLES_DIR } from '../../libs/imports/test/statement-samples';
 import type { ApiHarness } from './api-harness';
 import { DAY_MS, type TestTenant, createApiKey } from './ledger-fixtures';
-
-/** The real public statement samples shipped beside the project (see their README). */
-export const SHARED_STATEMENTS = resolve(__dirname, '..', '..', '..', 'shared', 'statements');
 
 /** The UTC date `offset` days from today, as statements write it ("2026-11-29"). */
 export function statementDay(offset: number): string {
@@ -56,13 +54,14 @@ export async function uploadStatement(
   return body;
 }
 
+/** Uploads one of the third-party samples (STATEMENT_SAMPLES_DIR): only from tests skipped without them. */
 export async function uploadSample(api: ApiHarness, key: string, source: string, samplePath: string): Promise<any> {
   return uploadStatement(
     api,
     key,
     source,
     samplePath.split('/').at(-1)!,
-    await readFile(resolve(SHARED_STATEMENTS, samplePath)),
+    await readFile(resolve(STATEMENT_SAMPLES_DIR, samplePath)),
   );
 }
 

@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@ledger/config';
-import { WorkerModule } from '../../apps/worker/src/worker.module';
+import { JobsModule } from '@ledger/jobs';
 import type { ApiHarness } from './api-harness';
 
 /** The real worker (relay, webhook delivery, scheduled jobs) on the API harness's database. */
@@ -11,7 +11,7 @@ export async function startWorker(
 ): Promise<INestApplicationContext> {
   const config = loadConfig(settings);
   const worker = await NestFactory.createApplicationContext(
-    WorkerModule.forRoot(api.db.database, {
+    JobsModule.forRoot(api.db.database, {
       reconcileCron: config.reconcileCron,
       runLeaseSeconds: config.reconcileRunLeaseSeconds,
       events: config.events,

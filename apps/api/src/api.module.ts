@@ -10,6 +10,7 @@ import { LedgerModule } from '@ledger/ledger';
 import type { EventDeliveryConfig } from '@ledger/config';
 import { OutboxModule, WebhooksModule } from '@ledger/outbox';
 import { ProofsModule } from '@ledger/proofs';
+import { ExportsModule } from '@ledger/exports';
 import { AccountsController } from './controllers/accounts.controller';
 import { ApiKeysController } from './controllers/api-keys.controller';
 import { EventsController } from './controllers/events.controller';
@@ -60,6 +61,7 @@ export class ApiModule {
         ReconciliationSettingsModule.forRoot({ runLeaseSeconds: options.runLeaseSeconds ?? RUN_LEASE_SECONDS }),
         ReconciliationModule,
         ProofsModule.forRoot({ signingKey: options.signingKey }),
+        ExportsModule,
       ],
       controllers: [
         HealthController,

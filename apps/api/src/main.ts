@@ -2,13 +2,12 @@ import 'reflect-metadata';
 import { resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { TenantReader } from '@ledger/auth';
-import { type AppConfig, loadConfig } from '@ledger/config';
+import { type AppConfig, loadConfig, newOperatorToken, readOrCreateSecret, signingKey } from '@ledger/config';
 import { openMigratedDatabase } from '@ledger/db';
 // `npm start` runs the worker's jobs in this process too (embedded mode has one database connection).
-import { WorkerModule } from '../../worker/src/worker.module';
+import { JobsModule } from '@ledger/jobs';
 import { createApiApp } from './create-api-app';
 import { loadDemoData } from './demo/demo-data';
-import { newOperatorToken, readOrCreateSecret, signingKey } from './embedded-secrets';
 
 async function operatorToken(config: AppConfig): Promise<string | undefined> {
   if (config.adminToken !== undefined || config.databaseUrl !== undefined) return config.adminToken;
@@ -74,7 +73,7 @@ async function main(): Promise<void> {
   });
   const worker = config.workerInProcess
     ? await NestFactory.createApplicationContext(
-        WorkerModule.forRoot(database, {
+        JobsModule.forRoot(database, {
           reconcileCron: config.reconcileCron,
           runLeaseSeconds: config.reconcileRunLeaseSeconds,
           events: config.events,

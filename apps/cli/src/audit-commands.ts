@@ -2,14 +2,8 @@ import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { type Command, InvalidArgumentError } from 'commander';
-import {
-  ExportJournalUseCase,
-  IssueBalanceProofUseCase,
-  JOURNAL_FORMATS,
-  type JournalFormat,
-  type Verdict,
-  verifyProof,
-} from '@ledger/proofs';
+import { ExportJournalUseCase, JOURNAL_FORMATS, type JournalFormat } from '@ledger/exports';
+import { IssueBalanceProofUseCase, type Verdict, verifyProof } from '@ledger/proofs';
 
 export type UseCaseContext = { get<U>(type: new (...args: never[]) => U): U };
 type WithUseCases = <T>(work: (context: UseCaseContext) => Promise<T>) => Promise<T>;
@@ -84,13 +78,15 @@ export function registerAuditCommands(program: Command, withUseCases: WithUseCas
       else process.stdout.write(text);
       if (options.out)
         console.log(
-          `proof ${document.id}: ${document.accounts.length} accounts, journal head ${document.journal.head}, written to ${options.out}`,
+          `proof ${document.id}: ${document.accounts.length} accounts, journal head ${document.journal.head}, ` +
+            `written to ${options.out}`,
         );
     });
   proof
     .command('verify <file>')
     .description(
-      'check a balance or inclusion proof with no database: signature, sums, tree, inclusion, consistency (exit 1 if any fails)',
+      'check a balance or inclusion proof with no database: signature, sums, tree, inclusion, consistency ' +
+        '(exit 1 if any fails)',
     )
     .option('--account <account>', 'also check that this account (id or code) is counted in the totals')
     .option('--previous <file>', 'an earlier balance proof whose journal this one must extend')

@@ -4,6 +4,7 @@ import { type Database, DatabaseModule } from '@ledger/db';
 import { ImportsModule } from '@ledger/imports';
 import { LedgerModule } from '@ledger/ledger';
 import { ProofsModule } from '@ledger/proofs';
+import { ExportsModule } from '@ledger/exports';
 import { ReconciliationModule, ReconciliationSettingsModule } from '@ledger/reconciliation';
 
 /** The use cases the CLI runs, on the same database the services use. */
@@ -20,6 +21,7 @@ export class CliModule {
         ReconciliationSettingsModule.forRoot({ runLeaseSeconds }),
         ReconciliationModule,
         ProofsModule.forRoot({ signingKey }),
+        ExportsModule,
       ],
     };
   }

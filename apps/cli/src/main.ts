@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { CreateApiKeyUseCase, CreateTenantUseCase, ROLES, type Role, TenantReader } from '@ledger/auth';
-import { type AppConfig, loadConfig } from '@ledger/config';
+import { type AppConfig, loadConfig, signingKey } from '@ledger/config';
 import { type Database, openMigratedDatabase } from '@ledger/db';
 import { Command, InvalidArgumentError } from 'commander';
 import { VerifyJournalUseCase } from '@ledger/ledger';
@@ -12,7 +12,6 @@ import { basename } from 'node:path';
 import { ImportStatementUseCase } from '@ledger/imports';
 import { RunReconciliationUseCase } from '@ledger/reconciliation';
 import { ProgressBar } from './progress-bar';
-import { signingKey } from '../../api/src/embedded-secrets';
 import { CliModule } from './cli.module';
 import { type UseCaseContext, registerAuditCommands } from './audit-commands';
 
@@ -54,7 +53,8 @@ function parseRoles(text: string): Role[] {
 
 const program = new Command('ledger')
   .description(
-    'Operate the ledger: migrations, tenants, keys, statement imports, reconciliation, journal verification, balance proofs and exports',
+    'Operate the ledger: migrations, tenants, keys, statement imports, reconciliation, journal verification, ' +
+      'balance proofs and exports',
   )
   .showHelpAfterError();
 
@@ -116,7 +116,8 @@ program
     ).finally(() => bar.finish());
     const view = result.import;
     console.log(
-      `${result.created ? 'imported' : 'already imported'}: ${view.id}, ${view.lines} lines (${view.duplicates} already known), ${view.statements.length} statement(s)`,
+      `${result.created ? 'imported' : 'already imported'}: ${view.id}, ${view.lines} lines ` +
+        `(${view.duplicates} already known), ${view.statements.length} statement(s)`,
     );
     for (const warning of view.warnings) console.log(`warning: ${warning}`);
   });
@@ -134,7 +135,8 @@ program
           const run = await context.get(RunReconciliationUseCase).execute({ tenantId, trigger: 'cli' });
           const { opened, updated, reopened, resolved, matched } = run.stats as Record<string, unknown>;
           console.log(
-            `tenant ${tenantId}: run ${run.id} in ${run.durationMs} ms; matched ${JSON.stringify(matched)}; tickets opened ${opened}, updated ${updated}, reopened ${reopened}, resolved ${resolved}`,
+            `tenant ${tenantId}: run ${run.id} in ${run.durationMs} ms; matched ${JSON.stringify(matched)}; ` +
+              `tickets opened ${opened}, updated ${updated}, reopened ${reopened}, resolved ${resolved}`,
           );
         } catch (error) {
           failures++;
@@ -164,7 +166,8 @@ journal
         failures++;
         const link = result.firstBroken!;
         console.log(
-          `tenant ${tenantId}: BROKEN at stripe ${link.stripe ?? '-'} seq ${link.seq ?? '-'} transaction ${link.transactionId ?? '-'}: ${link.reason}`,
+          `tenant ${tenantId}: BROKEN at stripe ${link.stripe ?? '-'} seq ${link.seq ?? '-'} ` +
+            `transaction ${link.transactionId ?? '-'}: ${link.reason}`,
         );
       }
       return failures;

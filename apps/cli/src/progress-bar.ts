@@ -27,9 +27,9 @@ export class ProgressBar {
     const filled = Math.round(fraction * width);
     const seconds = Math.max(0.001, (now - this.startedAt) / 1000);
     const rate = doneBytes / seconds / 1024 / 1024;
-    this.stream.write(
-      `\r${this.label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}%  ${rate.toFixed(1)} MiB/s `,
-    );
+    const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
+    const percent = (fraction * 100).toFixed(0).padStart(3);
+    this.stream.write(`\r${this.label} [${bar}] ${percent}%  ${rate.toFixed(1)} MiB/s `);
   }
 
   finish(): void {

@@ -18,7 +18,8 @@ import { ticketPage } from './views/ticket.page';
 
 const notFound: Page = async (context) => {
   context.render(html`<h1 tabindex="-1">Page not found</h1>
-    <p>Nothing lives at <code>${context.route.param}</code>. <a href="#/discrepancies">Go to the discrepancy queue</a>.</p>`);
+    <p>Nothing lives at <code>${context.route.param}</code>.
+      <a href="#/discrepancies">Go to the discrepancy queue</a>.</p>`);
 };
 
 const PAGES: Record<RouteName, Page> = {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@ledger/config';
 import { openMigratedDatabase } from '@ledger/db';
-import { WorkerModule } from './worker.module';
+import { JobsModule } from '@ledger/jobs';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     poolSize: config.databasePoolSize,
   });
   const app = await NestFactory.createApplicationContext(
-    WorkerModule.forRoot(database, {
+    JobsModule.forRoot(database, {
       reconcileCron: config.reconcileCron,
       runLeaseSeconds: config.reconcileRunLeaseSeconds,
       events: config.events,

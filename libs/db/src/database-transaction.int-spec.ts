@@ -50,24 +50,27 @@ describe('Database.transaction', () => {
     expect(rows[0]!.value).not.toBe(-1);
   });
 
-  it('runs a separate transaction beside an enclosing one, on its own connection, seeing only committed rows', async () => {
-    const backend = sql<NoParams, { pid: number; value: number }>(
-      'SELECT pg_backend_pid() AS pid, (SELECT value FROM counters WHERE id = 1) AS value',
-    );
-    await expect(
-      test.database.transaction('read committed', async () => {
-        await test.database.query(SET_COUNTER, { value: -2 });
-        const [separate] = await test.database.separateTransaction('repeatable read', () =>
-          test.database.query(backend),
-        );
-        const [enclosing] = await test.database.query(backend);
-        expect(separate!.pid).not.toBe(enclosing!.pid);
-        expect(enclosing!.value).toBe(-2);
-        expect(separate!.value).not.toBe(-2);
-        throw new Error('roll back');
-      }),
-    ).rejects.toThrow('roll back');
-  });
+  it(
+    'runs a separate transaction beside an enclosing one, ' + 'on its own connection, seeing only committed rows',
+    async () => {
+      const backend = sql<NoParams, { pid: number; value: number }>(
+        'SELECT pg_backend_pid() AS pid, (SELECT value FROM counters WHERE id = 1) AS value',
+      );
+      await expect(
+        test.database.transaction('read committed', async () => {
+          await test.database.query(SET_COUNTER, { value: -2 });
+          const [separate] = await test.database.separateTransaction('repeatable read', () =>
+            test.database.query(backend),
+          );
+          const [enclosing] = await test.database.query(backend);
+          expect(separate!.pid).not.toBe(enclosing!.pid);
+          expect(enclosing!.value).toBe(-2);
+          expect(separate!.value).not.toBe(-2);
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+    },
+  );
 
   it('does not retry errors that are not serialization failures or deadlocks', async () => {
     let attempts = 0;

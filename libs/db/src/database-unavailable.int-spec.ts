@@ -44,21 +44,28 @@ describe('isDatabaseUnavailable, on the errors the real clients raise', () => {
     expect(isDatabaseUnavailable(await rejection(() => down.prisma.tenant.count()))).toBe(true);
   });
 
-  it('is true for a connection the server terminates (57P01), and the connection lost inside a transaction does not end the process', async () => {
-    const error = await rejection(() =>
-      up.database.transaction('read committed', async () => {
-        await up.database.query(sql('SELECT pg_terminate_backend(pg_backend_pid())'));
-      }),
-    );
-    expect(isDatabaseUnavailable(error)).toBe(true);
-  });
+  it(
+    'is true for a connection the server terminates (57P01), and the ' +
+      'connection lost inside a transaction does not end the process',
+    async () => {
+      const error = await rejection(() =>
+        up.database.transaction('read committed', async () => {
+          await up.database.query(sql('SELECT pg_terminate_backend(pg_backend_pid())'));
+        }),
+      );
+      expect(isDatabaseUnavailable(error)).toBe(true);
+    },
+  );
 
-  it("is true for Prisma Client's wrapping of a server that is going away (57P01 inside a driver adapter error)", async () => {
-    const error = await rejection(() =>
-      up.database.prisma.$queryRawUnsafe('SELECT pg_terminate_backend(pg_backend_pid())'),
-    );
-    expect(isDatabaseUnavailable(error)).toBe(true);
-  });
+  it(
+    "is true for Prisma Client's wrapping of a server that " + 'is going away (57P01 inside a driver adapter error)',
+    async () => {
+      const error = await rejection(() =>
+        up.database.prisma.$queryRawUnsafe('SELECT pg_terminate_backend(pg_backend_pid())'),
+      );
+      expect(isDatabaseUnavailable(error)).toBe(true);
+    },
+  );
 
   it('is false for a request the database refuses on its merits', async () => {
     expect(isDatabaseUnavailable(await rejection(() => up.database.sql.query('SELECT * FROM no_such_table')))).toBe(

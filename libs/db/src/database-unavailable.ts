@@ -23,10 +23,16 @@ const PG_CONNECTION_MESSAGES = [
   /^Query read timeout/,
 ];
 
-/** Prisma: can't reach the server, timed out reaching it, operation timed out, server closed the connection, no pool connection in time. */
+/**
+ * Prisma: can't reach the server, timed out reaching it, operation timed out, server closed the
+ * connection, no pool connection in time.
+ */
 const PRISMA_UNREACHABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 
-/** SQLSTATE classes: 08 connection exception, 53 insufficient resources, 57 operator intervention (shutdown, starting up). */
+/**
+ * SQLSTATE classes: 08 connection exception, 53 insufficient resources, 57 operator intervention
+ * (shutdown, starting up).
+ */
 const UNAVAILABLE_SQLSTATE_CLASSES = new Set(['08', '53', '57']);
 
 /** Prisma's driver adapter kinds for the same conditions. */
@@ -58,7 +64,10 @@ function wrapped(error: object): unknown {
   return adapterError?.cause ?? (error as { cause?: unknown }).cause;
 }
 
-/** Whether `error` (or what it wraps) means the database is unreachable right now, rather than a fault of the request. */
+/**
+ * Whether `error` (or what it wraps) means the database is unreachable right now, rather than a fault
+ * of the request.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < NESTING_DEPTH_MAX && typeof current === 'object' && current !== null; depth++) {

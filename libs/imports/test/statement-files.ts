@@ -5,7 +5,7 @@ import vm from 'node:vm';
 import type { CollectedStatements, CsvProfile, StatementFormat, StatementInput } from '@ledger/imports';
 
 // Vitest provides __dirname here (the tsconfig's CommonJS target rejects import.meta). This file lives in
-// libs/imports/test, three levels below the repository root; shared/ is the root's sibling.
+// libs/imports/test, three levels below the repository root. The third-party samples: ./statement-samples.
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 function existing(directory: string, what: string): string {
@@ -13,10 +13,6 @@ function existing(directory: string, what: string): string {
   return directory;
 }
 
-export const SHARED_STATEMENTS = existing(
-  path.resolve(REPO_ROOT, '..', 'shared', 'statements'),
-  'shared/statements (the real samples)',
-);
 export const OWN_FIXTURES = existing(path.resolve(REPO_ROOT, 'fixtures', 'statements'), 'fixtures/statements');
 
 /** The file as a stream in small chunks, so that every parser is exercised across chunk boundaries. */
@@ -35,9 +31,10 @@ export async function* generatedGatewayExport(rows: number): AsyncGenerator<stri
   yield `${GATEWAY_HEADER}\n`;
   let batch = '';
   for (let index = 1; index <= rows; index += 1) {
+    const units = index % 100;
     batch +=
-      `txn_${index},2024-03-01 09:15:02,2024-03-03,usd,${index % 100}.25,0.05,${index % 100}.20,charge,` +
-      `ch_${index},,Order ${index}\n`;
+      `txn_${index},2024-03-01 09:15:02,2024-03-03,usd,${units}.25,0.05,${units}.20,` +
+      `charge,ch_${index},,Order ${index}\n`;
     if (index % 500 === 0) {
       yield batch;
       batch = '';

@@ -46,14 +46,16 @@ describe('ledger laws in PostgreSQL', () => {
     id: string,
   ) {
     await tx.query(
-      `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at) VALUES ($1, $2, 'posted', $3, now())`,
+      `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at)
+             VALUES ($1, $2, 'posted', $3, now())`,
       [tenantId, id, Buffer.alloc(32)],
     );
   }
 
   const entrySql = `INSERT INTO entries (tenant_id, transaction_id, leg, account_id, direction, amount_minor, currency,
                                          account_version, posted_balance_after, effective_at)
-                    VALUES ($1, $2, 0, $3, 'debit', $4, 'USD', 1000, 0, now()), ($1, $2, 1, $5, 'credit', $6, 'USD', 1000, 0, now())`;
+                    VALUES ($1, $2, 0, $3, 'debit', $4, 'USD', 1000, 0, now()),
+                            ($1, $2, 1, $5, 'credit', $6, 'USD', 1000, 0, now())`;
 
   it('refuses entries that do not sum to zero', async () => {
     const id = newId();
@@ -141,7 +143,8 @@ describe('ledger laws in PostgreSQL', () => {
     try {
       await test.database.sql.transaction('read committed', async (tx) => {
         await tx.query(
-          `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at) VALUES ($1, $2, 'posted', $3, now())`,
+          `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at)
+             VALUES ($1, $2, 'posted', $3, now())`,
           [otherTenant, id, Buffer.alloc(32)],
         );
         await tx.query(entrySql, [otherTenant, id, cashId, 100n, salesId, 100n]);

@@ -59,7 +59,7 @@ const useCases = [
     BooksAuditRepository,
     ...useCases,
   ],
-  // The journal's pages are read by the proofs and exports (libs/proofs).
+  // The journal's pages are read by the proofs and exports (libs/proofs, libs/exports).
   // Other libs read accounts and entries through AccountReader; reconciliation audits the books.
   exports: [...useCases, JournalRepository, AccountReader, BooksAuditRepository],
 })

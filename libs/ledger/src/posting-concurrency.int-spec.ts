@@ -27,25 +27,28 @@ describe('concurrent posting', () => {
     return { succeeded: settled.length - refused.length, refused: refused.length };
   }
 
-  it('60 clients draining one non-negative account: exactly the affordable ones succeed, never below zero', async () => {
-    const tenantId = await ledger.tenant();
-    await ledger.account(tenantId, { code: 'equity', currency: 'USD', normalBalance: 'credit', allowNegative: true });
-    await ledger.account(tenantId, { code: 'wallet', currency: 'USD', normalBalance: 'credit' });
-    await ledger.account(tenantId, { code: 'merchant', currency: 'USD', normalBalance: 'credit' });
-    // 37 withdrawals of 7 are affordable out of 260 (37 * 7 = 259).
-    await ledger.transfer(tenantId, 'equity', 'wallet', 260n);
-    const result = await outcomes(
-      Array.from({ length: 60 }, () => ledger.transfer(tenantId, 'wallet', 'merchant', 7n)),
-    );
-    expect(result).toEqual({ succeeded: 37, refused: 23 });
-    const rows = await test.database.sql.query<{ balance: bigint; entries: bigint }>(
-      `SELECT a.posted_credits - a.posted_debits AS balance,
+  it(
+    '60 clients draining one non-negative account: exactly ' + 'the affordable ones succeed, never below zero',
+    async () => {
+      const tenantId = await ledger.tenant();
+      await ledger.account(tenantId, { code: 'equity', currency: 'USD', normalBalance: 'credit', allowNegative: true });
+      await ledger.account(tenantId, { code: 'wallet', currency: 'USD', normalBalance: 'credit' });
+      await ledger.account(tenantId, { code: 'merchant', currency: 'USD', normalBalance: 'credit' });
+      // 37 withdrawals of 7 are affordable out of 260 (37 * 7 = 259).
+      await ledger.transfer(tenantId, 'equity', 'wallet', 260n);
+      const result = await outcomes(
+        Array.from({ length: 60 }, () => ledger.transfer(tenantId, 'wallet', 'merchant', 7n)),
+      );
+      expect(result).toEqual({ succeeded: 37, refused: 23 });
+      const rows = await test.database.sql.query<{ balance: bigint; entries: bigint }>(
+        `SELECT a.posted_credits - a.posted_debits AS balance,
               (SELECT count(*)::int8 FROM entries e WHERE e.tenant_id = a.tenant_id AND e.account_id = a.id) AS entries
          FROM accounts a WHERE a.tenant_id = $1 AND a.code = 'wallet'`,
-      [tenantId],
-    );
-    expect(rows[0]).toEqual({ balance: 1n, entries: 38n });
-  });
+        [tenantId],
+      );
+      expect(rows[0]).toEqual({ balance: 1n, entries: 38n });
+    },
+  );
 
   it('transfers in both directions between the same accounts never deadlock, and the books stay balanced', async () => {
     const tenantId = await ledger.tenant();
@@ -64,7 +67,8 @@ describe('concurrent posting', () => {
     expect(result.succeeded + result.refused).toBe(200);
     const books = await test.database.sql.query<{ net: bigint; drift: bigint; negative: bigint }>(
       `SELECT sum(a.posted_debits - a.posted_credits)::int8 AS net,
-              count(*) FILTER (WHERE a.posted_debits <> coalesce(s.debits, 0) OR a.posted_credits <> coalesce(s.credits, 0))::int8 AS drift,
+              count(*) FILTER (WHERE a.posted_debits <> coalesce(s.debits, 0)
+                                OR a.posted_credits <> coalesce(s.credits, 0))::int8 AS drift,
               count(*) FILTER (WHERE NOT a.allow_negative AND a.posted_credits < a.posted_debits)::int8 AS negative
          FROM accounts a
          LEFT JOIN (SELECT account_id,

@@ -9,19 +9,9 @@ export {
 } from './domain/verify-proof';
 export { proofKeyFrom, keyIdOf, type ProofKey } from './domain/signing';
 export { ACCOUNTS_PER_PROOF_MAX, CONSISTENCY_LINKS_MAX } from './domain/limits';
+export { journalHeadDigest } from './domain/checkpoint';
 export type { BalanceProofDocument, InclusionProofDocument, ConsistencyDocument } from './domain/proof-document';
 export { ProofsModule } from './proofs.module';
 export { IssueBalanceProofUseCase } from './balance-proofs/issue-balance-proof.use-case';
 export { GetInclusionProofUseCase } from './balance-proofs/get-inclusion-proof.use-case';
 export { GetProofKeyUseCase } from './balance-proofs/get-proof-key.use-case';
-export {
-  ExportJournalUseCase,
-  JOURNAL_FORMATS,
-  type JournalFormat,
-  type JournalExport,
-} from './exports/export-journal.use-case';
-export {
-  ExportReconciliationUseCase,
-  RECONCILIATION_RECORDS,
-  type ReconciliationRecords,
-} from './exports/export-reconciliation.use-case';

@@ -1,22 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { LedgerModule } from '@ledger/ledger';
-import { ReconciliationModule } from '@ledger/reconciliation';
 import { GetInclusionProofUseCase } from './balance-proofs/get-inclusion-proof.use-case';
 import { GetProofKeyUseCase } from './balance-proofs/get-proof-key.use-case';
 import { IssueBalanceProofUseCase } from './balance-proofs/issue-balance-proof.use-case';
 import { JournalSegmentReader } from './balance-proofs/journal-segment';
 import { ProofRepository } from './balance-proofs/proof.repository';
 import { ProofSigner } from './balance-proofs/proof-signer';
-import { ExportJournalUseCase } from './exports/export-journal.use-case';
-import { ExportReconciliationUseCase } from './exports/export-reconciliation.use-case';
 
-const useCases = [
-  IssueBalanceProofUseCase,
-  GetInclusionProofUseCase,
-  GetProofKeyUseCase,
-  ExportJournalUseCase,
-  ExportReconciliationUseCase,
-];
+const useCases = [IssueBalanceProofUseCase, GetInclusionProofUseCase, GetProofKeyUseCase];
 
 @Module({})
 export class ProofsModule {
@@ -24,7 +15,7 @@ export class ProofsModule {
   static forRoot(options: { signingKey: string | undefined }): DynamicModule {
     return {
       module: ProofsModule,
-      imports: [LedgerModule, ReconciliationModule],
+      imports: [LedgerModule],
       providers: [
         { provide: ProofSigner, useValue: new ProofSigner(options.signingKey) },
         ProofRepository,

@@ -25,20 +25,24 @@ SELECT t.id::text, t.status,
        EXISTS (SELECT 1 FROM journal_links j WHERE j.tenant_id = t.tenant_id AND j.transaction_id = t.id) AS in_journal
   FROM transactions t
  WHERE t.tenant_id = $1
-   AND ((t.status IN ('posted', 'pending') AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.tenant_id = t.tenant_id AND e.transaction_id = t.id))
+   AND ((t.status IN ('posted', 'pending')
+         AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.tenant_id = t.tenant_id AND e.transaction_id = t.id))
         OR NOT EXISTS (SELECT 1 FROM journal_links j WHERE j.tenant_id = t.tenant_id AND j.transaction_id = t.id))
  LIMIT 20`;
 
 /** Orphans: entries, journal links or open holds naming no transaction; open holds already resolved. */
 export const ORPHANS = `
 SELECT 'entry' AS kind, e.transaction_id::text AS id FROM entries e
- WHERE e.tenant_id = $1 AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.tenant_id = e.tenant_id AND t.id = e.transaction_id)
+ WHERE e.tenant_id = $1
+   AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.tenant_id = e.tenant_id AND t.id = e.transaction_id)
 UNION ALL
 SELECT 'journal link', j.transaction_id::text FROM journal_links j
- WHERE j.tenant_id = $1 AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.tenant_id = j.tenant_id AND t.id = j.transaction_id)
+ WHERE j.tenant_id = $1
+   AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.tenant_id = j.tenant_id AND t.id = j.transaction_id)
 UNION ALL
 SELECT 'open hold resolved', o.hold_id::text FROM open_holds o
- WHERE o.tenant_id = $1 AND EXISTS (SELECT 1 FROM transactions r WHERE r.tenant_id = o.tenant_id AND r.hold_id = o.hold_id)
+ WHERE o.tenant_id = $1
+   AND EXISTS (SELECT 1 FROM transactions r WHERE r.tenant_id = o.tenant_id AND r.hold_id = o.hold_id)
 UNION ALL
 SELECT 'open hold not pending', o.hold_id::text FROM open_holds o
   JOIN transactions t ON t.tenant_id = o.tenant_id AND t.id = o.hold_id
@@ -56,8 +60,10 @@ WITH sums AS (
   SELECT e.account_id,
          coalesce(sum(e.amount_minor) FILTER (WHERE NOT e.pending AND e.direction = 'debit'), 0) AS posted_debits,
          coalesce(sum(e.amount_minor) FILTER (WHERE NOT e.pending AND e.direction = 'credit'), 0) AS posted_credits,
-         coalesce(sum(e.amount_minor) FILTER (WHERE e.pending AND o.hold_id IS NOT NULL AND e.direction = 'debit'), 0) AS pending_debits,
-         coalesce(sum(e.amount_minor) FILTER (WHERE e.pending AND o.hold_id IS NOT NULL AND e.direction = 'credit'), 0) AS pending_credits
+         coalesce(sum(e.amount_minor) FILTER (WHERE e.pending AND o.hold_id IS NOT NULL AND e.direction = 'debit'), 0)
+           AS pending_debits,
+         coalesce(sum(e.amount_minor) FILTER (WHERE e.pending AND o.hold_id IS NOT NULL AND e.direction = 'credit'), 0)
+           AS pending_credits
     FROM entries e
     LEFT JOIN open_holds o ON o.tenant_id = e.tenant_id AND o.hold_id = e.transaction_id
    WHERE e.tenant_id = $1

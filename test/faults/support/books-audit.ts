@@ -53,7 +53,10 @@ export async function auditBooks(
   };
 }
 
-/** The books after a fault test: every acknowledged transaction once, nothing else, nothing by half, the journal whole. */
+/**
+ * The books after a fault test: every acknowledged transaction once, nothing else, nothing by half, the
+ * journal whole.
+ */
 export function expectBooksWhole(books: BooksAudit): void {
   expect(books.found, 'every acknowledged transaction is in the database').toBe(books.acknowledged);
   expect(books.unacknowledgedInDatabase, 'nothing was written that no client was told of').toEqual([]);

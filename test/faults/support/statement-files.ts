@@ -4,9 +4,8 @@ export function bankStatementCsv(lines: number, referencePrefix: string): string
   const rows = ['date,value date,description,amount,currency,reference,counterparty'];
   for (let line = 1; line <= lines; line++) {
     const amountMinor = 100 + (line % 9_900);
-    rows.push(
-      `${day},${day},Card payment ${line},${Math.floor(amountMinor / 100)}.${String(amountMinor % 100).padStart(2, '0')},USD,${referencePrefix}-${line},Customer ${line % 97}`,
-    );
+    const amount = `${Math.floor(amountMinor / 100)}.${String(amountMinor % 100).padStart(2, '0')}`;
+    rows.push(`${day},${day},Card payment ${line},${amount},USD,${referencePrefix}-${line},Customer ${line % 97}`);
   }
   return `${rows.join('\n')}\n`;
 }

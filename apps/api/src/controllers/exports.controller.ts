@@ -3,7 +3,7 @@ import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@ledger/auth';
 import { instantSchema } from '@ledger/ledger';
-import { ExportJournalUseCase, ExportReconciliationUseCase, JOURNAL_FORMATS } from '@ledger/proofs';
+import { ExportJournalUseCase, ExportReconciliationUseCase, JOURNAL_FORMATS } from '@ledger/exports';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';

@@ -5,7 +5,10 @@ import { keepSignedRawBody } from './raw-body';
 /** The body-parser error type of a body with a key twice in one object (see error-translation). */
 export const DUPLICATE_KEY_ERROR = 'entity.duplicate.key';
 
-/** Parses JSON bodies up to `limit` bytes, strict (objects and arrays only), refusing duplicate keys; keeps signed bodies' raw text. */
+/**
+ * Parses JSON bodies up to `limit` bytes, strict (objects and arrays only), refusing duplicate keys; keeps
+ * signed bodies' raw text.
+ */
 export function jsonBody(limit: number) {
   return json({
     limit,

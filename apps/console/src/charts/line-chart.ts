@@ -30,17 +30,25 @@ export function lineChart(options: LineChartOptions): TemplateResult {
       ${svg`<line class="axis" x1=${left} y1=${bottom} x2=${right} y2=${bottom}></line>
         <line class="axis" x1=${left} y1=${FRAME.padding.top} x2=${left} y2=${bottom}></line>
         <line class="zero" x1=${left} y1=${zero} x2=${right} y2=${zero}></line>
-        <text class="label" x=${left - 6} y=${yOf(domain.value[1], domain, FRAME) + 4} text-anchor="end">${options.formatValue(domain.value[1])}</text>
-        <text class="label" x=${left - 6} y=${yOf(domain.value[0], domain, FRAME) + 4} text-anchor="end">${options.formatValue(domain.value[0])}</text>
+        <text class="label" x=${left - 6} y=${yOf(domain.value[1], domain, FRAME) + 4}
+          text-anchor="end">${options.formatValue(domain.value[1])}</text>
+        <text class="label" x=${left - 6} y=${yOf(domain.value[0], domain, FRAME) + 4}
+          text-anchor="end">${options.formatValue(domain.value[0])}</text>
         <text class="label" x=${left} y=${FRAME.height - 8}>${day(domain.at[0])}</text>
         <text class="label" x=${right} y=${FRAME.height - 8} text-anchor="end">${day(domain.at[1])}</text>
         ${options.series.map(
           (series, index) => svg`<path class="series series-${index}" d=${pathOf(series.points, domain, FRAME)}></path>
-            ${series.points.map((point) => svg`<circle class="series series-${index}" r="3" cx=${xOf(point.at, domain, FRAME)} cy=${yOf(point.value, domain, FRAME)}></circle>`)}`,
+            ${series.points.map(
+              (point) => svg`<circle class="series series-${index}" r="3"
+                cx=${xOf(point.at, domain, FRAME)} cy=${yOf(point.value, domain, FRAME)}></circle>`,
+            )}`,
         )}`}
     </svg>
     <ul class="legend">
-      ${options.series.map((series, index) => html`<li><span class="swatch series-${index}" aria-hidden="true"></span>${series.name}</li>`)}
+      ${options.series.map(
+        (series, index) => html`<li><span class="swatch series-${index}"
+          aria-hidden="true"></span>${series.name}</li>`,
+      )}
     </ul>
   </figure>`;
 }

@@ -43,9 +43,10 @@ export function yOf(value: number, domain: Domain, frame: Frame): number {
 export function pathOf(points: Point[], domain: Domain, frame: Frame): string {
   return [...points]
     .sort((a, b) => a.at - b.at)
-    .map(
-      (point, index) =>
-        `${index === 0 ? 'M' : 'L'}${xOf(point.at, domain, frame).toFixed(1)},${yOf(point.value, domain, frame).toFixed(1)}`,
-    )
+    .map((point, index) => {
+      const x = xOf(point.at, domain, frame).toFixed(1);
+      const y = yOf(point.value, domain, frame).toFixed(1);
+      return `${index === 0 ? 'M' : 'L'}${x},${y}`;
+    })
     .join(' ');
 }

@@ -13,13 +13,16 @@ export const ENTRIES_PAGE_SIZE = 100;
 function entryRows(account: Account) {
   return (entries: AccountEntry[]): TemplateResult => html`<table class="compact">
     <caption class="visually-hidden">Entries, newest first, with the posted balance after each</caption>
-    <thead><tr><th scope="col">Effective</th><th scope="col">Transaction</th><th scope="col">Direction</th><th scope="col" class="number">Amount</th><th scope="col" class="number">Balance after</th></tr></thead>
+    <thead><tr>
+      <th scope="col">Effective</th><th scope="col">Transaction</th><th scope="col">Direction</th>
+      <th scope="col" class="number">Amount</th><th scope="col" class="number">Balance after</th>
+    </tr></thead>
     <tbody>
       ${entries.map(
-        (
-          entry,
-        ) => html`<tr><td>${formatInstant(entry.effectiveAt)}</td><td><code>${entry.transactionId}</code>${entry.pending ? ' (hold)' : ''}</td><td>${entry.direction}</td>
-          <td class="number">${formatMinor(entry.amount, entry.currency)}</td><td class="number">${formatMinor(entry.postedBalance, account.currency)}</td></tr>`,
+        (entry) => html`<tr><td>${formatInstant(entry.effectiveAt)}</td>
+          <td><code>${entry.transactionId}</code>${entry.pending ? ' (hold)' : ''}</td><td>${entry.direction}</td>
+          <td class="number">${formatMinor(entry.amount, entry.currency)}</td>
+          <td class="number">${formatMinor(entry.postedBalance, account.currency)}</td></tr>`,
       )}
     </tbody>
   </table>`;
@@ -54,13 +57,15 @@ function balanceAsOf(account: Account): TemplateResult {
       const balance = await api.get<{ posted: string }>(`/v1/accounts/${encodeURIComponent(account.code)}/balance`, {
         asOf: `${day}T23:59:59.999Z`,
       });
-      target.textContent = `Posted balance at the end of ${day} (UTC): ${formatMinor(balance.posted, account.currency)}`;
+      const posted = formatMinor(balance.posted, account.currency);
+      target.textContent = `Posted balance at the end of ${day} (UTC): ${posted}`;
     } catch (error) {
       target.textContent = explainError(error);
     }
   };
   return html`<form class="filters" @submit=${submit}>
-    <div class="field"><label for="as-of">Balance as of</label><input id="as-of" type="date" name="as-of" required /></div>
+    <div class="field"><label for="as-of">Balance as of</label>
+      <input id="as-of" type="date" name="as-of" required /></div>
     <button type="submit">Show</button>
     <output aria-live="polite"></output>
   </form>`;

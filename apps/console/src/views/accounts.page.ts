@@ -12,12 +12,15 @@ export const ACCOUNTS_PAGE_SIZE = 100;
 function accountRows(accounts: Account[]): TemplateResult {
   return html`<table class="compact">
     <caption class="visually-hidden">Accounts by code</caption>
-    <thead><tr><th scope="col">Code</th><th scope="col">Name</th><th scope="col">Normal balance</th><th scope="col" class="number">Posted</th><th scope="col" class="number">Pending</th><th scope="col" class="number">Available</th></tr></thead>
+    <thead><tr>
+      <th scope="col">Code</th><th scope="col">Name</th><th scope="col">Normal balance</th>
+      <th scope="col" class="number">Posted</th><th scope="col" class="number">Pending</th>
+      <th scope="col" class="number">Available</th>
+    </tr></thead>
     <tbody>
       ${accounts.map(
-        (
-          account,
-        ) => html`<tr><td><a href=${link('/accounts', account.code)}>${account.code}</a></td><td>${account.name ?? ''}</td><td>${account.normalBalance}</td>
+        (account) => html`<tr><td><a href=${link('/accounts', account.code)}>${account.code}</a></td>
+          <td>${account.name ?? ''}</td><td>${account.normalBalance}</td>
           <td class="number">${formatMinor(account.balances.posted, account.currency)}</td>
           <td class="number">${formatMinor(account.balances.pending, account.currency)}</td>
           <td class="number">${formatMinor(account.balances.available, account.currency)}</td></tr>`,
@@ -37,7 +40,8 @@ export const accountsPage: Page = async (context) => {
   const draw = () =>
     context.render(html`<h1 tabindex="-1">Accounts</h1>
       <form class="filters" @submit=${filter}>
-        <div class="field"><label for="code-prefix">Code starts with</label><input id="code-prefix" name="codePrefix" .value=${prefix} /></div>
+        <div class="field"><label for="code-prefix">Code starts with</label>
+          <input id="code-prefix" name="codePrefix" .value=${prefix} /></div>
         <button type="submit">Filter</button>
       </form>
       ${section}`);

@@ -12,7 +12,10 @@ export const IMPORT_LINES_PAGE_SIZE = 100;
 function lineRows(lines: StatementLine[]): TemplateResult {
   return html`<table class="compact">
     <caption class="visually-hidden">Statement lines in file order</caption>
-    <thead><tr><th scope="col">Line</th><th scope="col">Booked</th><th scope="col">Description</th><th scope="col">References</th><th scope="col" class="number">Amount</th></tr></thead>
+    <thead><tr>
+      <th scope="col">Line</th><th scope="col">Booked</th><th scope="col">Description</th>
+      <th scope="col">References</th><th scope="col" class="number">Amount</th>
+    </tr></thead>
     <tbody>
       ${lines.map(
         (line) => html`<tr><td>${line.lineNumber}</td><td>${line.bookedOn}</td><td>${line.description}</td>
@@ -23,6 +26,11 @@ function lineRows(lines: StatementLine[]): TemplateResult {
       )}
     </tbody>
   </table>`;
+}
+
+function warningList(warnings: string[]): TemplateResult {
+  return html`<div class="notice error" role="alert"><p>Warnings:</p>
+    <ul>${warnings.map((warning) => html`<li>${warning}</li>`)}</ul></div>`;
 }
 
 export const importPage: Page = async (context) => {
@@ -45,7 +53,7 @@ export const importPage: Page = async (context) => {
         <dt>Lines</dt><dd>${found.lines} (${found.duplicates} already known)</dd>
         <dt>Imported</dt><dd>${formatInstant(found.createdAt)}</dd>
       </dl>
-      ${found.warnings.length ? html`<div class="notice error" role="alert"><p>Warnings:</p><ul>${found.warnings.map((warning) => html`<li>${warning}</li>`)}</ul></div>` : ''}
+      ${found.warnings.length ? warningList(found.warnings) : ''}
       <h2>Lines</h2>
       ${section}`);
   await pagedSection<StatementLine>({

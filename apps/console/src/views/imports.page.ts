@@ -19,7 +19,8 @@ function refusal(error: unknown): TemplateResult {
     <p>${explainError(error)}</p>
     ${
       lines.length
-        ? html`<table class="compact"><caption>Lines that cannot be read</caption><thead><tr><th scope="col">Line</th><th scope="col">Reason</th></tr></thead>
+        ? html`<table class="compact"><caption>Lines that cannot be read</caption>
+        <thead><tr><th scope="col">Line</th><th scope="col">Reason</th></tr></thead>
         <tbody>${lines.map((line) => html`<tr><td>${line.line}</td><td>${line.reason}</td></tr>`)}</tbody></table>`
         : ''
     }
@@ -31,15 +32,23 @@ function uploadState(upload: Upload): TemplateResult {
     case 'idle':
       return html``;
     case 'sending':
-      return html`<p role="status"><label for="upload-progress">Uploading</label> <progress id="upload-progress" max="1" .value=${upload.fraction}></progress> ${Math.round(upload.fraction * 100)} %</p>`;
+      return html`<p role="status"><label for="upload-progress">Uploading</label>
+        <progress id="upload-progress" max="1" .value=${upload.fraction}></progress>
+        ${Math.round(upload.fraction * 100)} %</p>`;
     case 'stored':
       return html`<p class="notice ok" role="status">
-        Imported ${upload.result.lines} line(s) from ${upload.result.fileName ?? 'the file'} into ${upload.result.source}${upload.result.duplicates ? `, ${upload.result.duplicates} of them already known` : ''}.
+        Imported ${upload.result.lines} line(s) from ${upload.result.fileName ?? 'the file'} into
+        ${upload.result.source}${upload.result.duplicates ? `, ${upload.result.duplicates} of them already known` : ''}.
         <a href=${link('/imports', upload.result.id)}>See the lines of this import</a>
       </p>`;
     case 'refused':
       return refusal(upload.error);
   }
+}
+
+function sourceOption(source: Source): TemplateResult {
+  const format = source.format ?? 'format per file';
+  return html`<option value=${source.name}>${source.name} → ${source.account} (${format})</option>`;
 }
 
 function uploadForm(sources: Source[], send: (form: FormData) => void, busy: boolean): TemplateResult {
@@ -51,7 +60,7 @@ function uploadForm(sources: Source[], send: (form: FormData) => void, busy: boo
   };
   return html`<form class="upload" @submit=${submit}>
     <label for="source">Source</label>
-    <select id="source" name="source" required>${sources.map((source) => html`<option value=${source.name}>${source.name} → ${source.account} (${source.format ?? 'format per file'})</option>`)}</select>
+    <select id="source" name="source" required>${sources.map(sourceOption)}</select>
     <label for="format">Format (empty: the source's)</label>
     <input id="format" name="format" placeholder="csv:bank, camt053, mt940" />
     <label for="file">Statement file</label>
@@ -72,20 +81,25 @@ export const importsPage: Page = async (context) => {
   }
   if (!canWork(context.principal)) {
     context.render(
-      html`${heading}<p class="read-only">Read only: importing needs a finance key. Open an import by its id at <code>#/imports/&lt;id&gt;</code>.</p>`,
+      html`${heading}<p class="read-only">Read only: importing needs a finance key.
+        Open an import by its id at <code>#/imports/&lt;id&gt;</code>.</p>`,
     );
     return;
   }
   if (sources.length === 0) {
     context.render(
-      html`${heading}${empty('No statement sources yet. A finance or admin key creates one with POST /v1/sources (a name, the ledger account its lines belong to, a format).')}`,
+      html`${heading}${empty(
+        'No statement sources yet. A finance or admin key creates one with POST /v1/sources ' +
+          '(a name, the ledger account its lines belong to, a format).',
+      )}`,
     );
     return;
   }
   let upload: Upload = { state: 'idle' };
   const draw = () =>
     context.render(html`${heading}
-      <p>Upload a bank or gateway statement. A file with any line that cannot be read exactly is refused whole, with every bad line listed.</p>
+      <p>Upload a bank or gateway statement. A file with any line that cannot be read exactly is refused whole,
+        with every bad line listed.</p>
       ${uploadForm(sources, send, upload.state === 'sending')}
       ${uploadState(upload)}`);
   const send = (form: FormData) => {

@@ -22,7 +22,8 @@ export function layout(
         <ul>
           ${SECTIONS.map(
             (section) =>
-              html`<li><a href=${section.hash} aria-current=${section.routes.includes(route.name) ? 'page' : 'false'}>${section.label}</a></li>`,
+              html`<li><a href=${section.hash}
+                aria-current=${section.routes.includes(route.name) ? 'page' : 'false'}>${section.label}</a></li>`,
           )}
         </ul>
       </nav>

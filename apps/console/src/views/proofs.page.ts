@@ -15,11 +15,15 @@ function download(proof: unknown, asOf: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+const NOT_AVAILABLE = html`<p class="state empty" role="status">Proofs are not available on this server.</p>`;
+
 function proofFacts(proof: Record<string, unknown> | undefined): TemplateResult {
   const shown = Object.entries(proof ?? {}).filter(
     ([, value]) => typeof value === 'string' || typeof value === 'number',
   );
-  return html`<dl class="facts">${shown.map(([key, value]) => html`<dt>${key}</dt><dd><code>${String(value)}</code></dd>`)}</dl>`;
+  return html`<dl class="facts">${shown.map(
+    ([key, value]) => html`<dt>${key}</dt><dd><code>${String(value)}</code></dd>`,
+  )}</dl>`;
 }
 
 /**
@@ -35,13 +39,12 @@ export const proofsPage: Page = async (context) => {
     proof = await api.get<Record<string, unknown> | undefined>(PROOF_PATH, { asOf });
   } catch (error) {
     const missing = error instanceof ApiError && error.status === 404;
-    context.render(
-      html`${heading}${missing ? html`<p class="state empty" role="status">Proofs are not available on this server.</p>` : failure(error, context.reload)}`,
-    );
+    context.render(html`${heading}${missing ? NOT_AVAILABLE : failure(error, context.reload)}`);
     return;
   }
   context.render(html`${heading}
-    <p>A signed proof of every account's balance as of ${asOf}: the Merkle-sum root, the journal head hash and the server's signature, which a tool you trust can check.</p>
+    <p>A signed proof of every account's balance as of ${asOf}: the Merkle-sum root, the journal head hash and the
+      server's signature, which a tool you trust can check.</p>
     ${proofFacts(proof)}
     <button type="button" @click=${() => download(proof, asOf)}>Download proof (JSON)</button>`);
 };

@@ -28,8 +28,12 @@ function countsBar(counts: TicketCounts | Error | undefined): TemplateResult {
   if (counts === undefined) return html`<p class="counts" role="status">Counting tickets…</p>`;
   if (counts instanceof Error) return failure(counts);
   return html`<ul class="counts" aria-label="Tickets by status">
-    ${TICKET_STATUSES.map((status) => html`<li><a href=${link('/discrepancies', undefined, { status })}>${humanize(status)} <strong>${counts.byStatus[status]}</strong></a></li>`)}
-    <li class="overdue"><a href=${link('/discrepancies', undefined, { overdue: 'true' })}>overdue <strong>${counts.overdue}</strong></a></li>
+    ${TICKET_STATUSES.map(
+      (status) => html`<li><a href=${link('/discrepancies', undefined, { status })}>${humanize(status)}
+        <strong>${counts.byStatus[status]}</strong></a></li>`,
+    )}
+    <li class="overdue"><a href=${link('/discrepancies', undefined, { overdue: 'true' })}>overdue
+      <strong>${counts.overdue}</strong></a></li>
     <li>total <strong>${counts.total}</strong></li>
   </ul>`;
 }
@@ -48,24 +52,35 @@ function filterForm(filters: Filters, apply: (filters: Filters) => void): Templa
   };
   return html`<form class="filters" @submit=${submit} aria-label="Filter tickets">
     <div class="field"><label for="filter-status">Status</label>
-      <select id="filter-status" name="status">${option('', 'Any', filters.status)}${TICKET_STATUSES.map((status) => option(status, humanize(status), filters.status))}</select></div>
-    <div class="field"><label for="filter-owner">Owner</label><input id="filter-owner" name="owner" .value=${filters.owner ?? ''} size="14" /></div>
+      <select id="filter-status" name="status">${option('', 'Any', filters.status)}
+        ${TICKET_STATUSES.map((status) => option(status, humanize(status), filters.status))}</select></div>
+    <div class="field"><label for="filter-owner">Owner</label>
+      <input id="filter-owner" name="owner" .value=${filters.owner ?? ''} size="14" /></div>
     <div class="field"><label for="filter-kind">Kind</label>
-      <select id="filter-kind" name="kind">${option('', 'Any', filters.kind)}${DISCREPANCY_KINDS.map((kind) => option(kind, humanize(kind), filters.kind))}</select></div>
+      <select id="filter-kind" name="kind">${option('', 'Any', filters.kind)}
+        ${DISCREPANCY_KINDS.map((kind) => option(kind, humanize(kind), filters.kind))}</select></div>
     <div class="field"><label for="filter-age">Age</label>
-      <select id="filter-age" name="age">${option('', 'Any', filters.age)}${AGE_DAYS.map((days) => option(days, `older than ${days} d`, filters.age))}</select></div>
+      <select id="filter-age" name="age">${option('', 'Any', filters.age)}
+        ${AGE_DAYS.map((days) => option(days, `older than ${days} d`, filters.age))}</select></div>
     <div class="field"><label for="filter-min-amount">Min amount (minor units)</label>
-      <input id="filter-min-amount" name="minAmount" .value=${filters.minAmount ?? ''} inputmode="numeric" pattern="[0-9]+" size="10" /></div>
-    <label class="check"><input type="checkbox" name="overdue" value="true" ?checked=${filters.overdue === 'true'} /> Overdue only</label>
+      <input id="filter-min-amount" name="minAmount" .value=${filters.minAmount ?? ''} inputmode="numeric"
+        pattern="[0-9]+" size="10" /></div>
+    <label class="check"><input type="checkbox" name="overdue" value="true" ?checked=${filters.overdue === 'true'} />
+      Overdue only</label>
     <button type="submit">Apply filters</button>
     <a href="#/discrepancies">Clear</a>
   </form>`;
 }
 
+const OVERDUE_BADGE = html` <span class="badge overdue">Overdue</span>`;
+
 function ticketRows(tickets: Ticket[]): TemplateResult {
   return html`<table class="tickets">
     <caption class="visually-hidden">Discrepancy tickets, newest first</caption>
-    <thead><tr><th scope="col">Summary</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Owner</th><th scope="col" class="number">Amount</th><th scope="col">Age</th><th scope="col">Due</th></tr></thead>
+    <thead><tr>
+      <th scope="col">Summary</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Owner</th>
+      <th scope="col" class="number">Amount</th><th scope="col">Age</th><th scope="col">Due</th>
+    </tr></thead>
     <tbody>
       ${tickets.map(
         (ticket) => html`<tr class=${ticket.overdue ? 'overdue' : ''}>
@@ -75,7 +90,7 @@ function ticketRows(tickets: Ticket[]): TemplateResult {
           <td>${ticket.owner}</td>
           <td class="number">${formatMinor(ticket.amount, ticket.currency)}</td>
           <td>${formatAge(ticket.ageHours)}</td>
-          <td>${formatInstant(ticket.dueAt)}${ticket.overdue ? html` <span class="badge overdue">Overdue</span>` : ''}</td>
+          <td>${formatInstant(ticket.dueAt)}${ticket.overdue ? OVERDUE_BADGE : ''}</td>
         </tr>`,
       )}
     </tbody>

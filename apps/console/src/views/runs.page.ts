@@ -33,13 +33,18 @@ function chart(runs: Run[]): TemplateResult {
 function runRows(runs: Run[]): TemplateResult {
   return html`<table class="compact">
     <caption class="visually-hidden">Reconciliation runs, newest first</caption>
-    <thead><tr><th scope="col">Started</th><th scope="col">Trigger</th><th scope="col">Status</th><th scope="col" class="number">Findings</th><th scope="col" class="number">Opened</th><th scope="col" class="number">Resolved</th><th scope="col" class="number">Matched</th><th scope="col" class="number">Duration</th></tr></thead>
+    <thead><tr>
+      <th scope="col">Started</th><th scope="col">Trigger</th><th scope="col">Status</th>
+      <th scope="col" class="number">Findings</th><th scope="col" class="number">Opened</th>
+      <th scope="col" class="number">Resolved</th><th scope="col" class="number">Matched</th>
+      <th scope="col" class="number">Duration</th>
+    </tr></thead>
     <tbody>
       ${runs.map(
-        (
-          run,
-        ) => html`<tr><td>${formatInstant(run.startedAt)}</td><td>${run.trigger}</td><td>${run.status}${run.error ? `: ${run.error}` : ''}</td>
-          <td class="number">${statOf(run, 'findings')}</td><td class="number">${statOf(run, 'opened') + statOf(run, 'reopened')}</td>
+        (run) => html`<tr><td>${formatInstant(run.startedAt)}</td><td>${run.trigger}</td>
+          <td>${run.status}${run.error ? `: ${run.error}` : ''}</td>
+          <td class="number">${statOf(run, 'findings')}</td>
+          <td class="number">${statOf(run, 'opened') + statOf(run, 'reopened')}</td>
           <td class="number">${statOf(run, 'resolved')}</td><td class="number">${matchedTotal(run)}</td>
           <td class="number">${run.durationMs === null ? '—' : `${run.durationMs} ms`}</td></tr>`,
       )}
@@ -57,16 +62,20 @@ export const runsPage: Page = async (context) => {
     draw();
     try {
       const run = await api.post<Run>('/v1/reconciliation/runs', {});
-      outcome = html`<p class="notice ok" role="status">Run finished: ${statOf(run, 'findings')} finding(s), ${statOf(run, 'opened')} ticket(s) opened, ${statOf(run, 'resolved')} resolved. <a href=${link('/discrepancies')}>See the queue</a></p>`;
+      outcome = html`<p class="notice ok" role="status">Run finished: ${statOf(run, 'findings')} finding(s),
+        ${statOf(run, 'opened')} ticket(s) opened, ${statOf(run, 'resolved')} resolved.
+        <a href=${link('/discrepancies')}>See the queue</a></p>`;
     } catch (error) {
       outcome = notice(explainError(error), 'error');
     }
     running = false;
     void showRuns();
   };
+  const runButton = () => html`<p><button type="button" ?disabled=${running} @click=${start}>
+    ${running ? 'Running…' : 'Run reconciliation now'}</button></p>`;
   const draw = () =>
     context.render(html`<h1 tabindex="-1">Reconciliation runs</h1>
-      ${canWork(context.principal) ? html`<p><button type="button" ?disabled=${running} @click=${start}>${running ? 'Running…' : 'Run reconciliation now'}</button></p>` : ''}
+      ${canWork(context.principal) ? runButton() : ''}
       ${outcome}
       ${chart(runs)}
       ${section}`);

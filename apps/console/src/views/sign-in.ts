@@ -9,7 +9,8 @@ export function signIn(onSubmit: (apiKey: string) => void, problem?: string): Te
   };
   return html`<main id="main" class="sign-in">
     <h1 tabindex="-1">Ledger console</h1>
-    <p>Sign in with an API key. It is kept in this tab's session storage only, and forgotten when you sign out or close the tab.</p>
+    <p>Sign in with an API key. It is kept in this tab's session storage only, and forgotten when you sign out or
+      close the tab.</p>
     <form @submit=${submit}>
       <label for="api-key">API key</label>
       <input id="api-key" name="api-key" type="password" autocomplete="off" required minlength="8" />

@@ -48,7 +48,8 @@ function closeForm(actions: TicketActions): TemplateResult {
     <h3>Resolve or ignore</h3>
     <fieldset>
       <legend>Outcome</legend>
-      <label class="check"><input type="radio" name="outcome" value="resolved" checked /> Resolve: the cause is fixed</label>
+      <label class="check"><input type="radio" name="outcome" value="resolved" checked />
+        Resolve: the cause is fixed</label>
       <label class="check"><input type="radio" name="outcome" value="ignored" /> Ignore: not a real problem</label>
     </fieldset>
     <label for="note">Note (required)</label>
@@ -70,13 +71,20 @@ function matchForm(ticket: Ticket, actions: TicketActions): TemplateResult {
   return html`<form class="action" @submit=${submit}>
     <h3>Match by hand</h3>
     <label for="lines">Statement line ids</label>
-    <textarea id="lines" name="lines" required rows="2" .value=${statementLineIds(ticket.evidence).slice(0, 1).join('\n')}></textarea>
+    <textarea id="lines" name="lines" required rows="2"
+      .value=${statementLineIds(ticket.evidence).slice(0, 1).join('\n')}></textarea>
     <label for="entries">Transactions (<code>id</code> or <code>id:leg</code>)</label>
-    <textarea id="entries" name="entries" required rows="2" .value=${transactionIds(ticket.evidence).join('\n')}></textarea>
+    <textarea id="entries" name="entries" required rows="2"
+      .value=${transactionIds(ticket.evidence).join('\n')}></textarea>
     <label for="match-note">Note</label>
     <input id="match-note" name="match-note" maxlength="4000" />
     <button type="submit">Match</button>
   </form>`;
+}
+
+function acknowledgeAction(acknowledge: () => void): TemplateResult {
+  return html`<div class="action"><h3>Acknowledge</h3><p>Tell the team someone is on it.</p>
+    <button type="button" @click=${acknowledge}>Acknowledge</button></div>`;
 }
 
 /** The forms a finance key may use on a ticket still being worked. */
@@ -87,7 +95,7 @@ export function actionsView(ticket: Ticket, actions: TicketActions): TemplateRes
   const acknowledge = () => actions.update({ status: 'acknowledged' }, 'Acknowledged.');
   return html`<div class="actions">
     ${assignForm(ticket, actions)}
-    ${ticket.status === 'open' ? html`<div class="action"><h3>Acknowledge</h3><p>Tell the team someone is on it.</p><button type="button" @click=${acknowledge}>Acknowledge</button></div>` : ''}
+    ${ticket.status === 'open' ? acknowledgeAction(acknowledge) : ''}
     ${closeForm(actions)}
     ${statementLineIds(ticket.evidence).length ? matchForm(ticket, actions) : ''}
   </div>`;

@@ -15,7 +15,9 @@ export interface Explanation {
 function facts(evidence: Record<string, unknown>, side: EvidenceSide): TemplateResult {
   const entries = Object.entries(evidence).filter(([key]) => evidenceSide(key) === side);
   if (entries.length === 0) return html``;
-  return html`<dl class="facts">${entries.map(([key, value]) => html`<dt>${key}</dt><dd><code>${evidenceText(value)}</code></dd>`)}</dl>`;
+  return html`<dl class="facts">${entries.map(
+    ([key, value]) => html`<dt>${key}</dt><dd><code>${evidenceText(value)}</code></dd>`,
+  )}</dl>`;
 }
 
 /** Said only once everything is loaded and the side is really empty (a line the ledger never heard of). */
@@ -25,27 +27,43 @@ function nothingOn(ticket: Ticket, side: EvidenceSide, fetched: number | undefin
 }
 
 function transactionTable(transaction: Transaction): TemplateResult {
+  const reference = transaction.externalRef ? ` (${transaction.externalRef})` : '';
   return html`<table class="compact">
-    <caption>Transaction <code>${transaction.id}</code>${transaction.externalRef ? ` (${transaction.externalRef})` : ''}, ${transaction.status}, effective ${formatInstant(transaction.effectiveAt)}</caption>
-    <thead><tr><th scope="col">Leg</th><th scope="col">Account</th><th scope="col">Direction</th><th scope="col" class="number">Amount</th></tr></thead>
+    <caption>Transaction <code>${transaction.id}</code>${reference},
+      ${transaction.status}, effective ${formatInstant(transaction.effectiveAt)}</caption>
+    <thead><tr>
+      <th scope="col">Leg</th><th scope="col">Account</th><th scope="col">Direction</th>
+      <th scope="col" class="number">Amount</th>
+    </tr></thead>
     <tbody>
       ${transaction.entries.map(
         (entry) =>
-          html`<tr><td>${entry.leg}</td><td><a href=${link('/accounts', entry.accountCode)}>${entry.accountCode}</a></td><td>${entry.direction}</td><td class="number">${formatMinor(entry.amount, entry.currency)}</td></tr>`,
+          html`<tr><td>${entry.leg}</td>
+            <td><a href=${link('/accounts', entry.accountCode)}>${entry.accountCode}</a></td><td>${entry.direction}</td>
+            <td class="number">${formatMinor(entry.amount, entry.currency)}</td></tr>`,
       )}
     </tbody>
   </table>`;
+}
+
+/** The line's description, linked to its import when the line came from one. */
+function lineDescription(line: StatementLine): TemplateResult | string {
+  if (!line.importId) return line.description;
+  return html`<a href=${link('/imports', line.importId)}>${line.description || '(no description)'}</a>`;
 }
 
 function lineTable(lines: StatementLine[]): TemplateResult {
   if (lines.length === 0) return html``;
   return html`<table class="compact">
     <caption>Statement lines</caption>
-    <thead><tr><th scope="col">Booked</th><th scope="col">Description</th><th scope="col">References</th><th scope="col" class="number">Amount</th></tr></thead>
+    <thead><tr>
+      <th scope="col">Booked</th><th scope="col">Description</th><th scope="col">References</th>
+      <th scope="col" class="number">Amount</th>
+    </tr></thead>
     <tbody>
       ${lines.map(
         (line) => html`<tr><td>${line.bookedOn}</td>
-          <td>${line.importId ? html`<a href=${link('/imports', line.importId)}>${line.description || '(no description)'}</a>` : line.description}</td>
+          <td>${lineDescription(line)}</td>
           <td>${Object.entries(line.references)
             .map(([name, value]) => `${name}: ${value}`)
             .join(', ')}</td>
@@ -61,14 +79,19 @@ function matchExplanation(match: Match): TemplateResult {
     : match.confirmedBy
       ? `confirmed by ${match.confirmedBy}`
       : `proposed by ${match.createdBy}`;
+  const lines = match.statementLines.map((line) => `${formatMinor(line.amount, line.currency)} on ${line.bookedOn}`);
+  const entries = match.entries.map((entry) => `${entry.direction} ${formatMinor(entry.amount, entry.currency)}`);
   return html`<li>
     Matched by rule <strong>${humanize(match.rule)}</strong>, ${state} on ${formatInstant(match.createdAt)}:
-    ${match.statementLines.length} statement line(s) (${match.statementLines.map((line) => `${formatMinor(line.amount, line.currency)} on ${line.bookedOn}`).join('; ')})
-    with ${match.entries.length} ledger entr${match.entries.length === 1 ? 'y' : 'ies'} (${match.entries.map((entry) => `${entry.direction} ${formatMinor(entry.amount, entry.currency)}`).join('; ')}).
+    ${match.statementLines.length} statement line(s) (${lines.join('; ')})
+    with ${match.entries.length} ledger entr${match.entries.length === 1 ? 'y' : 'ies'} (${entries.join('; ')}).
     ${match.note ? html`Note: ${match.note}.` : ''}
     <details><summary>Rule evidence</summary><code>${JSON.stringify(match.evidence)}</code></details>
   </li>`;
 }
+
+const LOADING_LINES = html`<p role="status">Loading statement lines…</p>`;
+const LOADING_TRANSACTIONS = html`<p role="status">Loading transactions…</p>`;
 
 /** The statement side and the ledger side next to each other, then how they were (or were not) matched. */
 export function evidenceView(ticket: Ticket, explanation: Explanation | undefined): TemplateResult {
@@ -78,14 +101,14 @@ export function evidenceView(ticket: Ticket, explanation: Explanation | undefine
     <div class="side-by-side">
       <div class="side" aria-label="Statement side">
         <h3>Statement${ticket.source ? `: ${ticket.source}` : ''}</h3>
-        ${explanation === undefined ? html`<p role="status">Loading statement lines…</p>` : lineTable(explanation.lines)}
+        ${explanation === undefined ? LOADING_LINES : lineTable(explanation.lines)}
         ${facts(ticket.evidence, 'statement')}
         ${nothingOn(ticket, 'statement', explanation?.lines.length)}
       </div>
       <div class="side" aria-label="Ledger side">
         <h3>Ledger${ticket.accountCode ? `: ${ticket.accountCode}` : ''}</h3>
         ${facts(ticket.evidence, 'ledger')}
-        ${explanation === undefined ? html`<p role="status">Loading transactions…</p>` : explanation.transactions.map(transactionTable)}
+        ${explanation === undefined ? LOADING_TRANSACTIONS : explanation.transactions.map(transactionTable)}
         ${nothingOn(ticket, 'ledger', explanation?.transactions.length)}
       </div>
     </div>

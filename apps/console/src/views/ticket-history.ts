@@ -17,11 +17,15 @@ export function historyView(history: TicketEvent[]): TemplateResult {
   return html`<section aria-labelledby="history-heading">
     <h2 id="history-heading">History</h2>
     <table class="compact history">
-      <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Changes</th><th scope="col">Note</th></tr></thead>
+      <thead><tr>
+        <th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Changes</th>
+        <th scope="col">Note</th>
+      </tr></thead>
       <tbody>
         ${history.map(
           (event) =>
-            html`<tr><td>${formatInstant(event.at)}</td><td>${event.actor}</td><td>${humanize(event.action)}</td><td>${changeText(event.changes)}</td><td>${event.note ?? ''}</td></tr>`,
+            html`<tr><td>${formatInstant(event.at)}</td><td>${event.actor}</td><td>${humanize(event.action)}</td>
+              <td>${changeText(event.changes)}</td><td>${event.note ?? ''}</td></tr>`,
         )}
       </tbody>
     </table>

@@ -46,6 +46,8 @@ async function explain(ticket: Ticket): Promise<Explanation> {
   };
 }
 
+const OVERDUE_BADGE = html` <span class="badge overdue">Overdue</span>`;
+
 function summary(ticket: Ticket): TemplateResult {
   return html`<dl class="summary">
     <dt>Status</dt><dd><span class="status status-${ticket.status}">${humanize(ticket.status)}</span></dd>
@@ -53,9 +55,14 @@ function summary(ticket: Ticket): TemplateResult {
     <dt>Kind</dt><dd>${humanize(ticket.kind)} (${ticket.severity})</dd>
     <dt>Amount</dt><dd>${formatMinor(ticket.amount, ticket.currency)}</dd>
     <dt>Opened</dt><dd>${formatInstant(ticket.openedAt)} (${formatAge(ticket.ageHours)} ago)</dd>
-    <dt>Due</dt><dd>${formatInstant(ticket.dueAt)}${ticket.overdue ? html` <span class="badge overdue">Overdue</span>` : ''}</dd>
+    <dt>Due</dt><dd>${formatInstant(ticket.dueAt)}${ticket.overdue ? OVERDUE_BADGE : ''}</dd>
     ${ticket.resolvedAt ? html`<dt>Closed</dt><dd>${formatInstant(ticket.resolvedAt)}</dd>` : ''}
   </dl>`;
+}
+
+function readOnlyNote(roles: readonly string[]): TemplateResult {
+  const text = `Read only: this key's roles (${roles.join(', ')}) cannot change tickets; a finance key can.`;
+  return html`<p class="read-only">${text}</p>`;
 }
 
 export const ticketPage: Page = async (context) => {
@@ -78,7 +85,7 @@ export const ticketPage: Page = async (context) => {
         ${
           canWork(context.principal)
             ? html`<div aria-busy=${busy ? 'true' : 'false'}>${actionsView(ticket, actions)}</div>`
-            : html`<p class="read-only">Read only: this key's roles (${context.principal.roles.join(', ')}) cannot change tickets; a finance key can.</p>`
+            : readOnlyNote(context.principal.roles)
         }
       </section>
       ${historyView(ticket.history)}`);

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { balanceCheck, type CollectedStatements, collectStatement } from '@ledger/imports';
-import { fileInput, SHARED_STATEMENTS, textInput } from '../../test/statement-files';
+import { fileInput, textInput } from '../../test/statement-files';
+import { describeWithStatementSamples, STATEMENT_SAMPLES_DIR } from '../../test/statement-samples';
 
-const CAMT_SAMPLES = path.join(SHARED_STATEMENTS, 'camt');
+const CAMT_SAMPLES = path.join(STATEMENT_SAMPLES_DIR, 'camt');
 const READABLE_SAMPLES = [
   'camt053.v2.five.decimals',
   'camt053.v2.minimal',
@@ -50,7 +51,7 @@ async function collectSample(file: string): Promise<CollectedStatements> {
   return collectStatement('camt053', fileInput(path.join(CAMT_SAMPLES, file)), { linesMax: 100 });
 }
 
-describe('camt.053 real samples', () => {
+describeWithStatementSamples('camt.053 real samples', () => {
   for (const sample of READABLE_SAMPLES) {
     it(`${sample}.xml parses with the amounts, dates and references of its .expected.json`, async () => {
       const { statements, lines, errors } = await collectSample(`${sample}.xml`);

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { balanceCheck, type CollectedStatements, collectStatement } from '@ledger/imports';
-import { fileInput, SHARED_STATEMENTS, textInput } from '../../test/statement-files';
+import { fileInput, textInput } from '../../test/statement-files';
+import { describeWithStatementSamples, STATEMENT_SAMPLES_DIR } from '../../test/statement-samples';
 
-const MT940_SAMPLES = path.join(SHARED_STATEMENTS, 'mt940');
+const MT940_SAMPLES = path.join(STATEMENT_SAMPLES_DIR, 'mt940');
 
 async function collectSample(file: string): Promise<CollectedStatements> {
   return collectStatement('mt940', fileInput(path.join(MT940_SAMPLES, file)), { linesMax: 1000 });
@@ -24,7 +25,7 @@ function addsUp(collected: CollectedStatements): boolean[] {
   );
 }
 
-describe('MT940 real samples', () => {
+describeWithStatementSamples('MT940 real samples', () => {
   it('jejik/abnamro.sta: bank envelope lines, :28:, :60M:/:62M:, free-text :86: over several lines', async () => {
     const collected = await collectSample('jejik/abnamro.sta');
     expect(collected.errors).toEqual([]);

@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto';
 import { isUuid } from '@ledger/ids';
 import type { Side } from './balances';
 
@@ -96,8 +95,5 @@ export function encodeJournalRecord(record: JournalRecord): Buffer {
   return bytes;
 }
 
-/** hash(n) = SHA-256(hash(n-1) || encoding(n)). */
-export function chainHash(previousHash: Buffer, encoding: Buffer): Buffer {
-  // One-shot over one buffer: cheaper than a Hash object per link.
-  return hash('sha256', Buffer.concat([previousHash, encoding]), 'buffer');
-}
+/** hash(n) = SHA-256(hash(n-1) || encoding(n)), defined in @ledger/ids for the proof verifier too. */
+export { chainHash } from '@ledger/ids';

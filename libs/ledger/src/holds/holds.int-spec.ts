@@ -52,25 +52,29 @@ describe('holds against PostgreSQL with concurrent clients', () => {
     expect((await balances(tenantId, 'merchant')).posted).toBe('0');
   });
 
-  it('post, void and partial post racing on one hold: exactly one resolves it, the others get HOLD_ALREADY_RESOLVED', async () => {
-    for (let round = 0; round < 5; round++) {
-      const tenantId = await walletWith(100n);
-      const hold = (await ledger.transfer(tenantId, 'wallet', 'merchant', 60n, { pendingUntil: inOneHour() }))
-        .transaction;
-      const resolve = ledger.get(ResolveHoldUseCase);
-      const settled = await Promise.allSettled([
-        resolve.execute({ tenantId, holdId: hold.id, action: 'post' }),
-        resolve.execute({ tenantId, holdId: hold.id, action: 'void' }),
-        resolve.execute({ tenantId, holdId: hold.id, action: 'post', amountMinor: 10n }),
-        resolve.execute({ tenantId, holdId: hold.id, action: 'void' }),
-      ]);
-      expect(settled.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
-      for (const result of settled) {
-        if (result.status === 'rejected') expect(codeOf(result.reason)).toBe('HOLD_ALREADY_RESOLVED');
+  it(
+    'post, void and partial post racing on one hold: exactly ' +
+      'one resolves it, the others get HOLD_ALREADY_RESOLVED',
+    async () => {
+      for (let round = 0; round < 5; round++) {
+        const tenantId = await walletWith(100n);
+        const hold = (await ledger.transfer(tenantId, 'wallet', 'merchant', 60n, { pendingUntil: inOneHour() }))
+          .transaction;
+        const resolve = ledger.get(ResolveHoldUseCase);
+        const settled = await Promise.allSettled([
+          resolve.execute({ tenantId, holdId: hold.id, action: 'post' }),
+          resolve.execute({ tenantId, holdId: hold.id, action: 'void' }),
+          resolve.execute({ tenantId, holdId: hold.id, action: 'post', amountMinor: 10n }),
+          resolve.execute({ tenantId, holdId: hold.id, action: 'void' }),
+        ]);
+        expect(settled.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+        for (const result of settled) {
+          if (result.status === 'rejected') expect(codeOf(result.reason)).toBe('HOLD_ALREADY_RESOLVED');
+        }
+        await expectResolvedOnce(tenantId, hold.id);
       }
-      await expectResolvedOnce(tenantId, hold.id);
-    }
-  });
+    },
+  );
 
   it('the expiry job racing clients voiding an expired hold: exactly one resolution', async () => {
     for (let round = 0; round < 5; round++) {

@@ -1,4 +1,4 @@
-import { chainHash } from '@ledger/ledger';
+import { chainHash } from '@ledger/ids';
 
 interface HeadDocument {
   stripe: number;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chainHash } from '@ledger/ledger';
+import { chainHash } from '@ledger/ids';
 import { describe, expect, it } from 'vitest';
 import { testAccounts, testKey, testProof } from '../../test/proof-fixture';
 import { inclusionProofOf } from './build-proof';

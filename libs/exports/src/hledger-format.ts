@@ -50,11 +50,12 @@ export function hledgerTransaction(transaction: ExportedTransaction): string | u
     relation(transaction);
   const lines = [
     `${isoDate(transaction.effectiveAt)} * (${transaction.id}) ${description}`,
-    `    ; ${relation(transaction)}, journal stripe ${transaction.stripe} seq ${transaction.seq} hash ${transaction.hash}`,
-    ...posted.map(
-      (entry) =>
-        `    ${entry.account}  ${amount(entry.direction === 'debit' ? entry.amountMinor : -entry.amountMinor, entry.currency)}`,
-    ),
+    `    ; ${relation(transaction)}, journal stripe ${transaction.stripe} seq ${transaction.seq} ` +
+      `hash ${transaction.hash}`,
+    ...posted.map((entry) => {
+      const signed = entry.direction === 'debit' ? entry.amountMinor : -entry.amountMinor;
+      return `    ${entry.account}  ${amount(signed, entry.currency)}`;
+    }),
   ];
   return `${lines.join('\n')}\n\n`;
 }
@@ -65,9 +66,9 @@ export function hledgerClosingAssertions(date: Date, accounts: readonly ClosingB
     `${isoDate(date)} * closing balances`,
     "    ; each account's posted balance read with the journal heads, asserted",
   ];
-  for (const account of accounts)
-    lines.push(
-      `    ${account.code}  0 ${account.currency} = ${amount(account.postedDebits - account.postedCredits, account.currency)}`,
-    );
+  for (const account of accounts) {
+    const balance = amount(account.postedDebits - account.postedCredits, account.currency);
+    lines.push(`    ${account.code}  0 ${account.currency} = ${balance}`);
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AppConfig } from '@ledger/config';
+import type { AppConfig } from './config';
 
 /**
  * In embedded mode the operator token and the demo keys live in the data directory (mode 0600),

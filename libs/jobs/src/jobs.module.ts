@@ -9,17 +9,21 @@ import { ReconciliationModule, ReconciliationSettingsModule } from '@ledger/reco
 import { EventDeliveryJobs } from './event-delivery-jobs';
 import { RECONCILE_CRON, ScheduledJobs } from './scheduled-jobs';
 
-export interface WorkerOptions {
+export interface JobsOptions {
   reconcileCron: string;
   runLeaseSeconds: number;
   events: EventDeliveryConfig;
 }
 
+/**
+ * The worker's jobs: the scheduled ones (hold expiry, snapshots, purges, reconciliation) and the event
+ * delivery loops. The worker process runs them, and so does the API process in embedded mode.
+ */
 @Module({})
-export class WorkerModule {
-  static forRoot(database: Database, options: WorkerOptions): DynamicModule {
+export class JobsModule {
+  static forRoot(database: Database, options: JobsOptions): DynamicModule {
     return {
-      module: WorkerModule,
+      module: JobsModule,
       imports: [
         DatabaseModule.forRoot(database),
         TenantsModule,

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
 import { type Books, JournalRepository, ReadBooksUseCase, type StoredLink } from '@ledger/ledger';
-import { journalHeadDigest } from '../domain/checkpoint';
-import { ACCOUNTS_PER_PROOF_MAX } from '../domain/limits';
+import { ACCOUNTS_PER_PROOF_MAX, journalHeadDigest } from '@ledger/proofs';
 import { JOURNAL_CSV_HEADER, journalCsvRows } from './csv-format';
 import type { ClosingBalance, ExportedTransaction } from './exported-transaction';
 import { hledgerClosingAssertions, hledgerPreamble, hledgerTransaction } from './hledger-format';

@@ -1,0 +1,3 @@
+// The background jobs of the worker (apps/worker), which the API process also runs in embedded mode:
+// a lib, so that neither app imports the other.
+export { JobsModule, type JobsOptions } from './jobs.module';
