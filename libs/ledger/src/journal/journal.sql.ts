@@ -1,5 +1,6 @@
 import { sql } from '@ledger/db';
 import type { JournalStatus } from '../domain/journal-encoding';
+import type { TransactionColumns } from '../transactions/transaction-queries.sql';
 
 // Reads for re-computing the journal from the stored rows alone.
 
@@ -7,21 +8,13 @@ export const JOURNAL_HEADS = sql<{ tenantId: string }, { stripe: number; seq: bi
   'SELECT stripe, seq, hash FROM journal_heads WHERE tenant_id = :tenantId ORDER BY stripe',
 );
 
-export interface LinkRow {
+export interface LinkRow extends TransactionColumns {
   seq: bigint;
   transaction_id: string;
   encoding_version: number;
   previous_hash: Uint8Array;
   hash: Uint8Array;
   status: JournalStatus;
-  external_ref: string | null;
-  description: string | null;
-  metadata: Record<string, unknown>;
-  effective_at: Date;
-  created_at: Date;
-  expires_at: Date | null;
-  hold_id: string | null;
-  reverses_id: string | null;
   entries: {
     leg: number;
     accountId: string;

@@ -3,9 +3,8 @@ import type { EntryView, TransactionStatus } from './transaction.view';
 
 // Reads of transactions as the API shows them: entries, links both ways, journal position.
 
-export interface TransactionViewRow {
-  id: string;
-  status: TransactionStatus;
+/** The columns of a `transactions` row that every read of one returns (the journal's reads too). */
+export interface TransactionColumns {
   external_ref: string | null;
   description: string | null;
   metadata: Record<string, unknown>;
@@ -14,6 +13,11 @@ export interface TransactionViewRow {
   expires_at: Date | null;
   hold_id: string | null;
   reverses_id: string | null;
+}
+
+export interface TransactionViewRow extends TransactionColumns {
+  id: string;
+  status: TransactionStatus;
   reversed_by_id: string | null;
   resolution: { id: string; status: TransactionStatus } | null;
   stripe: number | null;
