@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type AccountSummary, AccountReadsRepository, type EntrySummary } from './account-reads.repository';
+import { AccountRepository } from './account.repository';
 
 /**
  * How other libs read the ledger's accounts and entries (statement sources name an account, matches
@@ -7,11 +8,16 @@ import { type AccountSummary, AccountReadsRepository, type EntrySummary } from '
  */
 @Injectable()
 export class AccountReader {
-  constructor(private readonly reads: AccountReadsRepository) {}
+  constructor(
+    private readonly reads: AccountReadsRepository,
+    private readonly accounts: AccountRepository,
+  ) {}
 
-  /** An account by code or id. */
-  findByRef(tenantId: string, ref: string): Promise<AccountSummary | undefined> {
-    return this.reads.findByRef(tenantId, ref);
+  /** An account by code or id, found as the ledger's own routes find it. */
+  async findByRef(tenantId: string, ref: string): Promise<AccountSummary | undefined> {
+    const account = await this.accounts.findByRef(tenantId, ref);
+    if (account === undefined) return undefined;
+    return { id: account.id, code: account.code, currency: account.currency, normalBalance: account.normalBalance };
   }
 
   /** The named accounts, by id; ids of no account of the tenant are left out. */

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type Prisma } from '@ledger/db';
-import { isUuid } from '@ledger/ids';
 import type { Side } from '../domain/balances';
 
 /** What another lib needs to know of an account: which it is, its currency and its normal side. */
@@ -37,13 +36,6 @@ const ENTRY_SUMMARY = {
 @Injectable()
 export class AccountReadsRepository {
   constructor(private readonly db: Database) {}
-
-  /** By code, or by id when the reference is a uuid (a code may look like one: either matches). */
-  async findByRef(tenantId: string, ref: string): Promise<AccountSummary | undefined> {
-    const where = isUuid(ref) ? { tenantId, OR: [{ id: ref.toLowerCase() }, { code: ref }] } : { tenantId, code: ref };
-    const row = await this.db.prisma.account.findFirst({ where, select: ACCOUNT_SUMMARY });
-    return row === null ? undefined : { ...row, normalBalance: row.normalBalance as Side };
-  }
 
   async findByIds(tenantId: string, ids: readonly string[]): Promise<AccountSummary[]> {
     if (ids.length === 0) return [];
