@@ -24,6 +24,10 @@ const SETTINGS = {
   LEDGER_WEBHOOK_BACKOFF_BASE_MS: '40',
   LEDGER_WEBHOOK_BACKOFF_CAP_MS: '200',
   LEDGER_WEBHOOK_TIMEOUT_MS: '2000',
+  // Failing receivers here fail a few times in a row on purpose: the breaker parks them only briefly.
+  LEDGER_WEBHOOK_BREAKER_PARK_BASE_MS: '40',
+  LEDGER_WEBHOOK_BREAKER_PARK_CAP_MS: '200',
+  LEDGER_WEBHOOK_SUBSCRIPTIONS_MAX: '3',
 };
 
 let api: ApiHarness;
@@ -87,6 +91,8 @@ describe('webhooks', () => {
         events: ['transaction.posted'],
         createdAt: expect.any(String),
         previousSecretExpiresAt: null,
+        consecutiveFailures: 0,
+        parkedUntil: null,
       },
     ]);
 
@@ -220,6 +226,27 @@ describe('webhooks', () => {
 
     expect((await api.request('DELETE', `/v1/webhooks/${webhook.id}`, { key: tenant.adminKey })).status).toBe(204);
     expect((await api.request('GET', '/v1/webhooks', { key: tenant.adminKey })).body.data).toEqual([]);
+  });
+});
+
+describe('webhooks per tenant', () => {
+  it('a tenant has at most LEDGER_WEBHOOK_SUBSCRIPTIONS_MAX, even when it asks for more at once', async () => {
+    const tenant = await setupTenant(api, 'webhook cap');
+    const attempts = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        postWithKey(api, tenant.adminKey, '/v1/webhooks', { url: `http://127.0.0.1:9/hooks/${i}`, events: [] }),
+      ),
+    );
+    expect(attempts.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 409, 409, 409]);
+    const refused = attempts.find((answer) => answer.status === 409)!;
+    expectError(refused, 409, 'WEBHOOK_LIMIT_REACHED');
+    expect(refused.body.error.details).toEqual({ subscriptionsMax: 3 });
+    const listed = await api.request('GET', '/v1/webhooks', { key: tenant.adminKey });
+    expect(listed.body.data).toHaveLength(3);
+
+    const [first] = listed.body.data;
+    expect((await api.request('DELETE', `/v1/webhooks/${first.id}`, { key: tenant.adminKey })).status).toBe(204);
+    await subscribe(tenant, 'http://127.0.0.1:9/hooks/again', []);
   });
 });
 

@@ -40,4 +40,20 @@ describe('loadConfig', () => {
     });
     expect(() => loadConfig({ LEDGER_WEBHOOK_ATTEMPTS_MAX: '0' })).toThrow(/LEDGER_WEBHOOK_ATTEMPTS_MAX/);
   });
+
+  it('bounds webhook delivery by default: timeouts, concurrency, subscriptions per tenant, the breaker', () => {
+    expect(loadConfig({}).events.webhooks).toMatchObject({
+      timeoutMs: 10_000,
+      connectTimeoutMs: 3_000,
+      concurrency: 50,
+      subscriptionConcurrencyMax: 2,
+      tenantConcurrencyMax: 10,
+      subscriptionsMax: 25,
+      breakerFailures: 5,
+      breakerParkBaseMs: 60_000,
+      breakerParkCapMs: 3_600_000,
+    });
+    expect(loadConfig({ LEDGER_WEBHOOK_SUBSCRIPTIONS_MAX: '3' }).events.webhooks.subscriptionsMax).toBe(3);
+    expect(() => loadConfig({ LEDGER_WEBHOOK_CONCURRENCY: '0' })).toThrow(/LEDGER_WEBHOOK_CONCURRENCY/);
+  });
 });

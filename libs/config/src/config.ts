@@ -35,6 +35,14 @@ const configSchema = z.object({
     .max(86_400_000)
     .default(6 * 3_600_000),
   LEDGER_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  LEDGER_WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
+  LEDGER_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(50),
+  LEDGER_WEBHOOK_SUBSCRIPTION_CONCURRENCY_MAX: z.coerce.number().int().min(1).max(100).default(2),
+  LEDGER_WEBHOOK_TENANT_CONCURRENCY_MAX: z.coerce.number().int().min(1).max(1_000).default(10),
+  LEDGER_WEBHOOK_SUBSCRIPTIONS_MAX: z.coerce.number().int().min(1).max(10_000).default(25),
+  LEDGER_WEBHOOK_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1_000).default(5),
+  LEDGER_WEBHOOK_BREAKER_PARK_BASE_MS: z.coerce.number().int().min(1).max(86_400_000).default(60_000),
+  LEDGER_WEBHOOK_BREAKER_PARK_CAP_MS: z.coerce.number().int().min(1).max(86_400_000).default(3_600_000),
   LEDGER_WEBHOOK_SECRET_GRACE_HOURS: z.coerce
     .number()
     .int()
@@ -67,7 +75,25 @@ export interface EventDeliveryConfig {
     attemptsMax: number;
     backoffBaseMs: number;
     backoffCapMs: number;
+    /** The whole exchange with an endpoint; a delivery's lease is this plus a margin. */
     timeoutMs: number;
+    /** Until the TCP connection is up: short, so an unreachable endpoint gives its slot back soon. */
+    connectTimeoutMs: number;
+    /** Deliveries in flight at once in one worker. */
+    concurrency: number;
+    /** Deliveries in flight at once per subscription and per tenant, across all workers. */
+    subscriptionConcurrencyMax: number;
+    tenantConcurrencyMax: number;
+    /** Subscriptions a tenant may have. */
+    subscriptionsMax: number;
+    /**
+     * The circuit breaker: after this many failed attempts in a row a subscription is parked (nothing
+     * is sent to it) for the base time, doubled at each further failure up to the cap; when the park
+     * ends one delivery probes the endpoint, and a success closes the breaker.
+     */
+    breakerFailures: number;
+    breakerParkBaseMs: number;
+    breakerParkCapMs: number;
     /** How long a rotated-out secret keeps signing beside the new one. */
     secretGraceHours: number;
   };
@@ -130,6 +156,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         backoffBaseMs: values.LEDGER_WEBHOOK_BACKOFF_BASE_MS,
         backoffCapMs: values.LEDGER_WEBHOOK_BACKOFF_CAP_MS,
         timeoutMs: values.LEDGER_WEBHOOK_TIMEOUT_MS,
+        connectTimeoutMs: values.LEDGER_WEBHOOK_CONNECT_TIMEOUT_MS,
+        concurrency: values.LEDGER_WEBHOOK_CONCURRENCY,
+        subscriptionConcurrencyMax: values.LEDGER_WEBHOOK_SUBSCRIPTION_CONCURRENCY_MAX,
+        tenantConcurrencyMax: values.LEDGER_WEBHOOK_TENANT_CONCURRENCY_MAX,
+        subscriptionsMax: values.LEDGER_WEBHOOK_SUBSCRIPTIONS_MAX,
+        breakerFailures: values.LEDGER_WEBHOOK_BREAKER_FAILURES,
+        breakerParkBaseMs: values.LEDGER_WEBHOOK_BREAKER_PARK_BASE_MS,
+        breakerParkCapMs: values.LEDGER_WEBHOOK_BREAKER_PARK_CAP_MS,
         secretGraceHours: values.LEDGER_WEBHOOK_SECRET_GRACE_HOURS,
       },
     },

@@ -16,8 +16,10 @@ const ERROR_DELAY_CAP_MS = 30_000;
 /**
  * The outbox relay, the webhook queue and webhook delivery run continuously (not on a cron tick):
  * each is a loop of bounded batches. The relay and the webhook queue read the outbox apart, so a
- * broker outage backs off the relay alone. On shutdown each loop finishes the batch it is in, then
- * the broker connection closes.
+ * broker outage backs off the relay alone. Webhook delivery keeps a pool of requests in flight; each
+ * step leases for the slots that are free. On shutdown each loop finishes the step it is in, the
+ * webhook requests in flight end (answered or timed out) and are recorded, then the broker connection
+ * closes.
  */
 @Injectable()
 export class EventDeliveryJobs implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -26,7 +28,7 @@ export class EventDeliveryJobs implements OnApplicationBootstrap, OnApplicationS
   constructor(
     relay: RelayOutboxUseCase,
     webhookQueue: QueueWebhookDeliveriesUseCase,
-    webhooks: DeliverWebhooksUseCase,
+    private readonly webhooks: DeliverWebhooksUseCase,
     @Inject(EVENT_PUBLISHER) private readonly publisher: EventPublisher,
   ) {
     const options = {
@@ -50,6 +52,7 @@ export class EventDeliveryJobs implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.all(this.loops.map((loop) => loop.stop()));
+    await this.webhooks.drain();
     await this.publisher.close();
   }
 }

@@ -29,7 +29,7 @@ export {
   QueueWebhookDeliveriesUseCase,
   WEBHOOK_QUEUE_BATCH_SIZE_MAX,
 } from './webhooks/queue-webhook-deliveries.use-case';
-export { DeliverWebhooksUseCase, type DeliveryBatchResult } from './webhooks/deliver-webhooks.use-case';
+export { DeliverWebhooksUseCase } from './webhooks/deliver-webhooks.use-case';
 export {
   SIGNATURE_HEADER,
   EVENT_ID_HEADER,

@@ -43,13 +43,15 @@ export class WebhooksController {
     summary: 'Create a webhook',
     description:
       'Events are POSTed to `url`, signed `Ledger-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the ' +
-      'secret in this answer (shown once), at least once, with `Ledger-Event-Id` as the dedupe key.',
+      'secret in this answer (shown once), at least once, with `Ledger-Event-Id` as the dedupe key. A tenant ' +
+      'has at most `LEDGER_WEBHOOK_SUBSCRIPTIONS_MAX` webhooks (25 by default).',
     access: ['admin'],
     idempotency: 'required',
     redact: ['secret'],
     body: createWebhookSchema,
     bodyExample: { url: 'https://example.com/ledger-events', events: ['transaction.posted'] },
     answer: { status: 201, description: 'The webhook and its secret.', schema: webhookWithSecretView },
+    errors: ['WEBHOOK_LIMIT_REACHED'],
   })
   create(
     @CurrentPrincipal() principal: Principal,

@@ -17,6 +17,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   HOLD_EXPIRED: 'the hold is past its expiry',
   RECONCILIATION_IN_PROGRESS: 'a run of this tenant is running',
   ALREADY_REVERSED: 'the transaction was reversed before',
+  WEBHOOK_LIMIT_REACHED: 'the tenant has as many webhooks as allowed (`details.subscriptionsMax`); delete one first',
   PAYLOAD_TOO_LARGE: 'the body (or file) is larger than accepted',
   UNSUPPORTED_MEDIA_TYPE: 'a POST body that is not `application/json`',
   UNBALANCED: 'the entries do not sum to zero per currency',

@@ -720,7 +720,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Events are POSTed to `url`, signed `Ledger-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the secret in this answer (shown once), at least once, with `Ledger-Event-Id` as the dedupe key.
+         * @description Events are POSTed to `url`, signed `Ledger-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the secret in this answer (shown once), at least once, with `Ledger-Event-Id` as the dedupe key. A tenant has at most `LEDGER_WEBHOOK_SUBSCRIPTIONS_MAX` webhooks (25 by default).
          *
          *     An API key with the role admin.
          */
@@ -2685,6 +2685,10 @@ export interface components {
             createdAt: string;
             /** @description After a rotation: until when the previous secret still signs. */
             previousSecretExpiresAt: string | null;
+            /** @description Failed attempts in a row; a success resets it. At the breaker threshold it parks. */
+            consecutiveFailures: number;
+            /** @description The circuit breaker: while in the future nothing is sent to this webhook; then one delivery probes it, and a success closes the breaker. Null when closed. */
+            parkedUntil: string | null;
         };
         WebhookDelivery: {
             /**
@@ -2720,6 +2724,26 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null: no more. */
             nextCursor: string | null;
         };
+        /**
+         * @description `WEBHOOK_LIMIT_REACHED`: the tenant has as many webhooks as allowed (`details.subscriptionsMax`); delete one first.
+         * @example {
+         *       "error": {
+         *         "code": "WEBHOOK_LIMIT_REACHED",
+         *         "message": "the tenant has as many webhooks as allowed (details.subscriptionsMax); delete one first",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        WebhookLimitReachedError: {
+            error: {
+                /** @constant */
+                code: "WEBHOOK_LIMIT_REACHED";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         /** @description Webhooks, oldest first. */
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
@@ -2748,6 +2772,10 @@ export interface components {
             createdAt: string;
             /** @description After a rotation: until when the previous secret still signs. */
             previousSecretExpiresAt: string | null;
+            /** @description Failed attempts in a row; a success resets it. At the breaker threshold it parks. */
+            consecutiveFailures: number;
+            /** @description The circuit breaker: while in the future nothing is sent to this webhook; then one delivery probes it, and a success closes the breaker. Null when closed. */
+            parkedUntil: string | null;
             /** @description Signs every delivery (`Ledger-Signature`); shown in this answer only, `[shown once]` in a replay. */
             secret: string;
         };
@@ -2877,6 +2905,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["IdempotencyKeyInProgressError"] | components["schemas"]["ReconciliationInProgressError"];
+            };
+        };
+        /** @description Conflict: `IDEMPOTENCY_KEY_IN_PROGRESS` the first request with this key is still running; retry later with the same key; `WEBHOOK_LIMIT_REACHED` the tenant has as many webhooks as allowed (`details.subscriptionsMax`); delete one first. */
+        IdempotencyKeyInProgressOrWebhookLimitReached: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IdempotencyKeyInProgressError"] | components["schemas"]["WebhookLimitReachedError"];
             };
         };
         /** @description Bad request: `IDEMPOTENCY_KEY_MISSING` a POST without an `Idempotency-Key` header; `VALIDATION_FAILED` the request is not valid; `details.fields` names each bad field and why. */
@@ -4517,7 +4554,7 @@ export interface operations {
             400: components["responses"]["IdempotencyKeyMissingOrValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["IdempotencyKeyInProgress"];
+            409: components["responses"]["IdempotencyKeyInProgressOrWebhookLimitReached"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];

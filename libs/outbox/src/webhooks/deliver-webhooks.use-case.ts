@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { backoffDelayMs } from '../backoff';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from './webhook-settings';
 import { postWebhook } from './webhook-http';
@@ -6,55 +6,72 @@ import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './webhook-si
 import { WebhookRepository } from './webhook.repository';
 import type { DueDelivery } from './webhooks.sql';
 
-export const WEBHOOK_BATCH_SIZE_MAX = 20;
+/** Deliveries leased at once (the worker's free slots permitting). */
+export const WEBHOOK_LEASE_SIZE_MAX = 20;
 /** Added to the request timeout for the lease on a delivery being sent. */
 const LEASE_MARGIN_MS = 30_000;
-
-export interface DeliveryBatchResult {
-  claimed: number;
-  delivered: number;
-  failed: number;
-  deadLettered: number;
-}
 
 type Attempt = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 
 /**
- * One batch of due webhook deliveries: lease them (SKIP LOCKED, so several workers share the queue),
- * POST them in parallel, record each outcome. A failure is retried after an exponential backoff with
- * full jitter; after `attemptsMax` attempts it is dead-lettered. Delivery is at least once: a crash
- * after a POST and before its outcome is recorded sends it again when the lease ends, and the
- * receiver drops the copy by `Ledger-Event-Id`.
+ * Webhook delivery as a pool of `concurrency` slots in this worker: each step leases as many due
+ * deliveries as there are free slots (fairly across tenants and subscriptions, see LEASE_DUE) and
+ * starts them; each records its own outcome when its endpoint answers or times out, and its slot is
+ * free at once for the next lease. So a slow endpoint holds only its own slots, never a whole batch.
+ *
+ * A failure is retried after an exponential backoff with full jitter; after `attemptsMax` attempts it
+ * is dead-lettered; failures in a row park the subscription (the circuit breaker). Delivery is at
+ * least once: a crash after a POST and before its outcome is recorded sends it again when the lease
+ * ends, and the receiver drops the copy by `Ledger-Event-Id`.
  */
 @Injectable()
 export class DeliverWebhooksUseCase {
+  private readonly logger = new Logger('webhook-delivery');
+  private readonly inFlight = new Set<Promise<void>>();
+
   constructor(
     private readonly webhooks: WebhookRepository,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
   ) {}
 
-  async execute(): Promise<DeliveryBatchResult> {
-    const due = await this.webhooks.leaseDue(WEBHOOK_BATCH_SIZE_MAX, this.settings.timeoutMs + LEASE_MARGIN_MS);
-    const attempts = await Promise.all(due.map((delivery) => this.attempt(delivery)));
-    const result: DeliveryBatchResult = { claimed: due.length, delivered: 0, failed: 0, deadLettered: 0 };
-    for (const [index, attempt] of attempts.entries()) {
-      const delivery = due[index]!;
-      if (attempt.ok) {
-        await this.webhooks.recordDelivered(delivery, attempt.status);
-        result.delivered++;
-        continue;
-      }
-      const retryInMs = backoffDelayMs(delivery.attempts + 1, this.settings.backoffBaseMs, this.settings.backoffCapMs);
-      const status = await this.webhooks.recordFailed(delivery, {
-        responseStatus: attempt.status,
-        error: attempt.error,
-        retryInMs,
-        attemptsMax: this.settings.attemptsMax,
-      });
-      result.failed++;
-      if (status === 'dead') result.deadLettered++;
+  /** Waits for a free slot when all are taken, then leases and starts what is due; returns how many. */
+  async execute(): Promise<{ claimed: number }> {
+    if (this.inFlight.size >= this.settings.concurrency) await Promise.race(this.inFlight);
+    const free = this.settings.concurrency - this.inFlight.size;
+    const due = await this.webhooks.leaseDue({
+      limit: Math.min(free, WEBHOOK_LEASE_SIZE_MAX),
+      leaseMs: this.settings.timeoutMs + LEASE_MARGIN_MS,
+      subscriptionConcurrencyMax: this.settings.subscriptionConcurrencyMax,
+      tenantConcurrencyMax: this.settings.tenantConcurrencyMax,
+      breakerFailures: this.settings.breakerFailures,
+    });
+    for (const delivery of due) {
+      const sending: Promise<void> = this.deliver(delivery).finally(() => this.inFlight.delete(sending));
+      this.inFlight.add(sending);
     }
-    return result;
+    return { claimed: due.length };
+  }
+
+  /** Resolves when every delivery started has its outcome recorded (on shutdown, after the last step). */
+  async drain(): Promise<void> {
+    await Promise.all(this.inFlight);
+  }
+
+  private async deliver(delivery: DueDelivery): Promise<void> {
+    const attempt = await this.attempt(delivery);
+    try {
+      if (attempt.ok) return await this.webhooks.recordDelivered(delivery, attempt.status);
+      const retryInMs = backoffDelayMs(delivery.attempts + 1, this.settings.backoffBaseMs, this.settings.backoffCapMs);
+      await this.webhooks.recordFailed(
+        delivery,
+        { responseStatus: attempt.status, error: attempt.error, retryInMs, attemptsMax: this.settings.attemptsMax },
+        this.settings,
+      );
+    } catch (error) {
+      // The lease ends and the delivery is sent again: at least once.
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`could not record the outcome of delivery ${delivery.id}: ${message}`);
+    }
   }
 
   private async attempt(delivery: DueDelivery): Promise<Attempt> {
@@ -65,7 +82,8 @@ export class DeliverWebhooksUseCase {
     };
     try {
       const response = await postWebhook(new URL(delivery.url), delivery.body, headers, {
-        timeoutMs: this.settings.timeoutMs,
+        connectTimeoutMs: this.settings.connectTimeoutMs,
+        responseTimeoutMs: this.settings.timeoutMs,
         allowPrivate: this.settings.allowPrivateTargets,
       });
       if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };

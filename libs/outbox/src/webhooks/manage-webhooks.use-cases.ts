@@ -15,7 +15,7 @@ export function webhookNotFound(id: string): DomainError {
   return new DomainError('NOT_FOUND', `no webhook ${id}`);
 }
 
-/** A subscription; its secret is in this answer only (and in a rotation's). */
+/** A subscription, within the tenant's cap; its secret is in this answer only (and in a rotation's). */
 @Injectable()
 export class CreateWebhookUseCase {
   constructor(
@@ -31,13 +31,20 @@ export class CreateWebhookUseCase {
     const url = parseWebhookUrl(command.url);
     await assertAllowedTarget(url, this.settings.allowPrivateTargets);
     const secret = newSigningSecret();
-    const row = await this.webhooks.create({
+    const subscription = {
       tenantId: command.tenantId,
       id: newId(),
       url: url.toString(),
       eventTypes: [...new Set(command.events)],
       secret,
-    });
+    };
+    const row = await this.webhooks.create(subscription, this.settings.subscriptionsMax);
+    if (!row)
+      throw new DomainError(
+        'WEBHOOK_LIMIT_REACHED',
+        `a tenant may have at most ${this.settings.subscriptionsMax} webhooks; delete one to add another`,
+        { subscriptionsMax: this.settings.subscriptionsMax },
+      );
     return { ...webhookView(row), secret };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
-import { ROTATE_SECRET } from './webhook-subscriptions.sql';
+import { LOCK_TENANT_SUBSCRIPTIONS, ROTATE_SECRET } from './webhook-subscriptions.sql';
 
 /** A subscription as its owner sees it (never its secrets). */
 export interface WebhookRow {
@@ -9,25 +9,39 @@ export interface WebhookRow {
   eventTypes: string[];
   createdAt: Date;
   previousSecretExpiresAt: Date | null;
+  /** The circuit breaker: failed attempts in a row, and until when nothing is sent. */
+  consecutiveFailures: number;
+  parkedUntil: Date | null;
 }
 
-const WEBHOOK_ROW = { id: true, url: true, eventTypes: true, createdAt: true, previousSecretExpiresAt: true } as const;
+const WEBHOOK_ROW = {
+  id: true,
+  url: true,
+  eventTypes: true,
+  createdAt: true,
+  previousSecretExpiresAt: true,
+  consecutiveFailures: true,
+  parkedUntil: true,
+} as const;
 
 /** Webhook subscriptions: Prisma Client, but for the secret rotation (see ROTATE_SECRET). */
 @Injectable()
 export class WebhookSubscriptionRepository {
   constructor(private readonly db: Database) {}
 
-  create(subscription: {
-    tenantId: string;
-    id: string;
-    url: string;
-    eventTypes: readonly string[];
-    secret: string;
-  }): Promise<WebhookRow> {
-    return this.db.prisma.webhookSubscription.create({
-      data: { ...subscription, eventTypes: [...subscription.eventTypes] },
-      select: WEBHOOK_ROW,
+  /** Undefined when the tenant has `subscriptionsMax` already (counted under the tenant's creation lock). */
+  create(
+    subscription: { tenantId: string; id: string; url: string; eventTypes: readonly string[]; secret: string },
+    subscriptionsMax: number,
+  ): Promise<WebhookRow | undefined> {
+    return this.db.transaction('read committed', async () => {
+      await this.db.query(LOCK_TENANT_SUBSCRIPTIONS, { tenantId: subscription.tenantId });
+      const existing = await this.db.prisma.webhookSubscription.count({ where: { tenantId: subscription.tenantId } });
+      if (existing >= subscriptionsMax) return undefined;
+      return this.db.prisma.webhookSubscription.create({
+        data: { ...subscription, eventTypes: [...subscription.eventTypes] },
+        select: WEBHOOK_ROW,
+      });
     });
   }
 

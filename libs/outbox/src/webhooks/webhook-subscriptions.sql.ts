@@ -13,4 +13,12 @@ UPDATE webhook_subscriptions
        secret = :secret
  WHERE tenant_id = :tenantId AND id = :id
 RETURNING id, url, event_types AS "eventTypes", created_at AS "createdAt",
-          previous_secret_expires_at AS "previousSecretExpiresAt"`);
+          previous_secret_expires_at AS "previousSecretExpiresAt", consecutive_failures AS "consecutiveFailures",
+          parked_until AS "parkedUntil"`);
+
+/**
+ * Serialises the creation of a tenant's subscriptions, so that counting them and adding one under the
+ * cap is one step: the count, a fresh statement after this lock, sees every subscription made before.
+ */
+export const LOCK_TENANT_SUBSCRIPTIONS = sql<{ tenantId: string }>(`
+SELECT pg_advisory_xact_lock(hashtextextended(:tenantId::text || ':webhook_subscriptions', 0))`);

@@ -11,6 +11,8 @@ import {
   ENQUEUE_DELIVERIES,
   LEASE_DUE,
   LIST_DELIVERIES,
+  LOCK_LEASING,
+  type LeaseParams,
   MARK_QUEUED,
   RECORD_DELIVERED,
   RECORD_FAILED,
@@ -22,6 +24,13 @@ export interface DeliveryFailure {
   error: string;
   retryInMs: number;
   attemptsMax: number;
+}
+
+/** When a subscription's breaker opens and for how long it parks it (see RECORD_FAILED). */
+export interface BreakerPolicy {
+  breakerFailures: number;
+  breakerParkBaseMs: number;
+  breakerParkCapMs: number;
 }
 
 /** Characters of an endpoint's error kept in the delivery log. */
@@ -73,8 +82,12 @@ export class WebhookRepository {
     return row;
   }
 
-  leaseDue(limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    return this.db.query(LEASE_DUE, { limit, leaseMs });
+  /** One short transaction: the leasing lock, then the lease, which sees every lease taken before it. */
+  leaseDue(lease: LeaseParams): Promise<DueDelivery[]> {
+    return this.db.transaction('read committed', async () => {
+      await this.db.query(LOCK_LEASING);
+      return this.db.query(LEASE_DUE, lease);
+    });
   }
 
   async recordDelivered(delivery: DueDelivery, responseStatus: number): Promise<void> {
@@ -82,7 +95,7 @@ export class WebhookRepository {
   }
 
   /** Returns the delivery's status afterwards: still 'pending', or 'dead' after its last attempt. */
-  async recordFailed(delivery: DueDelivery, failure: DeliveryFailure): Promise<DeliveryStatus> {
+  async recordFailed(delivery: DueDelivery, failure: DeliveryFailure, breaker: BreakerPolicy): Promise<DeliveryStatus> {
     const [row] = await this.db.query(RECORD_FAILED, {
       tenantId: delivery.tenant_id,
       id: delivery.id,
@@ -90,6 +103,9 @@ export class WebhookRepository {
       error: failure.error.slice(0, DELIVERY_ERROR_CHARS_MAX),
       retryInMs: failure.retryInMs,
       attemptsMax: failure.attemptsMax,
+      breakerFailures: breaker.breakerFailures,
+      breakerParkBaseMs: breaker.breakerParkBaseMs,
+      breakerParkCapMs: breaker.breakerParkCapMs,
     });
     return row!.status;
   }

@@ -9,6 +9,10 @@ export interface WebhookView {
   createdAt: string;
   /** Until when the previous secret still signs (after a rotation); null when none does. */
   previousSecretExpiresAt: string | null;
+  /** Failed attempts in a row; a success resets it. */
+  consecutiveFailures: number;
+  /** While in the future the circuit breaker is open: nothing is sent until then, then one probe. */
+  parkedUntil: string | null;
 }
 
 export function webhookView(row: WebhookRow): WebhookView {
@@ -18,6 +22,8 @@ export function webhookView(row: WebhookRow): WebhookView {
     events: row.eventTypes,
     createdAt: row.createdAt.toISOString(),
     previousSecretExpiresAt: row.previousSecretExpiresAt?.toISOString() ?? null,
+    consecutiveFailures: row.consecutiveFailures,
+    parkedUntil: row.parkedUntil?.toISOString() ?? null,
   };
 }
 

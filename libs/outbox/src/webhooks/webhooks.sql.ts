@@ -22,6 +22,7 @@ export interface DeliveryRow {
 export interface DueDelivery {
   tenant_id: string;
   id: string;
+  subscription_id: string;
   event_id: string;
   body: string;
   attempts: number;
@@ -59,51 +60,143 @@ RETURNING id, event_id, event_type, status, attempts, next_attempt_at, last_atte
           last_error, delivered_at, created_at`);
 
 /**
- * Takes due deliveries with what signing them needs, and leases them: their next attempt moves past
- * the request timeout, so no other sender takes them meanwhile, and a sender that dies mid-request
- * leaves them to be retried when the lease ends. One short statement: no transaction stays open
- * while an endpoint is slow (an open transaction would also hold back the event feed's fence).
+ * Leases are taken one at a time across all workers: LEASE_DUE runs after this lock, in the same short
+ * transaction, so its snapshot (taken after the lock) sees every earlier lease, and the caps on what
+ * is in flight per subscription and per tenant hold exactly. Nothing slow happens under it.
  */
-export const LEASE_DUE = sql<{ limit: number; leaseMs: number }, DueDelivery>(`
-WITH due AS (
-  SELECT tenant_id, id FROM webhook_deliveries
-   WHERE status = 'pending' AND next_attempt_at <= now()
-   ORDER BY next_attempt_at
+export const LOCK_LEASING = sql<NoParams>(`
+SELECT pg_advisory_xact_lock(hashtextextended('webhook_deliveries:lease', 0))`);
+
+export interface LeaseParams {
+  limit: number;
+  leaseMs: number;
+  subscriptionConcurrencyMax: number;
+  tenantConcurrencyMax: number;
+  breakerFailures: number;
+}
+
+/**
+ * Takes due deliveries fairly and leases them (leased_until: no one else takes them meanwhile; a sender
+ * that dies mid-request leaves them to be taken again when the lease ends).
+ *
+ * Fair: each subscription whose breaker is not open offers its oldest due deliveries, no more than its
+ * room (the per-subscription cap less what it has in flight; one probe while its breaker is half open);
+ * a tenant's offers are interleaved across its subscriptions (round robin) and cut at the tenant's
+ * room; tenants are then served by what they already have in flight plus that rank, so a tenant with
+ * nothing in flight goes first and a busy one cannot crowd the others out.
+ *
+ * The ranking uses window functions, which cannot share a SELECT level with FOR UPDATE: the chosen ids
+ * are locked one level up, SKIP LOCKED (a row being recorded, redelivered or deleted is left alone),
+ * and checked there again to be still due.
+ */
+export const LEASE_DUE = sql<LeaseParams, DueDelivery>(`
+WITH leased AS (
+  SELECT tenant_id, subscription_id, count(*) AS in_flight
+    FROM webhook_deliveries
+   WHERE leased_until > now()
+   GROUP BY tenant_id, subscription_id
+),
+tenant_load AS (
+  SELECT tenant_id, sum(in_flight) AS in_flight FROM leased GROUP BY tenant_id
+),
+open_subscriptions AS (
+  SELECT s.tenant_id, s.id,
+         CASE WHEN s.consecutive_failures >= :breakerFailures THEN 1 ELSE :subscriptionConcurrencyMax END
+           - coalesce(l.in_flight, 0) AS room
+    FROM webhook_subscriptions s
+    LEFT JOIN leased l ON l.tenant_id = s.tenant_id AND l.subscription_id = s.id
+   WHERE s.parked_until IS NULL OR s.parked_until <= now()
+),
+offered AS (
+  SELECT o.tenant_id, due.id, due.next_attempt_at,
+         row_number() OVER (PARTITION BY o.tenant_id, o.id ORDER BY due.next_attempt_at, due.id) AS in_subscription
+    FROM open_subscriptions o
+   CROSS JOIN LATERAL (
+     SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+      WHERE d.tenant_id = o.tenant_id AND d.subscription_id = o.id AND d.status = 'pending'
+        AND d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until <= now())
+      ORDER BY d.next_attempt_at, d.id
+      LIMIT greatest(o.room, 0)) due
+),
+ranked AS (
+  SELECT f.tenant_id, f.id, f.next_attempt_at, coalesce(t.in_flight, 0) AS tenant_in_flight,
+         row_number() OVER (PARTITION BY f.tenant_id ORDER BY f.in_subscription, f.next_attempt_at, f.id) AS in_tenant
+    FROM offered f
+    LEFT JOIN tenant_load t ON t.tenant_id = f.tenant_id
+),
+chosen AS (
+  SELECT tenant_id, id FROM ranked
+   WHERE tenant_in_flight + in_tenant <= :tenantConcurrencyMax
+   ORDER BY tenant_in_flight + in_tenant, next_attempt_at, id
    LIMIT :limit
-     FOR UPDATE SKIP LOCKED
+),
+locked AS (
+  SELECT d.tenant_id, d.id FROM webhook_deliveries d
+    JOIN chosen c ON c.tenant_id = d.tenant_id AND c.id = d.id
+   WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until <= now())
+     FOR UPDATE OF d SKIP LOCKED
 )
 UPDATE webhook_deliveries d
-   SET next_attempt_at = now() + make_interval(secs => :leaseMs::float8 / 1000)
-  FROM due, webhook_subscriptions s
- WHERE d.tenant_id = due.tenant_id AND d.id = due.id AND s.tenant_id = d.tenant_id AND s.id = d.subscription_id
-RETURNING d.tenant_id, d.id, d.event_id, d.body, d.attempts, s.url, s.secret,
+   SET leased_until = now() + make_interval(secs => :leaseMs::float8 / 1000)
+  FROM locked, webhook_subscriptions s
+ WHERE d.tenant_id = locked.tenant_id AND d.id = locked.id AND s.tenant_id = d.tenant_id AND s.id = d.subscription_id
+RETURNING d.tenant_id, d.id, d.subscription_id, d.event_id, d.body, d.attempts, s.url, s.secret,
           CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret`);
 
+/** A success ends the lease and closes the subscription's breaker. */
 export const RECORD_DELIVERED = sql<{ tenantId: string; id: string; responseStatus: number }>(`
-UPDATE webhook_deliveries
-   SET status = 'delivered', attempts = attempts + 1, last_attempt_at = now(), delivered_at = now(),
-       last_response_status = :responseStatus, last_error = NULL
- WHERE tenant_id = :tenantId AND id = :id`);
+WITH delivered AS (
+  UPDATE webhook_deliveries
+     SET status = 'delivered', attempts = attempts + 1, last_attempt_at = now(), delivered_at = now(),
+         last_response_status = :responseStatus, last_error = NULL, leased_until = NULL
+   WHERE tenant_id = :tenantId AND id = :id
+  RETURNING tenant_id, subscription_id
+)
+UPDATE webhook_subscriptions s
+   SET consecutive_failures = 0, parked_until = NULL
+  FROM delivered
+ WHERE s.tenant_id = delivered.tenant_id AND s.id = delivered.subscription_id
+   AND (s.consecutive_failures > 0 OR s.parked_until IS NOT NULL)`);
 
-/** A failed attempt: retried after `:retryInMs`, or dead-lettered when it was the last one allowed. */
-export const RECORD_FAILED = sql<
-  {
-    tenantId: string;
-    id: string;
-    responseStatus: number | null;
-    error: string;
-    retryInMs: number;
-    attemptsMax: number;
-  },
-  { status: DeliveryStatus }
->(`
-UPDATE webhook_deliveries
-   SET attempts = attempts + 1, last_attempt_at = now(), last_response_status = :responseStatus,
-       last_error = :error,
-       status = CASE WHEN attempts + 1 >= :attemptsMax THEN 'dead' ELSE 'pending' END,
-       next_attempt_at = now() + make_interval(secs => :retryInMs::float8 / 1000)
- WHERE tenant_id = :tenantId AND id = :id
-RETURNING status`);
+export interface FailureParams {
+  tenantId: string;
+  id: string;
+  responseStatus: number | null;
+  error: string;
+  retryInMs: number;
+  attemptsMax: number;
+  breakerFailures: number;
+  breakerParkBaseMs: number;
+  breakerParkCapMs: number;
+}
+
+/**
+ * A failed attempt ends the lease: retried after `:retryInMs`, or dead-lettered when it was the last one
+ * allowed. It counts against the subscription's breaker: from `:breakerFailures` failures in a row on,
+ * the subscription is parked for the base time, doubled for each further failure, up to the cap.
+ */
+export const RECORD_FAILED = sql<FailureParams, { status: DeliveryStatus }>(`
+WITH failed AS (
+  UPDATE webhook_deliveries
+     SET attempts = attempts + 1, last_attempt_at = now(), last_response_status = :responseStatus,
+         last_error = :error, leased_until = NULL,
+         status = CASE WHEN attempts + 1 >= :attemptsMax THEN 'dead' ELSE 'pending' END,
+         next_attempt_at = now() + make_interval(secs => :retryInMs::float8 / 1000)
+   WHERE tenant_id = :tenantId AND id = :id
+  RETURNING tenant_id, subscription_id, status
+),
+breaker AS (
+  UPDATE webhook_subscriptions s
+     SET consecutive_failures = s.consecutive_failures + 1,
+         parked_until = CASE
+           WHEN s.consecutive_failures + 1 < :breakerFailures THEN s.parked_until
+           ELSE now() + make_interval(secs => least(:breakerParkCapMs::float8, :breakerParkBaseMs::float8
+                  * power(2, least(s.consecutive_failures + 1 - :breakerFailures, 40))) / 1000)
+         END
+    FROM failed
+   WHERE s.tenant_id = failed.tenant_id AND s.id = failed.subscription_id
+)
+SELECT status FROM failed`);
 
 /** Deliveries per status across tenants, and how many pending ones have failed at least once. */
 export const DELIVERY_STATISTICS = sql<

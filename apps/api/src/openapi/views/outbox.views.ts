@@ -46,6 +46,16 @@ const webhookFields = {
   previousSecretExpiresAt: instant
     .nullable()
     .meta({ description: 'After a rotation: until when the previous secret still signs.' }),
+  consecutiveFailures: z
+    .number()
+    .int()
+    .min(0)
+    .meta({ description: 'Failed attempts in a row; a success resets it. At the breaker threshold it parks.' }),
+  parkedUntil: instant.nullable().meta({
+    description:
+      'The circuit breaker: while in the future nothing is sent to this webhook; then one delivery probes it, ' +
+      'and a success closes the breaker. Null when closed.',
+  }),
 };
 
 export const webhookView = component('Webhook', z.strictObject(webhookFields));
