@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { INestApplicationContext } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
@@ -34,18 +35,21 @@ const TENANT_CONCURRENCY_MAX = 4;
 
 let api: ApiHarness;
 let worker: INestApplicationContext;
+let secondWorker: INestApplicationContext;
 const tarpit = new Tarpit();
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
   api = await startApi({ settings: SETTINGS });
   worker = await startWorker(api, SETTINGS);
+  secondWorker = await startWorker(api, SETTINGS);
 });
 
 afterAll(async () => {
   await tarpit.stop();
   for (const receiver of receivers) await receiver.stop();
   await worker?.close();
+  await secondWorker?.close();
   await api?.close();
 });
 
@@ -81,7 +85,41 @@ async function webhook(tenant: TestTenant, id: string) {
   return listed.body.data.find((each: { id: string }) => each.id === id);
 }
 
+/** An endpoint that answers 204 after a pause, and counts the requests it holds at once. */
+async function slowReceiver(pauseMs: number) {
+  const seen = { open: 0, peakOpen: 0, eventIds: [] as string[] };
+  const server = createServer((request, response) => {
+    seen.open++;
+    seen.peakOpen = Math.max(seen.peakOpen, seen.open);
+    seen.eventIds.push(String(request.headers['ledger-event-id']));
+    request.resume();
+    setTimeout(() => {
+      seen.open--;
+      response.writeHead(204).end();
+    }, pauseMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
+  return { seen, url, stop: () => new Promise((resolve) => server.close(resolve)) };
+}
+
 describe('webhook delivery fairness', () => {
+  it('two workers together keep to the per-subscription cap and send each delivery once', async () => {
+    const tenant = await seededTenant(api, 'two workers');
+    const endpoint = await slowReceiver(100);
+    try {
+      await subscribe(tenant, endpoint.url);
+      await postTransfers(tenant, 9);
+      await waitUntil(async () => endpoint.seen.eventIds.length >= 10, 30_000, 'all 10 events are delivered');
+      await waitUntil(async () => endpoint.seen.open === 0, 5_000, 'the last answer is sent');
+      expect(new Set(endpoint.seen.eventIds).size).toBe(10);
+      expect(endpoint.seen.eventIds, 'each delivery sent once').toHaveLength(10);
+      expect(endpoint.seen.peakOpen, 'in flight at once for the one subscription').toBe(1);
+    } finally {
+      await endpoint.stop();
+    }
+  });
+
   it("a tenant's tarpit endpoints hold only its own slots: another tenant's deliveries all arrive first", async () => {
     const tarpitUrl = await tarpit.start();
     const hostile = await seededTenant(api, 'tarpit owner');

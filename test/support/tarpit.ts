@@ -38,6 +38,8 @@ export class Tarpit {
   /** Drops every open connection (the senders see a reset) and stops listening. */
   async stop(): Promise<void> {
     for (const socket of this.open.keys()) socket.destroy();
-    await new Promise((resolve) => this.server?.close(resolve));
+    const server = this.server;
+    this.server = undefined;
+    if (server?.listening) await new Promise((resolve) => server.close(resolve));
   }
 }
