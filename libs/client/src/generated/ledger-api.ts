@@ -876,9 +876,9 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Public like /health: counts, never tenant data.
+         * @description Counts summed over every tenant (outbox backlog, webhook deliveries, runs, open tickets) and this process's posting rate and latency; the database's figures are reused for `LEDGER_METRICS_CACHE_SECONDS`.
          *
-         *     Public: no API key.
+         *     The metrics token (`LEDGER_METRICS_TOKEN`) or the operator token; no API key.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -1703,18 +1703,14 @@ export interface components {
                 };
             };
         };
-        /** @description The database answers; a lagging outbox is a warning, not a failure. */
+        /** @description The database answers; a lagging outbox is a warning, not a failure. Ages only: the counts, summed over every tenant, are in `/metrics`. */
         Health: {
             /** @enum {string} */
             status: "ok" | "warn";
             /** @constant */
             database: "up";
             outbox: {
-                /** @example 3 */
-                unpublished: string;
                 oldestUnpublishedAgeSeconds: number;
-                /** @example 3 */
-                webhooksUnqueued: string;
                 oldestUnqueuedAgeSeconds: number;
                 /** @enum {string} */
                 status: "ok" | "lagging";
@@ -4808,6 +4804,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            401: components["responses"]["Unauthenticated"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
     };
