@@ -67,7 +67,7 @@ export class ApiModule {
         ImportsModule,
         ReconciliationSettingsModule.forRoot({ runLeaseSeconds: options.runLeaseSeconds ?? RUN_LEASE_SECONDS }),
         ReconciliationModule,
-        ProofsModule.forRoot({ signingKey: options.signingKey }),
+        ProofsModule.forRoot({ signingKey: options.signingKey, issuedPerMinuteMax: options.proofsPerMinuteMax }),
         ExportsModule,
       ],
       controllers: [

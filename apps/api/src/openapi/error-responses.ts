@@ -10,6 +10,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   FORBIDDEN: "the key's roles do not allow this; `details.required` lists the roles that do",
   NOT_FOUND: "no such object in this tenant (another tenant's objects are not found either)",
   ACCOUNT_NOT_FOUND: 'a named account does not exist; `details.accounts` lists them',
+  PROOF_NOT_FOUND: 'no balance proof has been issued yet, or none with this id (`POST /v1/proofs/balances` issues one)',
   IDEMPOTENCY_KEY_IN_PROGRESS: 'the first request with this key is still running; retry later with the same key',
   EXTERNAL_REF_CONFLICT: 'the externalRef is already posted with other content',
   ACCOUNT_CODE_CONFLICT: 'an account with this code exists',
