@@ -28,7 +28,9 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   IMPORT_INVALID: 'the file cannot be read exactly; `details.errors` lists every bad line, nothing was stored',
   NOT_A_HOLD: 'the transaction is not a pending hold',
   NOT_REVERSIBLE: 'this transaction cannot be reversed (a hold, or a reversal)',
-  RATE_LIMITED: 'the key sent more requests than its limit; wait `Retry-After` seconds',
+  RATE_LIMITED:
+    'the key sent more requests than its limit (or the tenant had its limit of new balance proofs this minute); ' +
+    'wait `Retry-After` seconds',
   INTERNAL: 'an unexpected error; retry with the same Idempotency-Key',
   UNAVAILABLE: 'the database (or the proof signing key) is not available; retry after `Retry-After` seconds',
 };

@@ -2377,11 +2377,11 @@ export interface components {
             };
         };
         /**
-         * @description `RATE_LIMITED`: the key sent more requests than its limit; wait `Retry-After` seconds.
+         * @description `RATE_LIMITED`: the key sent more requests than its limit (or the tenant had its limit of new balance proofs this minute); wait `Retry-After` seconds.
          * @example {
          *       "error": {
          *         "code": "RATE_LIMITED",
-         *         "message": "the key sent more requests than its limit; wait Retry-After seconds",
+         *         "message": "the key sent more requests than its limit (or the tenant had its limit of new balance proofs this minute); wait Retry-After seconds",
          *         "details": {}
          *       }
          *     }
@@ -3035,7 +3035,7 @@ export interface components {
                 "application/json": components["schemas"]["ProofNotFoundError"];
             };
         };
-        /** @description Too many requests: `RATE_LIMITED` the key sent more requests than its limit; wait `Retry-After` seconds. */
+        /** @description Too many requests: `RATE_LIMITED` the key sent more requests than its limit (or the tenant had its limit of new balance proofs this minute); wait `Retry-After` seconds. */
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
