@@ -234,9 +234,10 @@ describe('the ledger answers as its OpenAPI document says', () => {
     expect((await call('POST', '/v1/transactions', { key: poster, ...once(), body: large })).status).toBe(413);
   });
 
-  it('health, metrics and the proof key are public', async () => {
+  it('health and the proof key are public, metrics for the operator token', async () => {
     expect((await call('GET', '/health')).body.database).toBe('up');
-    expect((await call('GET', '/metrics')).body).toContain('# HELP');
+    expect((await call('GET', '/metrics')).status).toBe(401);
+    expect((await call('GET', '/metrics', { key: TEST_OPERATOR_TOKEN })).body).toContain('# HELP');
     expect((await call('GET', '/v1/proofs/key')).body.algorithm).toBe('Ed25519');
   });
 });

@@ -169,10 +169,18 @@ describe('reconciliation answers as its OpenAPI document says', () => {
   });
 
   it('proofs and exports', async () => {
-    const proof = await call('GET', '/v1/proofs/balances', { key: reader });
+    expect((await call('GET', '/v1/proofs/balances', { key: reader })).status).toBe(404);
+    const issued = await call('POST', '/v1/proofs/balances', { key: reader, ...once(), body: {} });
+    expect(issued.status).toBe(201);
+    const reused = await call('POST', '/v1/proofs/balances', { key: reader, ...once(), body: {} });
+    expect(reused.headers.get('ledger-existing')).toBe('true');
+    const proof = await call('GET', '/v1/proofs/balances', { key: reader, query: { proofId: issued.body.id } });
     expect(proof.body.format).toBe('ledger-balance-proof/1');
     await mustPost(api, posterKey, deposit('1'));
+    const next = await call('POST', '/v1/proofs/balances', { key: reader, ...once(), body: {} });
+    expect(next.body.id).not.toBe(proof.body.id);
     const later = await call('GET', '/v1/proofs/balances', { key: reader, query: { since: proof.body.id } });
+    expect(later.body.id).toBe(next.body.id);
     expect(later.body.consistency.previousId).toBe(proof.body.id);
     const account = { account: 'assets:bank' };
     const inclusion = await call('GET', '/v1/proofs/balances/{account}', { key: reader, path: account });

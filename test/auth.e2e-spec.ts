@@ -101,7 +101,10 @@ describe('authentication', () => {
   it('GET /health is public', async () => {
     const response = await api.request('GET', '/health');
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ database: 'up', outbox: { unpublished: expect.any(String) } });
+    expect(response.body).toMatchObject({
+      database: 'up',
+      outbox: { oldestUnpublishedAgeSeconds: expect.any(Number) },
+    });
     expect((await api.request('GET', '/health', { headers: { authorization: 'Bearer garbage' } })).status).toBe(200);
   });
 });

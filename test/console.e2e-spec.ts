@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { type ConsoleBrowser, openConsoleBrowser } from './support/console-browser';
-import { createAccount, createApiKey, mustPost, seededTenant } from './support/ledger-fixtures';
+import { createAccount, createApiKey, mustPost, seededTenant, sqlRows } from './support/ledger-fixtures';
 import { bankCsv, createSource, financeKey } from './support/reconciliation-fixtures';
 
 // The finance console in Debian's Chromium against the real server on PostgreSQL: the finance team's
@@ -239,16 +239,13 @@ describe('the finance console', () => {
     await browser.screenshot('11-account');
   });
 
-  it('offers the proof download only where the server has proofs', async () => {
+  it('shows a finance key that proofs are for auditors', async () => {
     const { page } = browser;
     await page.getByRole('link', { name: 'Proofs', exact: true }).click();
-    const available = (await api.request('GET', '/v1/proofs/balances', { key: auditor })).status !== 404;
-    if (available)
-      await page
-        .getByText(/roles do not allow this|Download proof/)
-        .first()
-        .waitFor();
-    else await page.getByText('Proofs are not available on this server.').waitFor();
+    await page
+      .getByText(/roles do not allow this/)
+      .first()
+      .waitFor();
     await browser.screenshot('12-proofs-finance');
   });
 
@@ -280,9 +277,21 @@ describe('the finance console', () => {
     expect(status).toBe(403);
     expect((await api.request('GET', `/v1/discrepancies/${id}`, { key: finance })).body.status).toBe('open');
 
+    // Reading the Proofs page stores nothing; its button issues a proof, and again at the same position
+    // answers the stored one.
+    const proofs = async () =>
+      (await sqlRows<{ n: number }>(api, 'SELECT count(*)::int AS n FROM balance_proofs'))[0]!.n;
+    const before = await proofs();
     await page.getByRole('link', { name: 'Proofs', exact: true }).click();
-    const available = (await api.request('GET', '/v1/proofs/balances', { key: auditor })).status !== 404;
-    await page.getByText(available ? 'Download proof (JSON)' : 'Proofs are not available on this server.').waitFor();
+    await page.getByRole('button', { name: 'Issue a new proof' }).waitFor();
+    await page.getByRole('button', { name: 'Issue a new proof' }).click();
+    await page.getByRole('button', { name: 'Download proof (JSON)' }).waitFor();
+    await page.getByRole('button', { name: 'Issue a new proof' }).click();
+    await page.getByText(/it still stands, nothing new was signed/).waitFor();
+    await page.getByRole('link', { name: 'Proofs', exact: true }).click();
+    await page.reload();
+    await page.getByRole('button', { name: 'Download proof (JSON)' }).waitFor();
+    expect(await proofs()).toBe(before + 1);
     await browser.screenshot('14-proofs-auditor');
     expect(unexpectedErrors()).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,7 +32,8 @@ describe('balance proofs', () => {
   let dir: string;
 
   beforeAll(async () => {
-    api = await startApi();
+    // Proofs are issued here far more often than a tenant may in production.
+    api = await startApi({ settings: { LEDGER_PROOFS_PER_MINUTE_MAX: '1000' } });
     ledger = await seedAuditedLedger(api);
     keyId = (await api.request('GET', '/v1/proofs/key')).body.keyId;
     dir = await mkdtemp(join(tmpdir(), 'ledger-proofs-'));
@@ -40,8 +42,16 @@ describe('balance proofs', () => {
     await api?.close();
   });
 
-  async function issue(query = ''): Promise<any> {
-    const response = await api.request('GET', `/v1/proofs/balances${query}`, { key: ledger.auditorKey });
+  /** Issues a proof (or has the stored one of this position), then reads the whole document. */
+  async function issue(body: { asOf?: string } = {}, since?: string): Promise<any> {
+    const issued = await api.request('POST', '/v1/proofs/balances', {
+      key: ledger.auditorKey,
+      idempotencyKey: randomUUID(),
+      body,
+    });
+    expect(issued.status, JSON.stringify(issued.body)).toBe(201);
+    const query = new URLSearchParams({ proofId: issued.body.id, ...(since === undefined ? {} : { since }) });
+    const response = await api.request('GET', `/v1/proofs/balances?${query}`, { key: ledger.auditorKey });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     return response.body;
   }
@@ -54,7 +64,11 @@ describe('balance proofs', () => {
       keyId: expect.stringMatching(/^[0-9a-f]{64}$/),
       publicKeyPem: expect.stringContaining('PUBLIC KEY'),
     });
+    const issue = (key: string) =>
+      api.request('POST', '/v1/proofs/balances', { key, idempotencyKey: randomUUID(), body: {} });
+    expectError(await issue(ledger.tenant.posterKey), 403, 'FORBIDDEN');
     expectError(await api.request('GET', '/v1/proofs/balances', { key: ledger.tenant.posterKey }), 403, 'FORBIDDEN');
+    expect((await issue(ledger.tenant.adminKey)).status).toBe(201);
     expect((await api.request('GET', '/v1/proofs/balances', { key: ledger.tenant.adminKey })).status).toBe(200);
   });
 
@@ -73,7 +87,7 @@ describe('balance proofs', () => {
 
   it('signs balances as of a past time, equal to GET /balance?asOf for every account', async () => {
     const asOf = new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString();
-    const proof = await issue(`?asOf=${asOf}`);
+    const proof = await issue({ asOf });
     expect(verifyProof(proof).ok).toBe(true);
     expect(proof.asOf).toBe(asOf);
     for (const account of proof.accounts) {
@@ -155,14 +169,14 @@ describe('balance proofs', () => {
         key: ledger.auditorKey,
       }),
       404,
-      'NOT_FOUND',
+      'PROOF_NOT_FOUND',
     );
   });
 
   it('proves that a later journal extends an earlier one, and a proof that drops a transaction does not', async () => {
     const earlier = await issue();
     await postMore(api, ledger.tenant, 5);
-    const later = await issue(`?since=${earlier.id}`);
+    const later = await issue({}, earlier.id);
     expect(later.consistency.stripes.flatMap((stripe: any) => stripe.links)).toHaveLength(5);
     expect(verifyProof(later, { previous: earlier, trustedKeyId: keyId }).firstFailure).toBeNull();
     const dropped = structuredClone(later);
@@ -171,7 +185,7 @@ describe('balance proofs', () => {
     expectError(
       await api.request('GET', `/v1/proofs/balances?since=${'a'.repeat(64)}`, { key: ledger.auditorKey }),
       404,
-      'NOT_FOUND',
+      'PROOF_NOT_FOUND',
     );
     expectError(
       await api.request('GET', '/v1/proofs/balances?since=xyz', { key: ledger.auditorKey }),
@@ -183,7 +197,7 @@ describe('balance proofs', () => {
   it('the CLI verifier prints each check and names the first that fails, with exit code 1', async () => {
     const earlier = await issue();
     await postMore(api, ledger.tenant, 2);
-    const later = await issue(`?since=${earlier.id}`);
+    const later = await issue({}, earlier.id);
     const files = {
       earlier: join(dir, 'earlier.json'),
       later: join(dir, 'later.json'),

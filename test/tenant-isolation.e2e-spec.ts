@@ -95,6 +95,7 @@ const crossReferences = (o: TenantObjects): Probe[] => [
     path: `/v1/proofs/balances/assets:bank?proofId=${o.proofId}`,
     refused: (answer) => answer.status === 404,
   },
+  { method: 'GET', path: `/v1/proofs/balances?proofId=${o.proofId}`, refused: (answer) => answer.status === 404 },
   {
     method: 'GET',
     path: `/v1/proofs/balances?since=${o.proofId}`,
@@ -197,8 +198,12 @@ async function seedTenantA(tenant: TestTenant): Promise<TenantObjects> {
     body: { name: 'gateway', mappings: {} },
   });
   expect(inbound.status, JSON.stringify(inbound.body)).toBe(201);
-  const proof = await api.request('GET', '/v1/proofs/balances', { key: tenant.adminKey });
-  expect(proof.status, JSON.stringify(proof.body).slice(0, 300)).toBe(200);
+  const proof = await api.request('POST', '/v1/proofs/balances', {
+    key: tenant.adminKey,
+    idempotencyKey: randomUUID(),
+    body: {},
+  });
+  expect(proof.status, JSON.stringify(proof.body).slice(0, 300)).toBe(201);
   const [line] = await sqlRows<{ id: string }>(
     api,
     `SELECT id::text FROM statement_lines WHERE tenant_id = $1 AND refs->>'customerReference' = 'A-1'`,

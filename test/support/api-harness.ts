@@ -58,13 +58,15 @@ export async function startApi(
   options: { poolSize?: number; rateLimit?: RateLimit; settings?: Record<string, string>; embedded?: boolean } = {},
 ): Promise<ApiHarness> {
   const db = options.embedded ? await embeddedTestDatabase() : await createTestDatabase(options.poolSize ?? 20);
-  const events = loadConfig(options.settings ?? {}).events;
+  const { events, metrics, proofsPerMinuteMax } = loadConfig(options.settings ?? {});
   const app = await createApiApp({
     database: db.database,
     operatorToken: TEST_OPERATOR_TOKEN,
     rateLimit: options.rateLimit,
     events,
     signingKey: TEST_SIGNING_KEY,
+    metrics,
+    proofsPerMinuteMax,
     logLevels: ['error'],
     consoleDir: BUILT_CONSOLE_DIR,
   });

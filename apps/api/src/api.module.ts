@@ -7,7 +7,7 @@ import { ImportsModule } from '@ledger/imports';
 import { InboxModule } from '@ledger/inbox';
 import { RUN_LEASE_SECONDS, ReconciliationModule, ReconciliationSettingsModule } from '@ledger/reconciliation';
 import { LedgerModule } from '@ledger/ledger';
-import type { EventDeliveryConfig } from '@ledger/config';
+import type { EventDeliveryConfig, MetricsConfig } from '@ledger/config';
 import { OutboxModule, WebhooksModule } from '@ledger/outbox';
 import { ProofsModule } from '@ledger/proofs';
 import { ExportsModule } from '@ledger/exports';
@@ -31,7 +31,8 @@ import { TransactionsController } from './controllers/transactions.controller';
 import { WebhooksController } from './controllers/webhooks.controller';
 import { EVENT_DELIVERY_CONFIG } from './event-delivery-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
-import { LedgerMetrics } from './metrics/ledger-metrics';
+import { LedgerMetrics, METRICS_CONFIG } from './metrics/ledger-metrics';
+import { OPERATIONS_TOKENS, type OperationsTokens } from './metrics/operations-token.guard';
 
 export interface ApiModuleOptions {
   database: Database;
@@ -42,7 +43,13 @@ export interface ApiModuleOptions {
   signingKey: string | undefined;
   /** Reconciliation run lease; the documented default when not given. */
   runLeaseSeconds?: number;
+  /** /metrics: its token and cache; without them the operator token only, figures kept 5 s. */
+  metrics?: MetricsConfig;
+  /** New balance proofs per tenant per minute; the documented default when not given. */
+  proofsPerMinuteMax?: number;
 }
+
+const METRICS_DEFAULTS: MetricsConfig = { token: undefined, cacheSeconds: 5 };
 
 @Module({})
 export class ApiModule {
@@ -60,7 +67,7 @@ export class ApiModule {
         ImportsModule,
         ReconciliationSettingsModule.forRoot({ runLeaseSeconds: options.runLeaseSeconds ?? RUN_LEASE_SECONDS }),
         ReconciliationModule,
-        ProofsModule.forRoot({ signingKey: options.signingKey }),
+        ProofsModule.forRoot({ signingKey: options.signingKey, issuedPerMinuteMax: options.proofsPerMinuteMax }),
         ExportsModule,
       ],
       controllers: [
@@ -86,6 +93,14 @@ export class ApiModule {
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: EVENT_DELIVERY_CONFIG, useValue: options.events },
+        { provide: METRICS_CONFIG, useValue: options.metrics ?? METRICS_DEFAULTS },
+        {
+          provide: OPERATIONS_TOKENS,
+          useValue: {
+            metricsToken: (options.metrics ?? METRICS_DEFAULTS).token,
+            operatorToken: options.operatorToken,
+          } satisfies OperationsTokens,
+        },
         LedgerMetrics,
       ],
     };

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { RateLimit } from '@ledger/auth';
-import type { EventDeliveryConfig } from '@ledger/config';
+import type { EventDeliveryConfig, MetricsConfig } from '@ledger/config';
 import type { Database } from '@ledger/db';
 import { ApiModule } from './api.module';
 import { jsonBody } from './http/json-body';
@@ -31,6 +31,10 @@ export interface ApiAppOptions {
   consoleDir?: string;
   /** Reconciliation run lease; the documented default when not given. */
   runLeaseSeconds?: number;
+  /** /metrics: its token and cache; without them the operator token only, figures kept 5 s. */
+  metrics?: MetricsConfig;
+  /** New balance proofs per tenant per minute; the documented default when not given. */
+  proofsPerMinuteMax?: number;
 }
 
 export async function createApiApp(options: ApiAppOptions): Promise<INestApplication> {

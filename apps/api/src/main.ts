@@ -70,6 +70,8 @@ async function main(): Promise<void> {
     logLevels: ['error', 'warn'],
     consoleDir,
     runLeaseSeconds: config.reconcileRunLeaseSeconds,
+    metrics: config.metrics,
+    proofsPerMinuteMax: config.proofsPerMinuteMax,
   });
   const worker = config.workerInProcess
     ? await NestFactory.createApplicationContext(

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { type Command, InvalidArgumentError } from 'commander';
 import { ExportJournalUseCase, JOURNAL_FORMATS, type JournalFormat } from '@ledger/exports';
-import { IssueBalanceProofUseCase, type Verdict, verifyProof } from '@ledger/proofs';
+import { GetBalanceProofUseCase, IssueBalanceProofUseCase, type Verdict, verifyProof } from '@ledger/proofs';
 
 export type UseCaseContext = { get<U>(type: new (...args: never[]) => U): U };
 type WithUseCases = <T>(work: (context: UseCaseContext) => Promise<T>) => Promise<T>;
@@ -62,17 +62,23 @@ export function registerAuditCommands(program: Command, withUseCases: WithUseCas
   const proof = program.command('proof').description('signed balance proofs');
   proof
     .command('export')
-    .description("sign the tenant's books now (or as of a time) and write the proof as JSON")
+    .description(
+      "sign the tenant's books now (or as of a time) and write the proof as JSON; the stored proof of the same " +
+        'journal position is reused',
+    )
     .requiredOption('--tenant <id>', 'tenant id')
     .option('--as-of <time>', 'balances of the entries effective at or before this time (default now)', parseInstant)
     .option('--since <proofId>', 'include the journal links since this earlier proof (for --previous)')
     .option('--out <file>', 'write to this file (default stdout)')
     .action(async (options: { tenant: string; asOf?: Date; since?: string; out?: string }) => {
-      const document = await withUseCases((context) =>
-        context
+      const document = await withUseCases(async (context) => {
+        const { checkpoint } = await context
           .get(IssueBalanceProofUseCase)
-          .execute({ tenantId: options.tenant, asOf: options.asOf, since: options.since }),
-      );
+          .execute({ tenantId: options.tenant, asOf: options.asOf });
+        return context
+          .get(GetBalanceProofUseCase)
+          .execute({ tenantId: options.tenant, proofId: checkpoint.id, since: options.since });
+      });
       const text = `${JSON.stringify(document, null, 2)}\n`;
       if (options.out) await writeFile(options.out, text);
       else process.stdout.write(text);

@@ -46,3 +46,5 @@ export type StatementLine = LedgerSchema<'StatementLine'> &
 export type Run = LedgerSchema<'ReconciliationRun'>;
 export type Account = LedgerSchema<'Account'>;
 export type AccountEntry = LedgerSchema<'AccountEntry'>;
+export type BalanceProof = LedgerSchema<'BalanceProof'>;
+export type BalanceProofCheckpoint = LedgerSchema<'BalanceProofCheckpoint'>;

@@ -25,6 +25,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RECONCILE_RUN_LEASE_SECONDS: '0' })).toThrow(/RECONCILE_RUN_LEASE_SECONDS/);
   });
 
+  it('keeps /metrics for a token (the operator token alone by default), its figures 5 s, proofs 6 a minute', () => {
+    expect(loadConfig({})).toMatchObject({ metrics: { token: undefined, cacheSeconds: 5 }, proofsPerMinuteMax: 6 });
+    expect(
+      loadConfig({
+        LEDGER_METRICS_TOKEN: 'scraper-token-0123456789',
+        LEDGER_METRICS_CACHE_SECONDS: '0',
+        LEDGER_PROOFS_PER_MINUTE_MAX: '2',
+      }),
+    ).toMatchObject({ metrics: { token: 'scraper-token-0123456789', cacheSeconds: 0 }, proofsPerMinuteMax: 2 });
+    expect(() => loadConfig({ LEDGER_METRICS_TOKEN: 'short' })).toThrow(/LEDGER_METRICS_TOKEN/);
+    expect(() => loadConfig({ LEDGER_PROOFS_PER_MINUTE_MAX: '0' })).toThrow(/LEDGER_PROOFS_PER_MINUTE_MAX/);
+  });
+
   it('names every bad setting', () => {
     expect(() => loadConfig({ PORT: 'eighty', RECONCILE_CRON: 'whenever' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty', RECONCILE_CRON: 'whenever' })).toThrow(/PORT.*RECONCILE_CRON/);

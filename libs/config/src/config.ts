@@ -60,7 +60,21 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).default(2000),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  LEDGER_METRICS_TOKEN: z
+    .string()
+    .regex(/^[!-~]{16,200}$/, '16 to 200 printable characters')
+    .optional(),
+  LEDGER_METRICS_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+  LEDGER_PROOFS_PER_MINUTE_MAX: z.coerce.number().int().min(1).max(1000).default(6),
 });
+
+/** Who may read /metrics and the outbox figures, and how often the database is asked for them. */
+export interface MetricsConfig {
+  /** A bearer token for the scraper; the operator token is accepted too. Unset: the operator token only. */
+  token: string | undefined;
+  /** Figures read from the database are reused for this long, however often the endpoint is scraped. */
+  cacheSeconds: number;
+}
 
 /** How events leave: the relay (NATS or none), the outbox's upkeep and webhooks. */
 export interface EventDeliveryConfig {
@@ -121,6 +135,9 @@ export interface AppConfig {
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /** Requests per second and burst per API key in each API process; 0 per second turns it off. */
   rateLimit: { perSecond: number; burst: number };
+  metrics: MetricsConfig;
+  /** New balance proofs a tenant may have issued per minute (a reused one does not count). */
+  proofsPerMinuteMax: number;
 }
 
 export class ConfigError extends Error {}
@@ -176,5 +193,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perSecond: values.RATE_LIMIT_PER_SECOND,
       burst: values.RATE_LIMIT_BURST ?? 2 * values.RATE_LIMIT_PER_SECOND,
     },
+    metrics: { token: values.LEDGER_METRICS_TOKEN, cacheSeconds: values.LEDGER_METRICS_CACHE_SECONDS },
+    proofsPerMinuteMax: values.LEDGER_PROOFS_PER_MINUTE_MAX,
   };
 }

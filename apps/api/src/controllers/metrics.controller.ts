@@ -9,13 +9,18 @@ import { Endpoint } from '../openapi/endpoint';
 export class MetricsController {
   constructor(private readonly metrics: LedgerMetrics) {}
 
-  /** Prometheus text format. Public like /health: it holds counts, never tenant data. */
+  /**
+   * Prometheus text format: counts summed over every tenant, so for the operator's scraper only; the
+   * figures read from the database are reused for a few seconds, however often it is scraped.
+   */
   @Get()
   @Endpoint({
     operationId: 'getMetrics',
     summary: 'Prometheus metrics',
-    description: 'Public like /health: counts, never tenant data.',
-    access: 'public',
+    description:
+      'Counts summed over every tenant (outbox backlog, webhook deliveries, runs, open tickets) and this ' +
+      "process's posting rate and latency; the database's figures are reused for `LEDGER_METRICS_CACHE_SECONDS`.",
+    access: 'metrics',
     answer: { status: 200, description: 'Prometheus text format.', text: ['text/plain'] },
   })
   async scrape(@Res() response: Response): Promise<void> {

@@ -1,18 +1,40 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { MetricsConfig } from '@ledger/config';
 import { GetOutboxBacklogUseCase, WebhookStatisticsUseCase } from '@ledger/outbox';
 import { ReconciliationStatisticsUseCase } from '@ledger/reconciliation';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** One read shared by the gauges that ask for it during one scrape (prom-client collects them all at once). */
-function sharedWhileInFlight<T>(read: () => Promise<T>): () => Promise<T> {
-  let inFlight: Promise<T> | undefined;
-  return () => (inFlight ??= read().finally(() => (inFlight = undefined)));
+export const METRICS_CONFIG = Symbol('METRICS_CONFIG');
+
+/**
+ * One read shared by every caller while it runs (prom-client collects all gauges at once) and for
+ * `seconds` after it answered, so scrapes, however frequent, ask the database at most once per
+ * period. A failed read is not kept: the next call tries again.
+ */
+export function cachedFor<T>(seconds: number, read: () => Promise<T>): () => Promise<T> {
+  let entry: { value: Promise<T>; expiresAt: number } | undefined;
+  return () => {
+    if (entry !== undefined && Date.now() < entry.expiresAt) return entry.value;
+    const current = { value: read(), expiresAt: Number.POSITIVE_INFINITY };
+    entry = current;
+    current.value.then(
+      () => {
+        current.expiresAt = Date.now() + seconds * 1000;
+      },
+      () => {
+        if (entry === current) entry = undefined;
+      },
+    );
+    return current.value;
+  };
 }
 
 /**
  * Prometheus metrics of this API process. Postings are measured here as they are answered; the
- * outbox, webhook and reconciliation figures are read from the database at each scrape, so they are
- * the same whichever process is scraped (the relay and webhook sender run in the worker).
+ * outbox, webhook and reconciliation figures are read from the database, at most once per
+ * `LEDGER_METRICS_CACHE_SECONDS`, so they are the same whichever process is scraped (the relay and
+ * webhook sender run in the worker). They are summed over every tenant: only the operator's scraper
+ * may read them (OperationsTokenGuard).
  */
 @Injectable()
 export class LedgerMetrics {
@@ -37,10 +59,13 @@ export class LedgerMetrics {
     outboxBacklog: GetOutboxBacklogUseCase,
     webhooks: WebhookStatisticsUseCase,
     reconciliation: ReconciliationStatisticsUseCase,
+    @Inject(METRICS_CONFIG) config: MetricsConfig,
   ) {
     collectDefaultMetrics({ register: this.registry });
     const registers = [this.registry];
-    const backlog = sharedWhileInFlight(() => outboxBacklog.execute({ lagWarnSeconds: 0 }));
+    const backlog = cachedFor(config.cacheSeconds, () => outboxBacklog.execute({ lagWarnSeconds: 0 }));
+    const deliveries = cachedFor(config.cacheSeconds, () => webhooks.execute());
+    const runsAndTickets = cachedFor(config.cacheSeconds, () => reconciliation.execute());
     new Gauge({
       name: 'ledger_outbox_unpublished_events',
       help: 'Outbox events not yet published by the relay',
@@ -58,6 +83,14 @@ export class LedgerMetrics {
       },
     });
     new Gauge({
+      name: 'ledger_webhook_unqueued_events',
+      help: 'Outbox events whose webhook deliveries the webhook queue has not written yet',
+      registers,
+      async collect() {
+        this.set(Number((await backlog()).webhooksUnqueued));
+      },
+    });
+    new Gauge({
       name: 'ledger_webhook_queue_lag_seconds',
       help: 'Age of the oldest outbox event whose webhook deliveries are not written yet (0 when none waits)',
       registers,
@@ -71,7 +104,7 @@ export class LedgerMetrics {
       labelNames: ['status'] as const,
       registers,
       async collect() {
-        const statistics = await webhooks.execute();
+        const statistics = await deliveries();
         for (const [status, count] of Object.entries(statistics.deliveries)) this.set({ status }, count);
         this.set({ status: 'retrying' }, statistics.retrying);
       },
@@ -83,8 +116,7 @@ export class LedgerMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const [status, count] of Object.entries((await reconciliation.execute()).runs))
-          this.set({ status }, count);
+        for (const [status, count] of Object.entries((await runsAndTickets()).runs)) this.set({ status }, count);
       },
     });
     new Gauge({
@@ -94,8 +126,7 @@ export class LedgerMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const [kind, count] of Object.entries((await reconciliation.execute()).openTickets))
-          this.set({ kind }, count);
+        for (const [kind, count] of Object.entries((await runsAndTickets()).openTickets)) this.set({ kind }, count);
       },
     });
   }

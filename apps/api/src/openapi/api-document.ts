@@ -68,7 +68,12 @@ const SECURITY_SCHEMES = {
   operatorToken: {
     type: 'http',
     scheme: 'bearer',
-    description: 'The operator token (`LEDGER_ADMIN_TOKEN`); it may only create tenants.',
+    description: 'The operator token (`LEDGER_ADMIN_TOKEN`); it may only create tenants, and read `/metrics`.',
+  },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: "The metrics token (`LEDGER_METRICS_TOKEN`), for the operator's scraper: `/metrics` only.",
   },
 } as const;
 

@@ -1,4 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
+import { UseGuards, applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import { OperatorOnly, Public, ROLES, type Role, Roles } from '@ledger/auth';
 import type { ErrorCode } from '@ledger/errors';
@@ -7,9 +7,13 @@ import type { z } from 'zod';
 import { schemaRef } from './components';
 import { errorResponses } from './error-responses';
 import { type JsonSchema, jsonSchemaOf } from './json-schema';
+import { OperationsTokenGuard } from '../metrics/operations-token.guard';
 
-/** Who may call: anyone, the operator token, any API key, or a key with one of these roles. */
-export type EndpointAccess = 'public' | 'operator' | 'any-key' | readonly [Role, ...Role[]];
+/**
+ * Who may call: anyone, the operator token, the metrics token (or the operator token), any API key, or
+ * a key with one of these roles.
+ */
+export type EndpointAccess = 'public' | 'operator' | 'metrics' | 'any-key' | readonly [Role, ...Role[]];
 
 export interface EndpointAnswer {
   status: 200 | 201 | 204;
@@ -52,6 +56,9 @@ export const LEDGER_EXISTING_HEADER = { $ref: '#/components/headers/LedgerExisti
 function accessDecorators(access: EndpointAccess): MethodDecorator[] {
   if (access === 'public') return [Public()];
   if (access === 'operator') return [OperatorOnly(), ApiSecurity('operatorToken')];
+  // No API key: the key guard lets it through, and the operations guard wants one of its tokens.
+  if (access === 'metrics')
+    return [Public(), UseGuards(OperationsTokenGuard), ApiSecurity('metricsToken'), ApiSecurity('operatorToken')];
   const roles = access === 'any-key' ? ROLES : access;
   // One requirement per role: any one of them is enough.
   return [Roles(...roles), ...roles.map((role) => ApiSecurity('apiKey', [role]))];
@@ -61,6 +68,7 @@ function accessDecorators(access: EndpointAccess): MethodDecorator[] {
 function accessText(access: EndpointAccess): string {
   if (access === 'public') return 'Public: no API key.';
   if (access === 'operator') return 'The operator token only.';
+  if (access === 'metrics') return 'The metrics token (`LEDGER_METRICS_TOKEN`) or the operator token; no API key.';
   if (access === 'any-key') return 'Any API key.';
   if (access.length === 1) return `An API key with the role ${access[0]}.`;
   return `An API key with one of the roles ${access.slice(0, -1).join(', ')} or ${access.at(-1)}.`;
@@ -70,7 +78,7 @@ function impliedErrors(contract: EndpointContract): ErrorCode[] {
   const codes: ErrorCode[] = [...(contract.errors ?? [])];
   const { access } = contract;
   if (access !== 'public') codes.push('UNAUTHENTICATED');
-  if (access !== 'public' && access !== 'operator') codes.push('RATE_LIMITED');
+  if (access !== 'public' && access !== 'operator' && access !== 'metrics') codes.push('RATE_LIMITED');
   if (Array.isArray(access) && access.length < ROLES.length) codes.push('FORBIDDEN');
   const hasBody = contract.body !== undefined || contract.multipart !== undefined;
   if (hasBody || contract.query !== undefined || contract.idempotency === 'required') codes.push('VALIDATION_FAILED');

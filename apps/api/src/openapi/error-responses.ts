@@ -10,6 +10,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   FORBIDDEN: "the key's roles do not allow this; `details.required` lists the roles that do",
   NOT_FOUND: "no such object in this tenant (another tenant's objects are not found either)",
   ACCOUNT_NOT_FOUND: 'a named account does not exist; `details.accounts` lists them',
+  PROOF_NOT_FOUND: 'no balance proof has been issued yet, or none with this id (`POST /v1/proofs/balances` issues one)',
   IDEMPOTENCY_KEY_IN_PROGRESS: 'the first request with this key is still running; retry later with the same key',
   EXTERNAL_REF_CONFLICT: 'the externalRef is already posted with other content',
   ACCOUNT_CODE_CONFLICT: 'an account with this code exists',
@@ -28,7 +29,9 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   IMPORT_INVALID: 'the file cannot be read exactly; `details.errors` lists every bad line, nothing was stored',
   NOT_A_HOLD: 'the transaction is not a pending hold',
   NOT_REVERSIBLE: 'this transaction cannot be reversed (a hold, or a reversal)',
-  RATE_LIMITED: 'the key sent more requests than its limit; wait `Retry-After` seconds',
+  RATE_LIMITED:
+    'the key sent more requests than its limit (or the tenant had its limit of new balance proofs this minute); ' +
+    'wait `Retry-After` seconds',
   INTERNAL: 'an unexpected error; retry with the same Idempotency-Key',
   UNAVAILABLE: 'the database (or the proof signing key) is not available; retry after `Retry-After` seconds',
 };

@@ -876,9 +876,9 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Public like /health: counts, never tenant data.
+         * @description Counts summed over every tenant (outbox backlog, webhook deliveries, runs, open tickets) and this process's posting rate and latency; the database's figures are reused for `LEDGER_METRICS_CACHE_SECONDS`.
          *
-         *     Public: no API key.
+         *     The metrics token (`LEDGER_METRICS_TOKEN`) or the operator token; no API key.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -897,14 +897,20 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Issue a signed balance proof
-         * @description A signed checkpoint of the tenant's books (balances as of `asOf`, Merkle sum roots, journal heads); `since` (an earlier proof id) adds the journal links between the two. `ledger proof verify` checks it offline.
+         * Read a stored balance proof
+         * @description The proof `proofId` (default: the latest issued), as `ledger proof verify` reads it; never issues one. `since` (an earlier proof id) adds the journal links between the two.
          *
          *     An API key with one of the roles auditor or admin.
          */
-        get: operations["issueBalanceProof"];
+        get: operations["getBalanceProof"];
         put?: never;
-        post?: never;
+        /**
+         * Issue a signed balance proof
+         * @description Signs the tenant's books (balances as of `asOf`, default now; Merkle sum roots; journal heads) and keeps the proof. While the journal heads are those of the latest proof for the same `asOf` (or of the latest issued without one), that proof is the answer (`Ledger-Existing: true`) and nothing new is stored. At most `LEDGER_PROOFS_PER_MINUTE_MAX` new proofs per tenant per minute.
+         *
+         *     An API key with one of the roles auditor or admin.
+         */
+        post: operations["issueBalanceProof"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1338,6 +1344,58 @@ export interface components {
                 }[];
             };
         };
+        /** @description The signed part of a balance proof (its accounts left out): `GET /v1/proofs/balances?proofId=<id>` answers the whole document. */
+        BalanceProofCheckpoint: {
+            /** @description SHA-256 of the signed checkpoint encoding. */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             */
+            tenantId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-29T10:00:00.000Z
+             */
+            asOf: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-29T10:00:00.000Z
+             */
+            issuedAt: string;
+            keyId: string;
+            publicKey: string;
+            journal: {
+                /** @description One digest over the heads of all stripes. */
+                head: string;
+                stripes: {
+                    stripe: number;
+                    seq: string;
+                    hash: string;
+                }[];
+            };
+            currencies: {
+                /** @example USD */
+                currency: string;
+                accounts: number;
+                /** @description Root of the Merkle sum tree of the accounts in this currency. */
+                root: string;
+                sums: {
+                    debitNormalDebits: string;
+                    debitNormalCredits: string;
+                    creditNormalDebits: string;
+                    creditNormalCredits: string;
+                };
+                totals: {
+                    debitNormal: string;
+                    creditNormal: string;
+                };
+            }[];
+            /** @description Ed25519 over the checkpoint encoding. */
+            signature: string;
+        };
         /** @description One result per transaction sent, in the same order; each item succeeded or failed alone. */
         BatchResult: {
             results: {
@@ -1703,18 +1761,14 @@ export interface components {
                 };
             };
         };
-        /** @description The database answers; a lagging outbox is a warning, not a failure. */
+        /** @description The database answers; a lagging outbox is a warning, not a failure. Ages only: the counts, summed over every tenant, are in `/metrics`. */
         Health: {
             /** @enum {string} */
             status: "ok" | "warn";
             /** @constant */
             database: "up";
             outbox: {
-                /** @example 3 */
-                unpublished: string;
                 oldestUnpublishedAgeSeconds: number;
-                /** @example 3 */
-                webhooksUnqueued: string;
                 oldestUnqueuedAgeSeconds: number;
                 /** @enum {string} */
                 status: "ok" | "lagging";
@@ -2303,11 +2357,31 @@ export interface components {
             publicKeyPem: string;
         };
         /**
-         * @description `RATE_LIMITED`: the key sent more requests than its limit; wait `Retry-After` seconds.
+         * @description `PROOF_NOT_FOUND`: no balance proof has been issued yet, or none with this id (`POST /v1/proofs/balances` issues one).
+         * @example {
+         *       "error": {
+         *         "code": "PROOF_NOT_FOUND",
+         *         "message": "no balance proof has been issued yet, or none with this id (POST /v1/proofs/balances issues one)",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        ProofNotFoundError: {
+            error: {
+                /** @constant */
+                code: "PROOF_NOT_FOUND";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * @description `RATE_LIMITED`: the key sent more requests than its limit (or the tenant had its limit of new balance proofs this minute); wait `Retry-After` seconds.
          * @example {
          *       "error": {
          *         "code": "RATE_LIMITED",
-         *         "message": "the key sent more requests than its limit; wait Retry-After seconds",
+         *         "message": "the key sent more requests than its limit (or the tenant had its limit of new balance proofs this minute); wait Retry-After seconds",
          *         "details": {}
          *       }
          *     }
@@ -2971,6 +3045,15 @@ export interface components {
                 "application/json": components["schemas"]["NotFoundError"];
             };
         };
+        /** @description Not found: `NOT_FOUND` no such object in this tenant (another tenant's objects are not found either); `PROOF_NOT_FOUND` no balance proof has been issued yet, or none with this id (`POST /v1/proofs/balances` issues one). */
+        NotFoundOrProofNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"] | components["schemas"]["ProofNotFoundError"];
+            };
+        };
         /** @description Too large: `PAYLOAD_TOO_LARGE` the body (or file) is larger than accepted. */
         PayloadTooLarge: {
             headers: {
@@ -2980,7 +3063,16 @@ export interface components {
                 "application/json": components["schemas"]["PayloadTooLargeError"];
             };
         };
-        /** @description Too many requests: `RATE_LIMITED` the key sent more requests than its limit; wait `Retry-After` seconds. */
+        /** @description Not found: `PROOF_NOT_FOUND` no balance proof has been issued yet, or none with this id (`POST /v1/proofs/balances` issues one). */
+        ProofNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProofNotFoundError"];
+            };
+        };
+        /** @description Too many requests: `RATE_LIMITED` the key sent more requests than its limit (or the tenant had its limit of new balance proofs this minute); wait `Retry-After` seconds. */
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -4845,14 +4937,14 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            401: components["responses"]["Unauthenticated"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
     };
-    issueBalanceProof: {
+    getBalanceProof: {
         parameters: {
             query?: {
-                /** @description An ISO 8601 time with an offset. */
-                asOf?: string;
+                proofId?: string;
                 since?: string;
             };
             header?: never;
@@ -4873,8 +4965,53 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ProofNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    issueBalanceProof: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Any 1-255 printable characters, unique per request (a UUID). The same key again, within 24 h, replays the first answer instead of doing the work twice: send it again after a timeout or a 5xx. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description An ISO 8601 time with an offset.
+                     * @example 2026-11-29T10:00:00Z
+                     */
+                    asOf?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The signed part of the proof; its id reads the whole document. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Ledger-Existing": components["headers"]["LedgerExisting"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceProofCheckpoint"];
+                };
+            };
+            400: components["responses"]["IdempotencyKeyMissingOrValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyKeyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
@@ -4905,7 +5042,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["NotFoundOrProofNotFound"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };

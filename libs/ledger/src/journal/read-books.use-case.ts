@@ -22,7 +22,8 @@ export interface Books {
  * Reads the journal heads and the balances in one REPEATABLE READ snapshot, so the balances are
  * exactly those of the transactions linked up to those heads (a posting writes its link, its head
  * and its account totals in one database transaction). Balances count the posted entries effective
- * at or before `asOf` (the same rule as GET /v1/accounts/:id/balance?asOf).
+ * at or before `asOf` (the same rule as GET /v1/accounts/:id/balance?asOf). Called inside another
+ * transaction (a request's, which holds its Idempotency-Key), it reads in a separate one beside it.
  */
 @Injectable()
 export class ReadBooksUseCase {
@@ -33,7 +34,7 @@ export class ReadBooksUseCase {
   ) {}
 
   async execute(command: { tenantId: string; asOf: Date; accountsMax: number }): Promise<Books> {
-    const books = await this.db.transaction('repeatable read', async () => ({
+    const books = await this.inOneSnapshot(async () => ({
       tenantId: command.tenantId,
       asOf: command.asOf,
       stripes: await this.journal.heads(command.tenantId),
@@ -46,5 +47,16 @@ export class ReadBooksUseCase {
       );
     }
     return books;
+  }
+
+  /**
+   * A REPEATABLE READ transaction of its own; inside an enclosing transaction, a separate one beside
+   * it. The embedded database has one connection and runs its transactions one at a time, so there
+   * the enclosing transaction is that snapshot: nothing else can commit while it runs.
+   */
+  private inOneSnapshot<T>(read: () => Promise<T>): Promise<T> {
+    if (!this.db.inTransaction) return this.db.transaction('repeatable read', read);
+    if (this.db.allowsSeparateTransactions) return this.db.separateTransaction('repeatable read', read);
+    return read();
   }
 }

@@ -13,9 +13,9 @@ export class GetInclusionProofUseCase {
     const proof = await this.proofs.find(command.tenantId, command.proofId);
     if (proof === undefined)
       throw new DomainError(
-        'NOT_FOUND',
+        'PROOF_NOT_FOUND',
         command.proofId === undefined
-          ? 'no balance proof has been issued yet'
+          ? 'no balance proof has been issued yet: POST /v1/proofs/balances issues one'
           : `balance proof ${command.proofId} not found`,
       );
     const inclusion = inclusionProofOf(proof, command.account);

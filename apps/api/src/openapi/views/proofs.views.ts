@@ -1,4 +1,9 @@
-import type { BalanceProofDocument, GetProofKeyUseCase, InclusionProofDocument } from '@ledger/proofs';
+import type {
+  BalanceProofDocument,
+  CheckpointHeaderDocument,
+  GetProofKeyUseCase,
+  InclusionProofDocument,
+} from '@ledger/proofs';
 import { z } from 'zod';
 import { type Assert, type Same, component } from '../components';
 import { currency, id, instant, sha256Hex } from './fields';
@@ -75,6 +80,15 @@ export const balanceProofView = component(
     .meta({ description: "A signed checkpoint of the tenant's books; `ledger proof verify` checks it offline." }),
 );
 
+export const proofCheckpointView = component(
+  'BalanceProofCheckpoint',
+  z.strictObject(checkpointFields).meta({
+    description:
+      'The signed part of a balance proof (its accounts left out): `GET /v1/proofs/balances?proofId=<id>` ' +
+      'answers the whole document.',
+  }),
+);
+
 export const inclusionProofView = component(
   'InclusionProof',
   z
@@ -102,5 +116,6 @@ type Output<Schema extends z.ZodType> = z.output<Schema>;
 export type ProofViewsMatch = [
   Assert<Same<BalanceProofDocument, Output<typeof balanceProofView>>>,
   Assert<Same<InclusionProofDocument, Output<typeof inclusionProofView>>>,
+  Assert<Same<CheckpointHeaderDocument, Output<typeof proofCheckpointView>>>,
   Assert<Same<ReturnType<GetProofKeyUseCase['execute']>, Output<typeof proofKeyView>>>,
 ];
