@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
+import { EDGE_SETTINGS, type EdgeConfig, edgeConfigOf } from './edge-config';
 
 // The one place that reads process.env: validated once at boot, passed explicitly afterwards.
 const configSchema = z.object({
@@ -52,6 +53,7 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).default(2000),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  ...EDGE_SETTINGS,
 });
 
 /** How events leave: the relay (NATS or none), the outbox's upkeep and webhooks. */
@@ -95,6 +97,8 @@ export interface AppConfig {
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /** Requests per second and burst per API key in each API process; 0 per second turns it off. */
   rateLimit: { perSecond: number; burst: number };
+  /** Limits per tenant, per client address and per upload; the inbound body limit; the proxy trusted. */
+  edge: EdgeConfig;
 }
 
 export class ConfigError extends Error {}
@@ -142,5 +146,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perSecond: values.RATE_LIMIT_PER_SECOND,
       burst: values.RATE_LIMIT_BURST ?? 2 * values.RATE_LIMIT_PER_SECOND,
     },
+    edge: edgeConfigOf(values, values.RATE_LIMIT_PER_SECOND),
   };
 }

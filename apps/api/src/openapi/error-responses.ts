@@ -28,7 +28,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   NOT_A_HOLD: 'the transaction is not a pending hold',
   NOT_REVERSIBLE: 'this transaction cannot be reversed (a hold, or a reversal)',
   RATE_LIMITED: 'the key sent more requests than its limit; wait `Retry-After` seconds',
-  INTERNAL: 'an unexpected error; retry with the same Idempotency-Key',
+  INTERNAL: 'an unexpected error; a POST may be sent again with the same Idempotency-Key',
   UNAVAILABLE: 'the database (or the proof signing key) is not available; retry after `Retry-After` seconds',
 };
 
