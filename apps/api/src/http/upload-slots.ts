@@ -42,7 +42,7 @@ export class UploadSlots {
     };
   }
 
-  /** Slots held now (for tests and metrics). */
+  /** Slots held now, over all keys. */
   inUse(): number {
     let total = 0;
     for (const count of this.perKey.values()) total += count;
