@@ -177,3 +177,53 @@ describe('inbox', () => {
     expect(await sqlRows(api, `SELECT 1 FROM inbox_messages WHERE message_id = $1`, [message.id])).toEqual([]);
   });
 });
+
+describe('inbound: the signature is checked over the raw body, before any JSON parsing', () => {
+  const post = async (path: string, body: string | Buffer, signature: string | undefined) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (signature !== undefined) headers['ledger-signature'] = signature;
+    const response = await fetch(`${api.baseUrl}${path}`, { method: 'POST', headers, body });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  // Not JSON at all: a parser that ran first would answer 400.
+  const garbage = '{"id": "evt_1", "type": ';
+
+  it('an unknown source is 404 and a bad signature 401, whatever the body holds', async () => {
+    const unknown = await post(`/v1/inbound/${randomUUID()}`, garbage, sign(garbage, source.secret));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('NOT_FOUND');
+    const forged = await post(source.endpoint, garbage, sign(garbage, 'not the secret'));
+    expect(forged.status).toBe(401);
+    expect(forged.body.error.code).toBe('UNAUTHENTICATED');
+    expect((await post(source.endpoint, garbage, undefined)).status).toBe(401);
+  });
+
+  it('a signed body is parsed by the usual rules: bad JSON, a key twice, a NUL, bytes not UTF-8 are 400', async () => {
+    const valid = JSON.stringify(payment(100));
+    const duplicate = valid.replace('{"id":', '{"type":"x","id":');
+    const withNul = JSON.stringify({ ...payment(100), data: { note: 'a\u0000b' } });
+    const notUtf8 = Buffer.concat([
+      Buffer.from('{"id":"evt_'),
+      Buffer.from([0xff]),
+      Buffer.from('","type":"t","data":{}}'),
+    ]);
+    for (const [body, field] of [
+      [garbage, 'body'],
+      [duplicate, 'body'],
+      [withNul, 'data.note'],
+      [notUtf8, 'id'],
+    ] as const) {
+      const answer = await post(source.endpoint, body, sign(body.toString(), source.secret));
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body.error.code).toBe('VALIDATION_FAILED');
+      expect(answer.body.error.details.fields.map((entry: { path: string }) => entry.path)).toContain(field);
+    }
+  });
+
+  it('a body over the inbound limit (64 KiB by default) is 413, however it is signed', async () => {
+    const big = JSON.stringify({ ...payment(100), data: { padding: 'x'.repeat(70 * 1024) } });
+    const answer = await post(source.endpoint, big, sign(big, source.secret));
+    expect(answer.status).toBe(413);
+    expect(answer.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+});

@@ -50,7 +50,8 @@ export interface ApiHarness {
 export type ApiResponse = Answer;
 
 /**
- * `rateLimit` per API key: off unless a test is about it. `settings` are environment variables as the
+ * `rateLimit` per API key: off unless a test is about it (so is the one per tenant and the one on failed
+ * authentications, unless `settings` set them). `settings` are environment variables as the
  * configuration reads them (e.g. allowing webhook targets on loopback, where the tests' receivers
  * listen); everything else has its documented default.
  */
@@ -58,11 +59,14 @@ export async function startApi(
   options: { poolSize?: number; rateLimit?: RateLimit; settings?: Record<string, string>; embedded?: boolean } = {},
 ): Promise<ApiHarness> {
   const db = options.embedded ? await embeddedTestDatabase() : await createTestDatabase(options.poolSize ?? 20);
-  const { events, metrics, proofsPerMinuteMax } = loadConfig(options.settings ?? {});
+  // Limits are off unless a test is about them: the per-key one (and so the tenant's), failed authentications.
+  const config = loadConfig({ RATE_LIMIT_PER_SECOND: '0', AUTH_FAILURES_PER_ADDRESS_MAX: '0', ...options.settings });
+  const { events, metrics, proofsPerMinuteMax } = config;
   const app = await createApiApp({
     database: db.database,
     operatorToken: TEST_OPERATOR_TOKEN,
     rateLimit: options.rateLimit,
+    edge: config.edge,
     events,
     signingKey: TEST_SIGNING_KEY,
     metrics,

@@ -7,7 +7,7 @@ import { ImportsModule } from '@ledger/imports';
 import { InboxModule } from '@ledger/inbox';
 import { RUN_LEASE_SECONDS, ReconciliationModule, ReconciliationSettingsModule } from '@ledger/reconciliation';
 import { LedgerModule } from '@ledger/ledger';
-import type { EventDeliveryConfig, MetricsConfig } from '@ledger/config';
+import type { EdgeConfig, EventDeliveryConfig, MetricsConfig } from '@ledger/config';
 import { OutboxModule, WebhooksModule } from '@ledger/outbox';
 import { ProofsModule } from '@ledger/proofs';
 import { ExportsModule } from '@ledger/exports';
@@ -31,6 +31,8 @@ import { TransactionsController } from './controllers/transactions.controller';
 import { WebhooksController } from './controllers/webhooks.controller';
 import { EVENT_DELIVERY_CONFIG } from './event-delivery-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { StatementUploadReception, UPLOAD_DIRECTORY } from './http/statement-upload';
+import { UploadSlots } from './http/upload-slots';
 import { LedgerMetrics, METRICS_CONFIG } from './metrics/ledger-metrics';
 import { OPERATIONS_TOKENS, type OperationsTokens } from './metrics/operations-token.guard';
 
@@ -38,6 +40,8 @@ export interface ApiModuleOptions {
   database: Database;
   operatorToken: string | undefined;
   rateLimit?: RateLimit;
+  /** Limits per tenant, address and upload; the inbound body limit; the proxy trusted. */
+  edge: EdgeConfig;
   events: EventDeliveryConfig;
   /** Ed25519 private key (PEM) that signs balance proofs; without one, proofs answer 503. */
   signingKey: string | undefined;
@@ -58,7 +62,14 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         DatabaseModule.forRoot(options.database),
-        AuthModule.forRoot({ operatorToken: options.operatorToken, rateLimit: options.rateLimit }),
+        AuthModule.forRoot({
+          operatorToken: options.operatorToken,
+          limits: {
+            perKey: options.rateLimit,
+            perTenant: options.edge.tenantRateLimit,
+            failedAuthentications: options.edge.authFailureLimit,
+          },
+        }),
         IdempotencyModule,
         LedgerModule,
         OutboxModule,
@@ -102,6 +113,9 @@ export class ApiModule {
           } satisfies OperationsTokens,
         },
         LedgerMetrics,
+        { provide: UPLOAD_DIRECTORY, useValue: options.edge.uploads.directory },
+        { provide: UploadSlots, useValue: new UploadSlots(options.edge.uploads) },
+        StatementUploadReception,
       ],
     };
   }

@@ -3,17 +3,18 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { RateLimit } from '@ledger/auth';
-import type { EventDeliveryConfig, MetricsConfig } from '@ledger/config';
+import type { EdgeConfig, EventDeliveryConfig, MetricsConfig } from '@ledger/config';
 import type { Database } from '@ledger/db';
 import { ApiModule } from './api.module';
 import { jsonBody } from './http/json-body';
 import { jsonContentCheck } from './http/json-content.middleware';
 import { consoleAssets } from './http/console-assets';
 import { jsonOnly } from './http/json-only.middleware';
+import { requestTargetCheck } from './http/request-target.middleware';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { postingMetrics } from './metrics/posting-metrics.middleware';
 import { buildApiDocument } from './openapi/api-document';
-import { statementUpload } from './http/statement-upload.middleware';
+import { INBOUND_PATH, signedRawBody } from './http/raw-body';
 
 /** Largest JSON body accepted; a batch of 1000 transfers fits with room to spare. */
 export const REQUEST_BODY_BYTES_MAX = 2 * 1024 * 1024;
@@ -23,6 +24,8 @@ export interface ApiAppOptions {
   operatorToken: string | undefined;
   /** Per API key; off when not given. */
   rateLimit?: RateLimit;
+  /** Limits per tenant, per address and per upload; the inbound body limit; the proxy trusted. */
+  edge: EdgeConfig;
   events: EventDeliveryConfig;
   /** Ed25519 private key (PEM) that signs balance proofs. */
   signingKey: string | undefined;
@@ -37,16 +40,24 @@ export interface ApiAppOptions {
   proofsPerMinuteMax?: number;
 }
 
+/** `trust proxy` as Express takes it: a hop count, or addresses/names (`loopback`, CIDR lists). */
+function trustProxySetting(value: string): number | string {
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
 export async function createApiApp(options: ApiAppOptions): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(options), {
     bodyParser: false,
     logger: options.logLevels ?? ['error', 'warn', 'log'],
   });
   app.disable('x-powered-by');
+  if (options.edge.trustProxy !== undefined) app.set('trust proxy', trustProxySetting(options.edge.trustProxy));
+  app.use(requestTargetCheck);
   if (options.consoleDir !== undefined) app.use('/console', consoleAssets(options.consoleDir));
   app.use('/v1/transactions', postingMetrics(app.get(LedgerMetrics)));
-  app.use('/v1/imports', statementUpload);
   app.use(jsonOnly);
+  // Signed inbound messages are read raw (small) and parsed only once their signature verifies.
+  app.use(INBOUND_PATH, signedRawBody(options.edge.inboundBodyBytesMax));
   app.use(jsonBody(REQUEST_BODY_BYTES_MAX));
   app.use(jsonContentCheck);
   SwaggerModule.setup('docs', app, buildApiDocument(app));

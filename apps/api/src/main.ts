@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     database,
     operatorToken: token,
     rateLimit: config.rateLimit,
+    edge: config.edge,
     events: config.events,
     signingKey: await signingKey(config),
     logLevels: ['error', 'warn'],

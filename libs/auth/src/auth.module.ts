@@ -3,7 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyRepository } from './api-key.repository';
 import { AuthGuard, OPERATOR_TOKEN } from './auth.guard';
 import { AuthenticateUseCase } from './authenticate.use-case';
-import { type RateLimit, RateLimiter } from './rate-limiter';
+import { type AuthLimitSettings, AuthLimits } from './rate-limiter';
 import { AuditInterceptor } from './audit/audit.interceptor';
 import { AuditLogRepository } from './audit/audit-log.repository';
 import { ListAuditLogUseCase } from './audit/list-audit-log.use-case';
@@ -14,7 +14,7 @@ import { TenantsModule } from './tenants.module';
 @Module({})
 export class AuthModule {
   /** Installs the guard on every route; the operator token may only create tenants. */
-  static forRoot(options: { operatorToken: string | undefined; rateLimit?: RateLimit }): DynamicModule {
+  static forRoot(options: { operatorToken: string | undefined; limits?: AuthLimitSettings }): DynamicModule {
     return {
       module: AuthModule,
       imports: [TenantsModule],
@@ -27,7 +27,7 @@ export class AuthModule {
         ListAuditLogUseCase,
         AuditInterceptor,
         { provide: OPERATOR_TOKEN, useValue: options.operatorToken },
-        { provide: RateLimiter, useValue: new RateLimiter(options.rateLimit ?? { perSecond: 0, burst: 0 }) },
+        { provide: AuthLimits, useValue: new AuthLimits(options.limits ?? {}) },
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
       exports: [

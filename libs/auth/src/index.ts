@@ -4,7 +4,7 @@ export { ROLES, type Role, type Principal } from './roles';
 export { CreateTenantUseCase, type CreatedTenant } from './create-tenant.use-case';
 export { CreateApiKeyUseCase } from './create-api-key.use-case';
 export { issueApiKey, parseApiKey } from './api-key-secret';
-export { RateLimiter, type RateLimit } from './rate-limiter';
+export { AuthLimits, RateLimiter, type AuthLimitSettings, type RateLimit } from './rate-limiter';
 export { Audited } from './audit/audited.decorator';
 export { ListAuditLogUseCase, type AuditEntryView } from './audit/list-audit-log.use-case';
 export { TenantsModule } from './tenants.module';

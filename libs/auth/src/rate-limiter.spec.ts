@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RATE_LIMITED_KEYS_MAX, RateLimiter } from './rate-limiter';
+import { AuthLimits, RATE_LIMITED_KEYS_MAX, RateLimiter } from './rate-limiter';
 
 describe('RateLimiter', () => {
   it('lets a burst through, then one request per refilled token, per key', () => {
@@ -24,5 +24,49 @@ describe('RateLimiter', () => {
     expect(limiter.take('first')).toBe(0);
     for (let key = 0; key < RATE_LIMITED_KEYS_MAX; key++) limiter.take(`k${key}`);
     expect(limiter.take('first')).toBe(0);
+  });
+});
+
+describe('RateLimiter.retryAfter', () => {
+  it('answers whether a token is there without taking it', () => {
+    let now = 0;
+    const limiter = new RateLimiter({ perSecond: 1, burst: 2 }, () => now);
+    expect([1, 2, 3].map(() => limiter.retryAfter('a'))).toEqual([0, 0, 0]);
+    expect([1, 2, 3].map(() => limiter.take('a'))).toEqual([0, 0, 1]);
+    expect(limiter.retryAfter('a')).toBe(1);
+    now += 1000;
+    expect(limiter.retryAfter('a')).toBe(0);
+  });
+});
+
+describe('AuthLimits', () => {
+  it('has a bucket per tenant beside the one per key, so that more keys buy no more requests', () => {
+    const limits = new AuthLimits(
+      { perKey: { perSecond: 1, burst: 3 }, perTenant: { perSecond: 1, burst: 5 } },
+      () => 0,
+    );
+    const keys = ['k1', 'k2', 'k3'];
+    const tenantAllowed = keys.flatMap(() => [1, 2, 3].map(() => limits.perTenant.take('tenant')));
+    expect(tenantAllowed.filter((wait) => wait === 0)).toHaveLength(5);
+  });
+
+  it('lets an address fail N times per window, then refuses it until the window has refilled a token', () => {
+    let now = 0;
+    const limits = new AuthLimits({ failedAuthentications: { perAddressMax: 3, windowSeconds: 60 } }, () => now);
+    for (let failure = 0; failure < 3; failure++) {
+      expect(limits.failuresPerAddress.retryAfter('10.0.0.1')).toBe(0);
+      limits.failuresPerAddress.take('10.0.0.1');
+    }
+    expect(limits.failuresPerAddress.retryAfter('10.0.0.1')).toBe(20);
+    expect(limits.failuresPerAddress.retryAfter('10.0.0.2')).toBe(0);
+    now += 20_000;
+    expect(limits.failuresPerAddress.retryAfter('10.0.0.1')).toBe(0);
+  });
+
+  it('is off where nothing is configured', () => {
+    const limits = new AuthLimits({ failedAuthentications: { perAddressMax: 0, windowSeconds: 60 } });
+    for (let request = 0; request < 1000; request++) {
+      expect(limits.perKey.take('k') + limits.perTenant.take('t') + limits.failuresPerAddress.take('a')).toBe(0);
+    }
   });
 });

@@ -1,12 +1,10 @@
-/** Requests per second and burst per API key; `perSecond: 0` turns limiting off. */
+/** Requests per second and burst per bucket; `perSecond: 0` turns limiting off. */
 export interface RateLimit {
   perSecond: number;
   burst: number;
 }
 
-export const RATE_LIMIT = Symbol('RATE_LIMIT');
-
-/** Keys tracked at once; the least recently seen are forgotten first (they start again with a full bucket). */
+/** Buckets tracked at once; the least recently seen are forgotten first (they start again full). */
 export const RATE_LIMITED_KEYS_MAX = 100_000;
 
 interface Bucket {
@@ -15,8 +13,9 @@ interface Bucket {
 }
 
 /**
- * A token bucket per API key, in this process: a key may send `burst` requests at once and
- * `perSecond` on average. With several API processes behind a balancer each applies it on its own.
+ * A token bucket per id (an API key, a tenant, a client address), in this process: an id may spend
+ * `burst` tokens at once and `perSecond` on average. With several API processes behind a balancer each
+ * applies it on its own.
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
@@ -26,23 +25,61 @@ export class RateLimiter {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Takes one request's token: 0 when allowed, else the seconds until a token is there again. */
-  take(keyId: string): number {
+  /** Takes one token: 0 when allowed, else the seconds until a token is there again. */
+  take(id: string): number {
+    const wait = this.retryAfter(id);
+    if (wait === 0 && this.limit.perSecond > 0) this.buckets.get(id)!.tokens -= 1;
+    return wait;
+  }
+
+  /** The seconds until `id` has a token (0: it has one now), without taking it. */
+  retryAfter(id: string): number {
     if (this.limit.perSecond === 0) return 0;
+    const bucket = this.refilled(id);
+    if (bucket.tokens >= 1) return 0;
+    return Math.ceil((1 - bucket.tokens) / this.limit.perSecond);
+  }
+
+  private refilled(id: string): Bucket {
     const now = this.now();
-    const bucket = this.buckets.get(keyId) ?? { tokens: this.limit.burst, refilledAt: now };
+    const bucket = this.buckets.get(id) ?? { tokens: this.limit.burst, refilledAt: now };
     bucket.tokens = Math.min(
       this.limit.burst,
       bucket.tokens + ((now - bucket.refilledAt) / 1000) * this.limit.perSecond,
     );
     bucket.refilledAt = now;
-    this.buckets.delete(keyId);
-    this.buckets.set(keyId, bucket);
+    this.buckets.delete(id);
+    this.buckets.set(id, bucket);
     if (this.buckets.size > RATE_LIMITED_KEYS_MAX) this.buckets.delete(this.buckets.keys().next().value!);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return Math.ceil((1 - bucket.tokens) / this.limit.perSecond);
+    return bucket;
+  }
+}
+
+export const RATE_LIMIT_OFF: RateLimit = { perSecond: 0, burst: 0 };
+
+/** What the guard limits: requests per key and per tenant, failed authentications per client address. */
+export interface AuthLimitSettings {
+  perKey?: RateLimit;
+  perTenant?: RateLimit;
+  failedAuthentications?: { perAddressMax: number; windowSeconds: number };
+}
+
+/** The guard's three buckets; each is off when not configured. */
+export class AuthLimits {
+  readonly perKey: RateLimiter;
+  readonly perTenant: RateLimiter;
+  /** A token per failed authentication; an address without one is refused before any key lookup. */
+  readonly failuresPerAddress: RateLimiter;
+
+  constructor(settings: AuthLimitSettings, now?: () => number) {
+    this.perKey = new RateLimiter(settings.perKey ?? RATE_LIMIT_OFF, now);
+    this.perTenant = new RateLimiter(settings.perTenant ?? RATE_LIMIT_OFF, now);
+    const failures = settings.failedAuthentications;
+    this.failuresPerAddress = new RateLimiter(
+      failures === undefined || failures.perAddressMax === 0
+        ? RATE_LIMIT_OFF
+        : { perSecond: failures.perAddressMax / failures.windowSeconds, burst: failures.perAddressMax },
+      now,
+    );
   }
 }

@@ -69,4 +69,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ LEDGER_WEBHOOK_SUBSCRIPTIONS_MAX: '3' }).events.webhooks.subscriptionsMax).toBe(3);
     expect(() => loadConfig({ LEDGER_WEBHOOK_CONCURRENCY: '0' })).toThrow(/LEDGER_WEBHOOK_CONCURRENCY/);
   });
+
+  it('limits a tenant to four keys, failed authentications to 30 a minute, uploads to 2 a key and 4 an address', () => {
+    expect(loadConfig({}).edge).toMatchObject({
+      tenantRateLimit: { perSecond: 8000, burst: 16_000 },
+      authFailureLimit: { perAddressMax: 30, windowSeconds: 60 },
+      uploads: { perKeyMax: 2, perAddressMax: 4 },
+      inboundBodyBytesMax: 65_536,
+      trustProxy: undefined,
+    });
+    expect(loadConfig({ RATE_LIMIT_PER_SECOND: '0' }).edge.tenantRateLimit.perSecond).toBe(0);
+    expect(loadConfig({ RATE_LIMIT_TENANT_PER_SECOND: '5' }).edge.tenantRateLimit).toEqual({ perSecond: 5, burst: 10 });
+    expect(() => loadConfig({ LEDGER_INBOUND_BODY_BYTES_MAX: '3000000' })).toThrow(/LEDGER_INBOUND_BODY_BYTES_MAX/);
+  });
 });

@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
+import { EDGE_SETTINGS, type EdgeConfig, edgeConfigOf } from './edge-config';
 
 // The one place that reads process.env: validated once at boot, passed explicitly afterwards.
 const configSchema = z.object({
@@ -66,6 +67,7 @@ const configSchema = z.object({
     .optional(),
   LEDGER_METRICS_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
   LEDGER_PROOFS_PER_MINUTE_MAX: z.coerce.number().int().min(1).max(1000).default(6),
+  ...EDGE_SETTINGS,
 });
 
 /** Who may read /metrics and the outbox figures, and how often the database is asked for them. */
@@ -138,6 +140,8 @@ export interface AppConfig {
   metrics: MetricsConfig;
   /** New balance proofs a tenant may have issued per minute (a reused one does not count). */
   proofsPerMinuteMax: number;
+  /** Limits per tenant, per client address and per upload; the inbound body limit; the proxy trusted. */
+  edge: EdgeConfig;
 }
 
 export class ConfigError extends Error {}
@@ -195,5 +199,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     metrics: { token: values.LEDGER_METRICS_TOKEN, cacheSeconds: values.LEDGER_METRICS_CACHE_SECONDS },
     proofsPerMinuteMax: values.LEDGER_PROOFS_PER_MINUTE_MAX,
+    edge: edgeConfigOf(values, values.RATE_LIMIT_PER_SECOND),
   };
 }

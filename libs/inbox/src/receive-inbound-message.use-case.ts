@@ -12,8 +12,13 @@ export interface ReceiveInboundCommand {
   sourceId: string;
   /** The `Ledger-Signature` header: `t=<unix>,v1=<hex HMAC-SHA256 of "t.rawBody">` with the source's secret. */
   signature: string | undefined;
-  rawBody: string;
-  message: InboundMessage;
+  /** The body as received, unparsed. */
+  rawBody: Buffer;
+  /**
+   * Parses and validates the message (the edge's JSON rules); called only once the signature verifies,
+   * so that a message for an unknown source, or a forged one, costs no JSON parsing.
+   */
+  readMessage: (rawBody: Buffer) => InboundMessage;
 }
 
 export interface InboundOutcome {
@@ -51,21 +56,25 @@ export class ReceiveInboundMessageUseCase {
     if (!source) throw new DomainError('NOT_FOUND', `no inbound source ${command.sourceId}`);
     if (
       command.signature === undefined ||
-      !verifySignature(command.signature, command.rawBody, source.secret, Math.floor(Date.now() / 1000))
+      !verifySignature(
+        command.signature,
+        command.rawBody.toString('utf8'),
+        source.secret,
+        Math.floor(Date.now() / 1000),
+      )
     ) {
       throw new DomainError('UNAUTHENTICATED', "the Ledger-Signature header does not verify with this source's secret");
     }
-    const key: MessageKey = { tenantId: source.tenantId, sourceId: source.id, messageId: command.message.id };
-    const template = Object.hasOwn(source.mappings, command.message.type)
-      ? source.mappings[command.message.type]
-      : undefined;
+    const message = command.readMessage(command.rawBody);
+    const key: MessageKey = { tenantId: source.tenantId, sourceId: source.id, messageId: message.id };
+    const template = Object.hasOwn(source.mappings, message.type) ? source.mappings[message.type] : undefined;
     return this.db.transaction('read committed', async () => {
-      if (!(await this.inbox.claim(key, command.message.type, template ? 'posted' : 'ignored'))) {
+      if (!(await this.inbox.claim(key, message.type, template ? 'posted' : 'ignored'))) {
         const seen = (await this.inbox.get(key))!;
         return { messageId: seen.message_id, status: seen.status, transactionId: seen.transaction_id, duplicate: true };
       }
       if (!template) return { messageId: key.messageId, status: 'ignored', transactionId: null, duplicate: false };
-      const request = validPosting(postingRequestOf(template, command.message, source.name));
+      const request = validPosting(postingRequestOf(template, message, source.name));
       const { transaction } = await this.postTransaction.execute({ tenantId: source.tenantId, request });
       await this.inbox.recordTransaction(key, transaction.id);
       return { messageId: key.messageId, status: 'posted', transactionId: transaction.id, duplicate: false };

@@ -1,12 +1,12 @@
 import { createReadStream } from 'node:fs';
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@ledger/auth';
 import { DomainError } from '@ledger/errors';
 import { GetImportUseCase, ImportStatementUseCase, ListImportLinesUseCase } from '@ledger/imports';
 import type { Response } from 'express';
 import { z } from 'zod';
-import type { RequestWithUpload } from '../http/statement-upload.middleware';
+import { type RequestWithUpload, StatementUploadReception } from '../http/statement-upload';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
 import { importView, statementLinePage } from '../openapi/views/imports.views';
@@ -30,6 +30,7 @@ export class ImportsController {
 
   /** A statement file (multipart field `file`) for a source; a file that cannot be read exactly is refused whole. */
   @Post()
+  @UseGuards(StatementUploadReception)
   @Endpoint({
     operationId: 'importStatement',
     summary: 'Import a statement file',

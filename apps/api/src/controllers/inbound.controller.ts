@@ -8,6 +8,7 @@ import {
   inboundMappingsSchema,
 } from '@ledger/inbox';
 import { z } from 'zod';
+import { parseJsonText } from '../http/json-text';
 import { RawBody } from '../http/raw-body';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
@@ -77,7 +78,8 @@ export class InboundController {
   /**
    * A gateway's message `{id, type, data}`, signed with the source's secret (`Ledger-Signature`).
    * No API key and no Idempotency-Key: the signature authenticates, and the message id is the
-   * idempotency key (the inbox's primary key). Answers 200 for a new message and for a repeat.
+   * idempotency key (the inbox's primary key). Answers 200 for a new message and for a repeat. The body
+   * is read raw (LEDGER_INBOUND_BODY_BYTES_MAX) and parsed only after the signature verifies.
    */
   @Post('inbound/:source')
   @HttpCode(200)
@@ -92,7 +94,8 @@ export class InboundController {
     summary: 'Receive a signed gateway message',
     description:
       'No API key and no Idempotency-Key: the signature authenticates, and the message id is the idempotency ' +
-      'key. Answers 200 for a new message and for a repeat (`duplicate: true`).',
+      'key. Answers 200 for a new message and for a repeat (`duplicate: true`). The body (64 KiB at most by ' +
+      'default) is parsed only once its signature verifies.',
     access: 'public',
     idempotency: 'none',
     body: inboundMessageSchema,
@@ -102,9 +105,9 @@ export class InboundController {
   inbound(
     @Param('source') sourceId: string,
     @Headers('ledger-signature') signature: string | undefined,
-    @RawBody() rawBody: string,
-    @Body(new ZodValidationPipe(inboundMessageSchema)) message: z.output<typeof inboundMessageSchema>,
+    @RawBody() rawBody: Buffer,
   ) {
-    return this.receive.execute({ sourceId, signature, rawBody, message });
+    const readMessage = (raw: Buffer) => parseJsonText(raw, inboundMessageSchema);
+    return this.receive.execute({ sourceId, signature, rawBody, readMessage });
   }
 }

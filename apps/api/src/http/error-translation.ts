@@ -2,7 +2,7 @@ import { isDatabaseUnavailable, sqlErrorFields } from '@ledger/db';
 import { DomainError, ERROR_STATUS, type ErrorBody, errorBody } from '@ledger/errors';
 import { ReplayedResponse } from '@ledger/idempotency';
 import { HttpException } from '@nestjs/common';
-import { DUPLICATE_KEY_ERROR } from './json-body';
+import { DUPLICATE_KEY_ERROR, INVALID_UTF8_ERROR } from './json-body';
 
 export interface HttpErrorResponse {
   status: number;
@@ -23,7 +23,25 @@ const BODY_PARSER_ERRORS: Record<string, { status: number; code: string; message
     code: 'VALIDATION_FAILED',
     message: 'the request body has a key twice in one object',
   },
+  [INVALID_UTF8_ERROR]: { status: 400, code: 'VALIDATION_FAILED', message: 'the request body is not valid UTF-8' },
 };
+
+/** What of the request decides the wording of a 5xx: only a POST that sent a key is told to resend it. */
+export interface RequestSummary {
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+function retryAdvice(request: RequestSummary | undefined): string {
+  const keyed = request?.method === 'POST' && request.headers['idempotency-key'] !== undefined;
+  return keyed ? 'retry with the same Idempotency-Key' : 'retry later';
+}
+
+/** The fields our own body-parser checks name (a body that is not UTF-8). */
+function parserDetails(error: unknown): Record<string, unknown> {
+  const fields = (error as { fields?: unknown } | null)?.fields;
+  return Array.isArray(fields) ? { fields } : {};
+}
 
 const RETRYABLE_SQLSTATE_CLASSES = ['08', '40', '53', '57'];
 
@@ -39,7 +57,7 @@ function fromDomain(error: DomainError): HttpErrorResponse {
 }
 
 /** One mapping from anything thrown to the `{"error": {...}}` shape and a status. */
-export function toHttpError(error: unknown): HttpErrorResponse {
+export function toHttpError(error: unknown, request?: RequestSummary): HttpErrorResponse {
   if (error instanceof ReplayedResponse) {
     return { status: error.status, body: error.body, headers: { 'Idempotent-Replayed': 'true' }, unexpected: false };
   }
@@ -50,7 +68,7 @@ export function toHttpError(error: unknown): HttpErrorResponse {
     if (wrapped)
       return {
         status: wrapped.status,
-        body: errorBody(wrapped.code, error.message || wrapped.message),
+        body: errorBody(wrapped.code, error.message || wrapped.message, parserDetails(error.cause)),
         headers: {},
         unexpected: false,
       };
@@ -71,7 +89,7 @@ export function toHttpError(error: unknown): HttpErrorResponse {
   if (parserError)
     return {
       status: parserError.status,
-      body: errorBody(parserError.code, (error as Error).message || parserError.message),
+      body: errorBody(parserError.code, (error as Error).message || parserError.message, parserDetails(error)),
       headers: {},
       unexpected: false,
     };
@@ -80,14 +98,14 @@ export function toHttpError(error: unknown): HttpErrorResponse {
   if (isDatabaseUnavailable(error) || (sql && RETRYABLE_SQLSTATE_CLASSES.includes(sql.code.slice(0, 2)))) {
     return {
       status: ERROR_STATUS.UNAVAILABLE,
-      body: errorBody('UNAVAILABLE', 'the database is busy or unreachable; retry with the same Idempotency-Key'),
+      body: errorBody('UNAVAILABLE', `the database is busy or unreachable; ${retryAdvice(request)}`),
       headers: { 'Retry-After': '1' },
       unexpected: true,
     };
   }
   return {
     status: 500,
-    body: errorBody('INTERNAL', 'internal error; retry with the same Idempotency-Key'),
+    body: errorBody('INTERNAL', `internal error; ${retryAdvice(request)}`),
     headers: {},
     unexpected: true,
   };

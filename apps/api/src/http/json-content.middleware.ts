@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { errorBody } from '@ledger/errors';
+import { DomainError, errorBody } from '@ledger/errors';
 
 /** Deeper than any valid request (metadata nests at most 5 levels); checked before anything recurses. */
 export const JSON_DEPTH_MAX = 32;
@@ -10,12 +10,16 @@ export const JSON_DEPTH_MAX = 32;
  * pair (it could not be written as UTF-8 without silently becoming U+FFFD). One pass, no recursion,
  * stopping at the first problem.
  */
-export function jsonContentProblem(value: unknown, depthMax: number): { path: string; message: string } | null {
+export function jsonContentProblem(
+  value: unknown,
+  depthMax: number,
+  problemOf: (text: string) => string | null = unstorableTextProblem,
+): { path: string; message: string } | null {
   const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: 'body' }];
   while (stack.length > 0) {
     const { value: current, depth, path } = stack.pop()!;
     if (typeof current === 'string') {
-      const problem = stringProblem(current);
+      const problem = problemOf(current);
       if (problem) return { path, message: problem };
       continue;
     }
@@ -23,7 +27,7 @@ export function jsonContentProblem(value: unknown, depthMax: number): { path: st
     if (depth + 1 > depthMax) return { path: 'body', message: `nests deeper than ${depthMax} levels` };
     for (const [key, child] of Object.entries(current)) {
       const childPath = `${path}.${key}`;
-      const problem = stringProblem(key);
+      const problem = problemOf(key);
       if (problem) return { path: childPath, message: `key ${problem}` };
       stack.push({ value: child, depth: depth + 1, path: childPath });
     }
@@ -31,24 +35,32 @@ export function jsonContentProblem(value: unknown, depthMax: number): { path: st
   return null;
 }
 
-function stringProblem(text: string): string | null {
+/** Why PostgreSQL text cannot hold `text` as it is, or null. */
+export function unstorableTextProblem(text: string): string | null {
   if (text.includes('\u0000')) return 'contains a NUL character';
   if (!text.isWellFormed()) return 'contains half of a UTF-16 surrogate pair';
   return null;
 }
 
+/**
+ * The refusal of a body (JSON or multipart fields) or a query with such a problem: 400, naming the field
+ * (its path below the body or query, as the validation pipe names fields).
+ */
+export function unstorableContentError(
+  problem: { path: string; message: string },
+  where: 'body' | 'query' = 'body',
+): DomainError {
+  const field = problem.path.replace(/^body\.?/, '');
+  return new DomainError('VALIDATION_FAILED', `the request ${where} ${field ? `at ${field} ` : ''}${problem.message}`, {
+    fields: [{ path: field || where, message: problem.message }],
+  });
+}
+
 export function jsonContentCheck(request: Request, response: Response, next: NextFunction): void {
   const problem = jsonContentProblem(request.body, JSON_DEPTH_MAX);
   if (problem !== null) {
-    response
-      .status(400)
-      .json(
-        errorBody(
-          'VALIDATION_FAILED',
-          `the request body ${problem.path === 'body' ? '' : `at ${problem.path} `}${problem.message}`,
-          { fields: [{ path: problem.path.replace(/^body\.?/, '') || 'body', message: problem.message }] },
-        ),
-      );
+    const error = unstorableContentError(problem);
+    response.status(error.status).json(errorBody(error.code, error.message, error.details));
     return;
   }
   next();

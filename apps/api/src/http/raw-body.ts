@@ -1,17 +1,29 @@
 import type { IncomingMessage } from 'node:http';
 import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
+import { raw } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 
-/** Paths whose handlers need the exact bytes received (a signature is computed over them). */
-const RAW_BODY_PATHS = ['/v1/inbound/'];
+/** Signed gateway messages: read raw, their signature checked over these bytes before any JSON parsing. */
+export const INBOUND_PATH = '/v1/inbound';
 
-type WithRawBody = IncomingMessage & { rawBody?: string };
+type WithRawBody = IncomingMessage & { rawBody?: Buffer; body?: unknown };
 
-/** For express.json's `verify`: keeps the raw text of the bodies that are signed. */
-export function keepSignedRawBody(request: IncomingMessage, _response: unknown, buffer: Buffer): void {
-  if (RAW_BODY_PATHS.some((path) => request.url?.startsWith(path)))
-    (request as WithRawBody).rawBody = buffer.toString('utf8');
+/**
+ * Reads the body as bytes, up to `limit` (413 beyond), into `rawBody`, and leaves `body` unset so that no
+ * JSON parser runs: the handler parses the text once it has verified who sent it.
+ */
+export function signedRawBody(limit: number) {
+  const read = raw({ type: () => true, limit });
+  return (request: Request, response: Response, next: NextFunction) =>
+    read(request, response, (error?: unknown) => {
+      if (error) return next(error);
+      const withRaw = request as WithRawBody;
+      withRaw.rawBody = Buffer.isBuffer(withRaw.body) ? withRaw.body : Buffer.alloc(0);
+      withRaw.body = undefined;
+      next();
+    });
 }
 
-export const RawBody = createParamDecorator((_data: unknown, context: ExecutionContext): string => {
-  return context.switchToHttp().getRequest<WithRawBody>().rawBody ?? '';
+export const RawBody = createParamDecorator((_data: unknown, context: ExecutionContext): Buffer => {
+  return context.switchToHttp().getRequest<WithRawBody>().rawBody ?? Buffer.alloc(0);
 });

@@ -1,8 +1,13 @@
 import { type PipeTransform } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import type { z } from 'zod';
+import { JSON_DEPTH_MAX, jsonContentProblem, unstorableContentError } from './json-content.middleware';
 
-/** Validates a body or query against a zod schema; every bad field is named in the error. */
+/**
+ * Validates a body or query against a zod schema; every bad field is named in the error. What it lets
+ * through holds no text PostgreSQL cannot store (a NUL, half a surrogate pair), also where a schema
+ * decodes text of its own (the `metadata` filter's JSON).
+ */
 export class ZodValidationPipe<Schema extends z.ZodType> implements PipeTransform<unknown, z.output<Schema>> {
   constructor(
     private readonly schema: Schema,
@@ -11,7 +16,11 @@ export class ZodValidationPipe<Schema extends z.ZodType> implements PipeTransfor
 
   transform(value: unknown): z.output<Schema> {
     const parsed = this.schema.safeParse(value ?? (this.where === 'query' ? {} : undefined));
-    if (parsed.success) return parsed.data;
+    if (parsed.success) {
+      const problem = jsonContentProblem(parsed.data, JSON_DEPTH_MAX);
+      if (problem !== null) throw unstorableContentError(problem, this.where);
+      return parsed.data;
+    }
     const fields = parsed.error.issues.flatMap((issue) => {
       const path = issue.path.map(String);
       // An unknown field is named by its own path, not by the object that holds it.

@@ -19,8 +19,9 @@ const NOWHERE = 'postgresql://offline@127.0.0.1:1/offline';
 /** The document of every route, from the same code as the served one, with no database running. */
 export async function offlineApiDocument(): Promise<OpenAPIObject> {
   const database = await createDatabase({ databaseUrl: NOWHERE, dataDir: tmpdir(), poolSize: 1 });
+  const { events, edge } = loadConfig({});
   const app = await NestFactory.create(
-    ApiModule.forRoot({ database, operatorToken: undefined, events: loadConfig({}).events, signingKey: undefined }),
+    ApiModule.forRoot({ database, operatorToken: undefined, events, edge, signingKey: undefined }),
     { logger: false, bodyParser: false },
   );
   try {

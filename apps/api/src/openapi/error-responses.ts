@@ -32,7 +32,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   RATE_LIMITED:
     'the key sent more requests than its limit (or the tenant had its limit of new balance proofs this minute); ' +
     'wait `Retry-After` seconds',
-  INTERNAL: 'an unexpected error; retry with the same Idempotency-Key',
+  INTERNAL: 'an unexpected error; a POST may be sent again with the same Idempotency-Key',
   UNAVAILABLE: 'the database (or the proof signing key) is not available; retry after `Retry-After` seconds',
 };
 

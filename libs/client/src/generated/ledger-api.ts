@@ -856,7 +856,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a signed gateway message
-         * @description No API key and no Idempotency-Key: the signature authenticates, and the message id is the idempotency key. Answers 200 for a new message and for a repeat (`duplicate: true`).
+         * @description No API key and no Idempotency-Key: the signature authenticates, and the message id is the idempotency key. Answers 200 for a new message and for a repeat (`duplicate: true`). The body (64 KiB at most by default) is parsed only once its signature verifies.
          *
          *     Public: no API key.
          */
@@ -2141,11 +2141,11 @@ export interface components {
             };
         };
         /**
-         * @description `INTERNAL`: an unexpected error; retry with the same Idempotency-Key.
+         * @description `INTERNAL`: an unexpected error; a POST may be sent again with the same Idempotency-Key.
          * @example {
          *       "error": {
          *         "code": "INTERNAL",
-         *         "message": "an unexpected error; retry with the same Idempotency-Key",
+         *         "message": "an unexpected error; a POST may be sent again with the same Idempotency-Key",
          *         "details": {}
          *       }
          *     }
@@ -3026,7 +3026,7 @@ export interface components {
                 "application/json": components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["NotAHoldError"];
             };
         };
-        /** @description Server error (500, 503): `INTERNAL` an unexpected error; retry with the same Idempotency-Key; `UNAVAILABLE` the database (or the proof signing key) is not available; retry after `Retry-After` seconds. */
+        /** @description Server error (500, 503): `INTERNAL` an unexpected error; a POST may be sent again with the same Idempotency-Key; `UNAVAILABLE` the database (or the proof signing key) is not available; retry after `Retry-After` seconds. */
         InternalOrUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
