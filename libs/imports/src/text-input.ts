@@ -20,14 +20,25 @@ function countNewlines(text: string): number {
   return count;
 }
 
+const NUL = '\u0000';
+
 /**
  * Decodes the input as UTF-8 (the only encoding accepted: a Latin-1 file is refused, never guessed), drops a
  * leading byte order mark, and slices the text so that no consumer is handed more than TEXT_CHUNK_CHARS_MAX.
+ * A NUL character is refused like a bad byte: no text column can store it, and a statement that has one is
+ * binary or UTF-16, not UTF-8 text.
  */
 export async function* decodeUtf8(input: StatementInput): AsyncGenerator<string, void, undefined> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let newlinesSeen = 0;
   const emit = function* (text: string): Generator<string> {
+    const nulAt = text.indexOf(NUL);
+    if (nulAt !== -1) {
+      throw new InputDecodeError(
+        newlinesSeen + countNewlines(text.slice(0, nulAt)) + 1,
+        'the line has a NUL character (U+0000): the file is binary or UTF-16, not UTF-8 text',
+      );
+    }
     newlinesSeen += countNewlines(text);
     for (let start = 0; start < text.length; start += TEXT_CHUNK_CHARS_MAX) {
       yield text.slice(start, start + TEXT_CHUNK_CHARS_MAX);
