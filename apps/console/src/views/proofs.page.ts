@@ -1,9 +1,10 @@
+import { apiPath } from '../api-path';
 import { html, type TemplateResult } from 'lit-html';
 import { ApiError, api } from '../api-client';
 import type { Page } from '../page';
 import { failure, loading } from './states';
 
-const PROOF_PATH = '/v1/proofs/balances';
+const PROOF_PATH = apiPath`/v1/proofs/balances`;
 
 /** Hands the proof to the browser as a file, exactly as the server signed it. */
 function download(proof: unknown, asOf: string): void {
