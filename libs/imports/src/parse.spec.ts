@@ -8,7 +8,7 @@ import {
   type StatementHeader,
   type StatementInput,
 } from '@ledger/imports';
-import { GATEWAY_HEADER, retainedHeap, textInput } from '../test/statement-files';
+import { GATEWAY_HEADER, generatedGatewayExport, retainedHeap, textInput } from '../test/statement-files';
 
 async function* bytes(...chunks: number[][]): AsyncGenerator<Buffer> {
   for (const chunk of chunks) yield Buffer.from(chunk);
@@ -64,6 +64,29 @@ describe('parse()', () => {
         },
       ]);
     }
+  });
+
+  it('gives the event loop turns while it parses, even when no input waits for I/O', async () => {
+    let turns = 0;
+    let counting = true;
+    const count = (): void => {
+      turns += 1;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    let chars = 0;
+    async function* measured(): AsyncGenerator<string> {
+      for await (const chunk of generatedGatewayExport(20_000)) {
+        chars += chunk.length;
+        yield chunk;
+      }
+    }
+    let lines = 0;
+    for await (const item of parse('csv:gateway', measured())) if (item.kind === 'line') lines += 1;
+    counting = false;
+    expect(lines).toBe(20_000);
+    // A turn once 64 Ki characters have passed since the last: slices are at most 64 Ki, so within 128 Ki.
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(chars / (128 * 1024)));
   });
 
   it('reads a UTF-8 character split across chunks, and drops a byte order mark', async () => {

@@ -301,5 +301,5 @@ describe('camt.053 memory bounds', () => {
       },
     ]);
     expect(lines.map((line) => line.amountMinor)).toEqual([200n]);
-  });
+  }, 60_000);
 });
