@@ -1,3 +1,4 @@
+import type { ApiPath } from './api-path';
 import { readApiKey } from './session';
 
 /** An answer other than 2xx, with the API's error code (`FORBIDDEN`, `IMPORT_INVALID`, ...). */
@@ -19,7 +20,7 @@ export interface ListPage<T> {
 
 export type Query = Record<string, string | undefined>;
 
-function url(path: string, query: Query = {}): string {
+function url(path: ApiPath, query: Query = {}): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(name, value);
   const text = search.toString();
@@ -51,7 +52,7 @@ function toApiError(status: number, body: unknown): ApiError {
   );
 }
 
-async function send<T>(method: string, path: string, options: { query?: Query; json?: unknown } = {}): Promise<T> {
+async function send<T>(method: string, path: ApiPath, options: { query?: Query; json?: unknown } = {}): Promise<T> {
   const extra: Record<string, string> = {};
   if (options.json !== undefined) extra['content-type'] = 'application/json';
   // Every POST takes an Idempotency-Key: a retried click never does the work twice.
@@ -72,7 +73,7 @@ async function send<T>(method: string, path: string, options: { query?: Query; j
 }
 
 /** A multipart upload through XMLHttpRequest, the one browser API that reports upload progress. */
-function upload<T>(path: string, form: FormData, onProgress: (fraction: number) => void): Promise<T> {
+function upload<T>(path: ApiPath, form: FormData, onProgress: (fraction: number) => void): Promise<T> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', path);
@@ -94,8 +95,8 @@ function upload<T>(path: string, form: FormData, onProgress: (fraction: number) 
 }
 
 export const api = {
-  get: <T>(path: string, query?: Query) => send<T>('GET', path, { query }),
-  post: <T>(path: string, json: unknown) => send<T>('POST', path, { json }),
-  patch: <T>(path: string, json: unknown) => send<T>('PATCH', path, { json }),
+  get: <T>(path: ApiPath, query?: Query) => send<T>('GET', path, { query }),
+  post: <T>(path: ApiPath, json: unknown) => send<T>('POST', path, { json }),
+  patch: <T>(path: ApiPath, json: unknown) => send<T>('PATCH', path, { json }),
   upload,
 };

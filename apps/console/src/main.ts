@@ -1,3 +1,4 @@
+import { apiPath } from './api-path';
 import './styles.css';
 import { html, render, type TemplateResult } from 'lit-html';
 import { ApiError, api } from './api-client';
@@ -62,7 +63,7 @@ async function show(): Promise<void> {
   const current = ++generation;
   if (readApiKey() === null) return showSignIn();
   try {
-    principal ??= await api.get<Principal>('/v1/api-keys/current');
+    principal ??= await api.get<Principal>(apiPath`/v1/api-keys/current`);
   } catch (error) {
     const refused = error instanceof ApiError && error.status === 401;
     return showSignIn(

@@ -1,5 +1,6 @@
 import { DESCRIPTION_CHARS_MAX, FIELD_CHARS_MAX } from './limits';
 import { StatementLineIdentities } from './line-identity';
+import { ownText } from './own-text';
 import {
   type Counterparty,
   type LineReferences,
@@ -26,12 +27,15 @@ export interface LineDraft {
   feeMinor?: bigint;
 }
 
+// A line outlives the chunk of text it was cut from (the import keeps batches of lines), so every string it
+// keeps is an own copy: a line holds its own characters, not the chunk's (see own-text.ts).
+
 function compactReferences(references: LineReferences): LineReferences {
   // A plain loop: this runs for every line of million-line files.
   const compact: LineReferences = {};
   for (const name in references) {
     const value = references[name as keyof LineReferences];
-    if (typeof value === 'string' && value !== '') compact[name as keyof LineReferences] = value;
+    if (typeof value === 'string' && value !== '') compact[name as keyof LineReferences] = ownText(value);
   }
   return compact;
 }
@@ -39,8 +43,9 @@ function compactReferences(references: LineReferences): LineReferences {
 function compactCounterparty(counterparty: Counterparty | undefined): Counterparty | undefined {
   if (counterparty === undefined) return undefined;
   const compact: Counterparty = {};
-  if (counterparty.name !== undefined && counterparty.name !== '') compact.name = counterparty.name;
-  if (counterparty.account !== undefined && counterparty.account !== '') compact.account = counterparty.account;
+  if (counterparty.name !== undefined && counterparty.name !== '') compact.name = ownText(counterparty.name);
+  if (counterparty.account !== undefined && counterparty.account !== '')
+    compact.account = ownText(counterparty.account);
   return compact.name === undefined && compact.account === undefined ? undefined : compact;
 }
 
@@ -98,17 +103,17 @@ export class StatementLineBuilder {
       lineNumber: draft.lineNumber,
       statementIndex: this.statementIndex,
       sequenceInStatement: this.sequence,
-      bookedOn: draft.bookedOn,
-      valueOn: draft.valueOn,
+      bookedOn: ownText(draft.bookedOn),
+      valueOn: draft.valueOn === null ? null : ownText(draft.valueOn),
       amountMinor: draft.amountMinor,
-      currency: draft.currency,
+      currency: ownText(draft.currency),
       reversal: draft.reversal,
       references,
-      description: draft.description,
-      raw: boundedRaw(draft.raw),
-      externalId,
+      description: ownText(draft.description),
+      raw: ownText(boundedRaw(draft.raw)),
+      externalId: ownText(externalId),
     };
-    if (draft.typeCode !== undefined && draft.typeCode !== '') line.typeCode = draft.typeCode;
+    if (draft.typeCode !== undefined && draft.typeCode !== '') line.typeCode = ownText(draft.typeCode);
     if (counterparty !== undefined) line.counterparty = counterparty;
     if (draft.grossMinor !== undefined) line.grossMinor = draft.grossMinor;
     if (draft.feeMinor !== undefined) line.feeMinor = draft.feeMinor;

@@ -8,7 +8,7 @@ import {
   type StatementHeader,
   type StatementInput,
 } from '@ledger/imports';
-import { retainedHeap, textInput } from '../test/statement-files';
+import { GATEWAY_HEADER, generatedGatewayExport, retainedHeap, textInput } from '../test/statement-files';
 
 async function* bytes(...chunks: number[][]): AsyncGenerator<Buffer> {
   for (const chunk of chunks) yield Buffer.from(chunk);
@@ -43,6 +43,50 @@ describe('parse()', () => {
     expect(errors).toEqual([
       { kind: 'error', lineNumber: 3, reason: 'the file is not valid UTF-8 text (only UTF-8 is accepted)' },
     ]);
+  });
+
+  it('refuses a NUL character in any format, at its line, and stops', async () => {
+    const files: [StatementFormat, string][] = [
+      [
+        'csv:gateway',
+        `${GATEWAY_HEADER}\n${'txn_1,2024-03-01,2024-03-03,usd,1.00,0.00,1.00,charge,,,a\n'}txn_2\u0000\n`,
+      ],
+      ['mt940', ':20:X\n:25:A\n:28C:1\u0000\n'],
+      ['camt053', '<?xml version="1.0"?>\n<!-- a comment -->\n<!-- \u0000 -->'],
+    ];
+    for (const [format, text] of files) {
+      const { errors } = await collectStatement(format, textInput(text, 3), { linesMax: 10 });
+      expect(errors, format).toEqual([
+        {
+          kind: 'error',
+          lineNumber: 3,
+          reason: 'the line has a NUL character (U+0000): the file is binary or UTF-16, not UTF-8 text',
+        },
+      ]);
+    }
+  });
+
+  it('gives the event loop turns while it parses, even when no input waits for I/O', async () => {
+    let turns = 0;
+    let counting = true;
+    const count = (): void => {
+      turns += 1;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    let chars = 0;
+    async function* measured(): AsyncGenerator<string> {
+      for await (const chunk of generatedGatewayExport(20_000)) {
+        chars += chunk.length;
+        yield chunk;
+      }
+    }
+    let lines = 0;
+    for await (const item of parse('csv:gateway', measured())) if (item.kind === 'line') lines += 1;
+    counting = false;
+    expect(lines).toBe(20_000);
+    // A turn once 64 Ki characters have passed since the last: slices are at most 64 Ki, so within 128 Ki.
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(chars / (128 * 1024)));
   });
 
   it('reads a UTF-8 character split across chunks, and drops a byte order mark', async () => {

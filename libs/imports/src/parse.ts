@@ -4,6 +4,7 @@ import { BANK_CSV_PROFILE, type CsvProfile, csvProfileSchema } from './csv/csv-p
 import { parseCsv, type CsvLayout } from './csv/csv-parser';
 import { PARSE_ERRORS_MAX } from './limits';
 import { parseMt940 } from './mt940/mt940-parser';
+import { ownStrings } from './own-text';
 import {
   type StatementError,
   statementError,
@@ -63,7 +64,8 @@ async function* checkedItems(
         statementsSeen += 1;
         linesOfStatement = 0;
       }
-      yield item;
+      // A statement's header is kept by the caller to the end of the file: its own copy, not a view of a chunk.
+      yield item.kind === 'statement' ? ownStrings(item).value : item;
       if (item.kind === 'error') errors += 1;
       if (item.kind === 'error' && errors >= PARSE_ERRORS_MAX) {
         yield statementError(item.lineNumber, `more than ${PARSE_ERRORS_MAX} errors; stopped reading the file`);

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { RAW_CHARS_MAX, TEXT_CHUNK_CHARS_MAX } from './limits';
 
 export type StatementInput = AsyncIterable<Buffer | Uint8Array | string>;
@@ -20,17 +21,41 @@ function countNewlines(text: string): number {
   return count;
 }
 
+const NUL = '\u0000';
+
 /**
  * Decodes the input as UTF-8 (the only encoding accepted: a Latin-1 file is refused, never guessed), drops a
  * leading byte order mark, and slices the text so that no consumer is handed more than TEXT_CHUNK_CHARS_MAX.
+ * After every TEXT_CHUNK_CHARS_MAX characters the event loop gets a turn: parsing runs in the API process,
+ * and one 256 KiB read would otherwise be parsed as one block while every other request waits.
+ * A NUL character is refused like a bad byte: no text column can store it, and a statement that has one is
+ * binary or UTF-16, not UTF-8 text.
  */
 export async function* decodeUtf8(input: StatementInput): AsyncGenerator<string, void, undefined> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let newlinesSeen = 0;
-  const emit = function* (text: string): Generator<string> {
+  const slices = function* (text: string): Generator<string> {
+    const nulAt = text.indexOf(NUL);
+    if (nulAt !== -1) {
+      throw new InputDecodeError(
+        newlinesSeen + countNewlines(text.slice(0, nulAt)) + 1,
+        'the line has a NUL character (U+0000): the file is binary or UTF-16, not UTF-8 text',
+      );
+    }
     newlinesSeen += countNewlines(text);
     for (let start = 0; start < text.length; start += TEXT_CHUNK_CHARS_MAX) {
       yield text.slice(start, start + TEXT_CHUNK_CHARS_MAX);
+    }
+  };
+  let charsSinceTurn = 0;
+  const emit = async function* (text: string): AsyncGenerator<string> {
+    for (const slice of slices(text)) {
+      yield slice;
+      charsSinceTurn += slice.length;
+      if (charsSinceTurn >= TEXT_CHUNK_CHARS_MAX) {
+        charsSinceTurn = 0;
+        await nextTurn();
+      }
     }
   };
   let first = true;

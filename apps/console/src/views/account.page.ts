@@ -1,3 +1,4 @@
+import { apiPath } from '../api-path';
 import { html, type TemplateResult } from 'lit-html';
 import { type ListPage, api } from '../api-client';
 import type { Account, AccountEntry } from '../api-types';
@@ -54,7 +55,7 @@ function balanceAsOf(account: Account): TemplateResult {
     const target = output(event);
     const day = String(new FormData(event.currentTarget as HTMLFormElement).get('as-of'));
     try {
-      const balance = await api.get<{ posted: string }>(`/v1/accounts/${encodeURIComponent(account.code)}/balance`, {
+      const balance = await api.get<{ posted: string }>(apiPath`/v1/accounts/${account.code}/balance`, {
         asOf: `${day}T23:59:59.999Z`,
       });
       const posted = formatMinor(balance.posted, account.currency);
@@ -77,7 +78,7 @@ export const accountPage: Page = async (context) => {
   context.render(html`${back}<h1 tabindex="-1">${code}</h1>${loading('the account')}`);
   let account: Account;
   try {
-    account = await api.get<Account>(`/v1/accounts/${encodeURIComponent(code)}`);
+    account = await api.get<Account>(apiPath`/v1/accounts/${code}`);
   } catch (error) {
     context.render(html`${back}<h1 tabindex="-1">${code}</h1>${failure(error, context.reload)}`);
     return;
@@ -100,7 +101,7 @@ export const accountPage: Page = async (context) => {
   await pagedSection<AccountEntry>({
     what: 'entries',
     load: (cursor) =>
-      api.get<ListPage<AccountEntry>>(`/v1/accounts/${encodeURIComponent(code)}/entries`, {
+      api.get<ListPage<AccountEntry>>(apiPath`/v1/accounts/${code}/entries`, {
         cursor,
         limit: String(ENTRIES_PAGE_SIZE),
       }),

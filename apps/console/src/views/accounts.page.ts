@@ -1,3 +1,4 @@
+import { apiPath } from '../api-path';
 import { html, type TemplateResult } from 'lit-html';
 import { type ListPage, api } from '../api-client';
 import type { Account } from '../api-types';
@@ -48,7 +49,11 @@ export const accountsPage: Page = async (context) => {
   await pagedSection<Account>({
     what: 'accounts',
     load: (cursor) =>
-      api.get<ListPage<Account>>('/v1/accounts', { cursor, codePrefix: prefix, limit: String(ACCOUNTS_PAGE_SIZE) }),
+      api.get<ListPage<Account>>(apiPath`/v1/accounts`, {
+        cursor,
+        codePrefix: prefix,
+        limit: String(ACCOUNTS_PAGE_SIZE),
+      }),
     rows: accountRows,
     empty: empty(
       prefix

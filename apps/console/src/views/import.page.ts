@@ -1,3 +1,4 @@
+import { apiPath } from '../api-path';
 import { html, type TemplateResult } from 'lit-html';
 import { type ListPage, api } from '../api-client';
 import type { StatementImport, StatementLine } from '../api-types';
@@ -39,7 +40,7 @@ export const importPage: Page = async (context) => {
   context.render(html`${back}<h1 tabindex="-1">Import</h1>${loading('the import')}`);
   let found: StatementImport;
   try {
-    found = await api.get<StatementImport>(`/v1/imports/${id}`);
+    found = await api.get<StatementImport>(apiPath`/v1/imports/${id}`);
   } catch (error) {
     context.render(html`${back}<h1 tabindex="-1">Import</h1>${failure(error, context.reload)}`);
     return;
@@ -59,7 +60,10 @@ export const importPage: Page = async (context) => {
   await pagedSection<StatementLine>({
     what: 'statement lines',
     load: (cursor) =>
-      api.get<ListPage<StatementLine>>(`/v1/imports/${id}/lines`, { cursor, limit: String(IMPORT_LINES_PAGE_SIZE) }),
+      api.get<ListPage<StatementLine>>(apiPath`/v1/imports/${id}/lines`, {
+        cursor,
+        limit: String(IMPORT_LINES_PAGE_SIZE),
+      }),
     rows: lineRows,
     empty: empty('This import added no new lines: the source already had every one of them.'),
     update: (next) => {

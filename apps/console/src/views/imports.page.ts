@@ -1,3 +1,4 @@
+import { apiPath } from '../api-path';
 import { html, type TemplateResult } from 'lit-html';
 import { ApiError, type ListPage, api } from '../api-client';
 import type { Source, StatementImport } from '../api-types';
@@ -74,7 +75,7 @@ export const importsPage: Page = async (context) => {
   context.render(html`${heading}${loading('sources')}`);
   let sources: Source[];
   try {
-    sources = (await api.get<ListPage<Source>>('/v1/sources')).data;
+    sources = (await api.get<ListPage<Source>>(apiPath`/v1/sources`)).data;
   } catch (error) {
     context.render(html`${heading}${failure(error, context.reload)}`);
     return;
@@ -106,7 +107,7 @@ export const importsPage: Page = async (context) => {
     upload = { state: 'sending', fraction: 0 };
     draw();
     api
-      .upload<StatementImport>('/v1/imports', form, (fraction) => {
+      .upload<StatementImport>(apiPath`/v1/imports`, form, (fraction) => {
         upload = { state: 'sending', fraction };
         draw();
       })

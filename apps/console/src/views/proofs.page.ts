@@ -1,10 +1,11 @@
+import { apiPath } from '../api-path';
 import { html, type TemplateResult } from 'lit-html';
 import { ApiError, api } from '../api-client';
 import type { BalanceProof, BalanceProofCheckpoint } from '../api-types';
 import type { Page, PageContext } from '../page';
 import { explainError, failure, loading, notice } from './states';
 
-const PROOF_PATH = '/v1/proofs/balances';
+const PROOF_PATH = apiPath`/v1/proofs/balances`;
 
 /** Hands the proof to the browser as a file, exactly as the server signed it. */
 function download(proof: BalanceProof): void {

@@ -1,3 +1,4 @@
+import { apiPath } from '../api-path';
 import { html, type TemplateResult } from 'lit-html';
 import { type Query, api, type ListPage } from '../api-client';
 import { DISCREPANCY_KINDS, TICKET_STATUSES, type Ticket, type TicketCounts } from '../api-types';
@@ -108,7 +109,7 @@ export const queuePage: Page = async (context) => {
       <section aria-label="Tickets">${section}</section>`);
   draw();
   void api
-    .get<TicketCounts>('/v1/discrepancies/counts')
+    .get<TicketCounts>(apiPath`/v1/discrepancies/counts`)
     .then(
       (answer) => (counts = answer),
       (error: Error) => (counts = error),
@@ -117,7 +118,11 @@ export const queuePage: Page = async (context) => {
   await pagedSection<Ticket>({
     what: 'tickets',
     load: (cursor) =>
-      api.get<ListPage<Ticket>>('/v1/discrepancies', { ...apiQuery(filters), cursor, limit: String(QUEUE_PAGE_SIZE) }),
+      api.get<ListPage<Ticket>>(apiPath`/v1/discrepancies`, {
+        ...apiQuery(filters),
+        cursor,
+        limit: String(QUEUE_PAGE_SIZE),
+      }),
     rows: ticketRows,
     empty: empty(
       Object.keys(filters).length

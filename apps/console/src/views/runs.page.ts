@@ -1,3 +1,4 @@
+import { apiPath } from '../api-path';
 import { html, type TemplateResult } from 'lit-html';
 import { type ListPage, api } from '../api-client';
 import type { Run } from '../api-types';
@@ -61,7 +62,7 @@ export const runsPage: Page = async (context) => {
     running = true;
     draw();
     try {
-      const run = await api.post<Run>('/v1/reconciliation/runs', {});
+      const run = await api.post<Run>(apiPath`/v1/reconciliation/runs`, {});
       outcome = html`<p class="notice ok" role="status">Run finished: ${statOf(run, 'findings')} finding(s),
         ${statOf(run, 'opened')} ticket(s) opened, ${statOf(run, 'resolved')} resolved.
         <a href=${link('/discrepancies')}>See the queue</a></p>`;
@@ -82,7 +83,8 @@ export const runsPage: Page = async (context) => {
   const showRuns = () =>
     pagedSection<Run>({
       what: 'runs',
-      load: (cursor) => api.get<ListPage<Run>>('/v1/reconciliation/runs', { cursor, limit: String(RUNS_PAGE_SIZE) }),
+      load: (cursor) =>
+        api.get<ListPage<Run>>(apiPath`/v1/reconciliation/runs`, { cursor, limit: String(RUNS_PAGE_SIZE) }),
       rows: runRows,
       empty: empty('No reconciliation run yet. The worker runs one on its schedule, or start one here.'),
       loaded: (items) => (runs = items),

@@ -1,3 +1,4 @@
+import { apiPath } from '../api-path';
 import { html, type TemplateResult } from 'lit-html';
 import { type ListPage, api } from '../api-client';
 import type { Match, StatementLine, Ticket, TicketEvent, Transaction } from '../api-types';
@@ -28,12 +29,14 @@ async function explain(ticket: Ticket): Promise<Explanation> {
       ? { transaction: firstTransaction }
       : undefined;
   const [matches] = await Promise.allSettled([
-    matchQuery ? api.get<ListPage<Match>>('/v1/matches', matchQuery) : Promise.resolve({ data: [], nextCursor: null }),
+    matchQuery
+      ? api.get<ListPage<Match>>(apiPath`/v1/matches`, matchQuery)
+      : Promise.resolve({ data: [], nextCursor: null }),
   ]);
   const found = matches.status === 'fulfilled' ? matches.value.data : [];
   const [lines, transactions] = await Promise.allSettled([
-    Promise.all(lineIds.map((id) => api.get<StatementLine>(`/v1/statement-lines/${id}`))),
-    Promise.all(transactionsToShow(ticket, found).map((id) => api.get<Transaction>(`/v1/transactions/${id}`))),
+    Promise.all(lineIds.map((id) => api.get<StatementLine>(apiPath`/v1/statement-lines/${id}`))),
+    Promise.all(transactionsToShow(ticket, found).map((id) => api.get<Transaction>(apiPath`/v1/transactions/${id}`))),
   ]);
   const problems = [matches, lines, transactions].flatMap((result) =>
     result.status === 'rejected' ? [explainError(result.reason)] : [],
@@ -97,7 +100,7 @@ export const ticketPage: Page = async (context) => {
     draw();
     try {
       await work();
-      ticket = await api.get<TicketWithHistory>(`/v1/discrepancies/${id}`);
+      ticket = await api.get<TicketWithHistory>(apiPath`/v1/discrepancies/${id}`);
       outcome = notice(done);
     } catch (error) {
       outcome = notice(explainError(error), 'error');
@@ -108,16 +111,16 @@ export const ticketPage: Page = async (context) => {
     document.getElementById('outcome')?.focus();
   };
   const actions: TicketActions = {
-    update: (change, done) => void run(() => api.patch(`/v1/discrepancies/${id}`, change), done),
+    update: (change, done) => void run(() => api.patch(apiPath`/v1/discrepancies/${id}`, change), done),
     match: (body) =>
       void run(async () => {
-        await api.post('/v1/matches', body);
+        await api.post(apiPath`/v1/matches`, body);
         explanation = await explain(ticket);
       }, 'Matched. The next reconciliation run resolves the ticket if the match explains it.'),
   };
 
   try {
-    ticket = await api.get<TicketWithHistory>(`/v1/discrepancies/${id}`);
+    ticket = await api.get<TicketWithHistory>(apiPath`/v1/discrepancies/${id}`);
   } catch (error) {
     context.render(html`${back}<h1 tabindex="-1">Ticket</h1>${failure(error, context.reload)}`);
     return;

@@ -150,17 +150,24 @@ function counterpartyFor(amountMinor: bigint, detail: TransactionDetail): Transa
   return amountMinor >= 0n ? detail.debtor : detail.creditor;
 }
 
-export function entryItems(
+function* built(builder: StatementLineBuilder, draft: LineDraft, bankId: string | undefined): Generator<StatementItem> {
+  const line = builder.build(draft, bankId);
+  if (Array.isArray(line)) yield* line;
+  else yield line;
+}
+
+/** The entry's lines, built one at a time as they are taken: a batch of 10,000 is never 10,000 lines at once. */
+export function* entryItems(
   entry: XmlNode,
   details: readonly TransactionDetail[],
   builder: StatementLineBuilder,
-): StatementItem[] {
+): Generator<StatementItem, void, undefined> {
   const status = textAt(entry, 'Sts', 'Cd') ?? textAt(entry, 'Sts');
-  if (status !== undefined && status !== 'BOOK') return [];
+  if (status !== undefined && status !== 'BOOK') return;
   const basics = entryBasics(entry);
-  if (!basics.ok) return basics.errors;
+  if (!basics.ok) return yield* basics.errors;
   const split = splitAmounts(basics.value, entry, details);
-  if (!split.ok) return split.errors;
+  if (!split.ok) return yield* split.errors;
 
   const entryServicerRef = textAt(entry, 'AcctSvcrRef');
   const entryReference = textAt(entry, 'NtryRef');
@@ -173,17 +180,12 @@ export function entryItems(
       : entryReference !== undefined
         ? referenceExternalId('ntryref', entryReference)
         : undefined;
-  const items: StatementItem[] = [];
-  const add = (draft: LineDraft, bankId: string | undefined): void => {
-    const built = builder.build(draft, bankId);
-    if (Array.isArray(built)) items.push(...built);
-    else items.push(built);
-  };
 
   if (split.value === null) {
     const detail = details.length === 1 ? details[0] : undefined;
     const ownRef = detail?.references.accountServicerRef;
-    add(
+    yield* built(
+      builder,
       {
         ...basics.value,
         references: {
@@ -200,13 +202,14 @@ export function entryItems(
       },
       entryId ?? (ownRef === undefined ? undefined : referenceExternalId('acctsvcrref', ownRef)),
     );
-    return items;
+    return;
   }
-  split.value.forEach((amountMinor, index) => {
+  for (const [index, amountMinor] of split.value.entries()) {
     const detail = details[index];
     const ownRef = detail.references.accountServicerRef;
     const hasOwnRef = ownRef !== undefined && ownRef !== entryServicerRef;
-    add(
+    yield* built(
+      builder,
       {
         ...basics.value,
         lineNumber: detail.line,
@@ -223,6 +226,5 @@ export function entryItems(
       },
       hasOwnRef ? referenceExternalId('acctsvcrref', ownRef) : entryId && `${entryId}/${index + 1}`,
     );
-  });
-  return items;
+  }
 }

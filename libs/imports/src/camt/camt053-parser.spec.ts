@@ -261,4 +261,45 @@ describe('camt.053 memory bounds', () => {
     ]);
     expect(lines).toEqual([]);
   });
+
+  it('refuses an element with too many attributes, or too long ones, at its line, and reads no further', async () => {
+    const nine = Array.from({ length: 9 }, (_, index) => ` b${index}=""`).join('');
+    const cases: [string, string][] = [
+      [`<Amt${nine}>`, '<Amt> has 9 attributes, more than 8'],
+      [`<Amt Ccy="EUR" note="${'n'.repeat(1100)}">`, '<Amt> has 1110 characters of attributes, more than 1024'],
+      [`<Amt ${'q'.repeat(101)}="">`, '<Amt> has an attribute name longer than 100 characters'],
+    ];
+    for (const [startTag, reason] of cases) {
+      const entry = entryXml('1.00', '').replace('<Amt Ccy="EUR">', `\n${startTag}`);
+      const { errors, lines } = await collectText(statementXml(`${entry}\n${entryXml('2.00', '')}`));
+      expect(errors).toEqual([{ kind: 'error', lineNumber: 5, reason }]);
+      expect(lines).toEqual([]);
+    }
+    const longName = statementXml(`<${'N'.repeat(101)}/>`);
+    expect((await collectText(longName)).errors.map((error) => error.reason)).toEqual([
+      'an element name is longer than 100 characters',
+    ]);
+  });
+
+  it('refuses an entry that holds more characters than the limit, at the element past it, and reads on', async () => {
+    // 4,096 characters of text and 1,000 of attributes per element: each within bounds, 20 M in 4,000.
+    const element = (index: number) =>
+      `<AddtlNtryInf a="${String(index).padEnd(998, 'a')}">${'t'.repeat(4096)}</AddtlNtryInf>\n`;
+    const full = entryXml('1.00', '').replace(
+      '<Ntry>',
+      `<Ntry>\n${Array.from({ length: 4000 }, (_, i) => element(i)).join('')}`,
+    );
+    const text = statementXml(`${full}\n${entryXml('2.00', '')}`);
+    const { errors, lines } = await collectStatement('camt053', textInput(text, 64 * 1024), { linesMax: 10 });
+    // Held: the entry's own name, then each element's name, attribute name and value, and text.
+    const elementsHeld = Math.floor((16 * 1024 * 1024 - 'Ntry'.length) / ('AddtlNtryInf'.length + 1 + 998 + 4096));
+    expect(errors).toEqual([
+      {
+        kind: 'error',
+        lineNumber: 5 + elementsHeld,
+        reason: 'entry (Ntry) holds more than 16777216 characters of text and attributes',
+      },
+    ]);
+    expect(lines.map((line) => line.amountMinor)).toEqual([200n]);
+  }, 60_000);
 });

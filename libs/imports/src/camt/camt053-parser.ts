@@ -1,11 +1,13 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { StatementLineBuilder } from '../line-builder';
+import { ownStrings } from '../own-text';
 import { type StatementItem, statementError } from '../statement-items';
 import { entryItems } from './camt053-entry';
 import { statementAccount, statementParts } from './camt053-statement';
 import { type TransactionDetail, toTransactionDetail } from './camt053-transaction';
 import { XmlCapture } from './xml-capture';
-import { newNode, type XmlNode } from './xml-node';
+import { elementProblem, isEmpty } from './xml-element-limits';
+import type { XmlNode } from './xml-node';
 
 /** camt nesting is about 15 deep; anything far deeper is not a bank statement. */
 export const XML_DEPTH_MAX = 40;
@@ -14,6 +16,12 @@ export const XML_CHARS_WITHOUT_EVENT_MAX = 1024 * 1024;
 /** Element nodes kept for one entry (its TxDtls are condensed as they close) or one statement's head. */
 export const ENTRY_NODES_MAX = 5000;
 export const STATEMENT_HEAD_NODES_MAX = 5000;
+/**
+ * Characters held for one entry (element and attribute names, attribute values, texts, and its condensed
+ * TxDtls) or one statement's head: with the node counts, what bounds a parser's memory per entry.
+ */
+export const ENTRY_RETAINED_CHARS_MAX = 16 * 1024 * 1024;
+export const STATEMENT_HEAD_RETAINED_CHARS_MAX = 1024 * 1024;
 /** TxDtls of one entry are kept until the entry closes, to decide whether a batch can be split. */
 export const ENTRY_TRANSACTIONS_MAX = 10_000;
 
@@ -29,11 +37,6 @@ interface OpenStatement {
   firstLineCurrency: string | null;
   headChecked: boolean;
   headProblemsReported: number;
-}
-
-function isEmpty(object: object): boolean {
-  for (const _key in object) return false;
-  return true;
 }
 
 /** Why a root element is refused: camt.054 notifications are refused on purpose (see README of the lib). */
@@ -55,7 +58,8 @@ function rootProblem(tag: SaxesTagNS): string | null {
 class Camt053Reader {
   stopped = false;
   private readonly sax = new SaxesParser({ xmlns: true, position: true });
-  private readonly out: StatementItem[] = [];
+  /** Items, and what makes an entry's lines or a statement's item once the items before them are taken. */
+  private readonly out: Array<StatementItem | (() => Iterable<StatementItem>)> = [];
   private readonly path: string[] = [];
   private tagLine = 1;
   private charsWithoutEvent = 0;
@@ -99,13 +103,17 @@ class Camt053Reader {
     this.event(() => undefined);
   }
 
-  drain(): StatementItem[] {
-    return this.out.splice(0);
+  /** The items so far, an entry's lines made only as they are taken. */
+  *drain(): Generator<StatementItem> {
+    for (const pending of this.out.splice(0)) {
+      if (typeof pending === 'function') yield* pending();
+      else yield pending;
+    }
   }
 
-  private fail(reason: string): void {
+  private fail(reason: string, line = this.sax.line): void {
     if (this.stopped) return;
-    this.out.push(statementError(this.sax.line, reason));
+    this.out.push(statementError(line, reason));
     this.stopped = true;
     this.pendingClose = null;
   }
@@ -122,6 +130,8 @@ class Camt053Reader {
   private open(tag: SaxesTagNS): void {
     const depth = this.path.length;
     const line = this.tagLine;
+    const problem = elementProblem(tag);
+    if (problem !== null) return this.fail(problem, line);
     this.path.push(tag.local);
     if (depth >= XML_DEPTH_MAX) return this.fail(`XML nesting deeper than ${XML_DEPTH_MAX} elements`);
     if (depth === 0) {
@@ -168,12 +178,16 @@ class Camt053Reader {
   }
 
   private startStatement(line: number): void {
-    const head = newNode('Stmt', line, {});
+    const headCapture = new XmlCapture(
+      { name: 'Stmt', line, attributes: {} },
+      { nodesMax: STATEMENT_HEAD_NODES_MAX, charsMax: STATEMENT_HEAD_RETAINED_CHARS_MAX },
+      'statement header',
+    );
     this.statement = {
       index: this.statementCount,
       line,
-      head,
-      headCapture: new XmlCapture(head, STATEMENT_HEAD_NODES_MAX, 'statement header'),
+      head: headCapture.root,
+      headCapture,
       builder: null,
       firstLineCurrency: null,
       headChecked: false,
@@ -201,8 +215,11 @@ class Camt053Reader {
 
   private startEntry(statement: OpenStatement, line: number, attributes: Record<string, string>): void {
     this.lineBuilder(statement);
-    const root = newNode('Ntry', line, attributes);
-    this.entry = new XmlCapture(root, ENTRY_NODES_MAX, 'entry (Ntry)');
+    this.entry = new XmlCapture(
+      { name: 'Ntry', line, attributes },
+      { nodesMax: ENTRY_NODES_MAX, charsMax: ENTRY_RETAINED_CHARS_MAX },
+      'entry (Ntry)',
+    );
     this.details = [];
   }
 
@@ -214,7 +231,9 @@ class Camt053Reader {
       entry.refuse(details.line, `entry has more than ${ENTRY_TRANSACTIONS_MAX} transaction details (TxDtls)`);
       return;
     }
-    this.details.push(toTransactionDetail(details));
+    if (entry.refused) return;
+    const condensed = ownStrings(toTransactionDetail(details));
+    if (entry.retain(details.line, condensed.chars)) this.details.push(condensed.value);
   }
 
   private finishEntry(statement: OpenStatement, entry: XmlCapture): void {
@@ -223,27 +242,42 @@ class Camt053Reader {
       this.out.push(...entry.problems);
       return;
     }
-    const items = entryItems(entry.root, this.details, this.lineBuilder(statement));
+    const builder = this.lineBuilder(statement);
+    const details = this.details;
     this.details = [];
-    for (const item of items) {
+    this.out.push(() => this.entryLines(statement, entry.root, details, builder));
+  }
+
+  private *entryLines(
+    statement: OpenStatement,
+    entry: XmlNode,
+    details: readonly TransactionDetail[],
+    builder: StatementLineBuilder,
+  ): Generator<StatementItem> {
+    for (const item of entryItems(entry, details, builder)) {
       if (item.kind === 'line') statement.firstLineCurrency ??= item.currency;
-      this.out.push(item);
+      yield item;
     }
   }
 
   private finishStatement(statement: OpenStatement): void {
     const builder = this.lineBuilder(statement);
     this.reportHeadProblems(statement);
+    // Made when it is taken, after the lines of its entries: their count and first currency are known then.
+    this.out.push(() => [this.statementItem(statement, builder)]);
+    this.statement = null;
+  }
+
+  private statementItem(statement: OpenStatement, builder: StatementLineBuilder): StatementItem {
     const { header } = statementParts(statement.head, statement.firstLineCurrency);
-    this.out.push({
+    return {
       kind: 'statement',
       format: 'camt053',
       statementIndex: statement.index,
       lineNumber: statement.line,
       ...header,
       lineCount: builder.lineCount,
-    });
-    this.statement = null;
+    };
   }
 }
 

@@ -1,58 +1,99 @@
+import { ownText } from '../own-text';
 import { type StatementError, statementError } from '../statement-items';
 import { newNode, type XmlNode } from './xml-node';
 
 /** Text of one element; camt's longest field (AddtlNtryInf) is 500 characters. */
 export const XML_TEXT_CHARS_MAX = 4096;
 
-function countNodes(node: XmlNode): number {
-  return node.children.reduce((total, child) => total + countNodes(child), 1);
+export interface CaptureLimits {
+  /** Element nodes attached at once. */
+  nodesMax: number;
+  /** Characters held at once: element names, attribute names and values, texts, and what is retained(). */
+  charsMax: number;
+}
+
+function ownNode(name: string, line: number, attributes: Record<string, string>): XmlNode {
+  const node = newNode(ownText(name), line, {});
+  for (const attribute in attributes) node.attributes[ownText(attribute)] = ownText(attributes[attribute]);
+  return node;
+}
+
+function nodeChars(name: string, attributes: Record<string, string>): number {
+  let chars = name.length;
+  for (const attribute in attributes) chars += attribute.length + attributes[attribute].length;
+  return chars;
+}
+
+function subtreeChars(node: XmlNode): { nodes: number; chars: number } {
+  const total = { nodes: 1, chars: nodeChars(node.name, node.attributes) + node.text.length };
+  for (const child of node.children) {
+    const inner = subtreeChars(child);
+    total.nodes += inner.nodes;
+    total.chars += inner.chars;
+  }
+  return total;
 }
 
 /**
- * Builds the element tree of one subtree from SAX events, with a bound on its element count and on each
- * element's text. Going past a bound records a problem (the subtree is then refused) instead of growing.
+ * Builds the element tree of one subtree from SAX events, with bounds on its element count, on each
+ * element's text and on all the characters it holds. Going past a bound records a problem (the subtree is
+ * then refused) and from then on nothing more is kept, instead of growing. Every kept string is an own copy
+ * (see ownText), so the characters counted are the memory held.
  */
 export class XmlCapture {
   readonly problems: StatementError[] = [];
+  readonly root: XmlNode;
   private readonly stack: XmlNode[];
   private nodeCount = 1;
+  private chars: number;
 
   constructor(
-    readonly root: XmlNode,
-    private readonly nodesMax: number,
+    root: { name: string; line: number; attributes: Record<string, string> },
+    private readonly limits: CaptureLimits,
     private readonly label: string,
   ) {
-    this.stack = [root];
+    this.root = ownNode(root.name, root.line, root.attributes);
+    this.stack = [this.root];
+    this.chars = nodeChars(root.name, root.attributes);
   }
 
   get depth(): number {
     return this.stack.length;
   }
 
+  get refused(): boolean {
+    return this.problems.length > 0;
+  }
+
   open(name: string, line: number, attributes: Record<string, string>): void {
-    const node = newNode(name, line, attributes);
-    if (this.nodeCount >= this.nodesMax) {
-      // Still tracked on the stack so that open/close stay paired, but not attached: memory stays bounded.
-      this.refuse(line, `${this.label} has more than ${this.nodesMax} XML elements`);
-    } else {
+    if (this.nodeCount >= this.limits.nodesMax) {
+      this.refuse(line, `${this.label} has more than ${this.limits.nodesMax} XML elements`);
+    } else if (this.retain(line, nodeChars(name, attributes))) {
+      const node = ownNode(name, line, attributes);
       this.stack[this.stack.length - 1].children.push(node);
       this.nodeCount += 1;
+      this.stack.push(node);
+      return;
     }
-    this.stack.push(node);
+    // Not attached, and holding nothing: it only keeps open/close paired on the stack.
+    this.stack.push(newNode('', line, {}));
   }
 
   text(text: string): void {
-    if (text.trim() === '' || this.stack.length === 0) return;
+    if (text.trim() === '' || this.stack.length === 0 || this.refused) return;
     const node = this.stack[this.stack.length - 1];
-    node.text += text;
-    if (node.text.length > XML_TEXT_CHARS_MAX) {
+    if (node.text.length + text.length > XML_TEXT_CHARS_MAX) {
       this.refuse(node.line, `<${node.name}> has more than ${XML_TEXT_CHARS_MAX} characters of text`);
-      node.text = node.text.slice(0, XML_TEXT_CHARS_MAX);
+      return;
     }
+    if (this.retain(node.line, text.length)) node.text += ownText(text);
   }
 
   close(): XmlNode | undefined {
-    return this.stack.pop();
+    const node = this.stack.pop();
+    // One flat string instead of the chain of pieces that += built.
+    if (node !== undefined && node.text !== '') node.text = ownText(node.text);
+    return node;
   }
 
   /** Drops a just-closed child from its parent (the current top), once it has been condensed elsewhere. */
@@ -61,7 +102,20 @@ export class XmlCapture {
     const index = parent.children.lastIndexOf(node);
     if (index === -1) return;
     parent.children.splice(index, 1);
-    this.nodeCount -= countNodes(node);
+    const { nodes, chars } = subtreeChars(node);
+    this.nodeCount -= nodes;
+    this.chars -= chars;
+  }
+
+  /** Counts `chars` more held for this subtree (its own nodes, or what was condensed of them); false if too many. */
+  retain(line: number, chars: number): boolean {
+    if (this.refused) return false;
+    if (this.chars + chars > this.limits.charsMax) {
+      this.refuse(line, `${this.label} holds more than ${this.limits.charsMax} characters of text and attributes`);
+      return false;
+    }
+    this.chars += chars;
+    return true;
   }
 
   refuse(line: number, reason: string): void {

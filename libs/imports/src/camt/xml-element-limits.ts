@@ -1,0 +1,38 @@
+import type { SaxesTagNS } from 'saxes';
+
+// Bounds on one element's start tag, checked on every element of a camt document.
+
+/** camt puts at most a currency (Ccy) on an element, namespace declarations on the root. */
+export const XML_ATTRIBUTES_PER_ELEMENT_MAX = 8;
+/** Names and values of all attributes of one element. */
+export const XML_ATTRIBUTE_CHARS_PER_ELEMENT_MAX = 1024;
+/** Element and attribute names, prefix included; camt's longest is about 20. */
+export const XML_NAME_CHARS_MAX = 100;
+
+export function isEmpty(object: object): boolean {
+  for (const _key in object) return false;
+  return true;
+}
+
+/**
+ * Why an element is refused for its name or attributes. saxes holds every open element with its attributes
+ * until it closes, and a start tag may be as long as XML_CHARS_WITHOUT_EVENT_MAX: an element past these
+ * bounds ends the reading, it is not kept as a node.
+ */
+export function elementProblem(tag: SaxesTagNS): string | null {
+  if (tag.name.length > XML_NAME_CHARS_MAX) return `an element name is longer than ${XML_NAME_CHARS_MAX} characters`;
+  if (isEmpty(tag.attributes)) return null;
+  let count = 0;
+  let chars = 0;
+  for (const name in tag.attributes) {
+    if (name.length > XML_NAME_CHARS_MAX)
+      return `<${tag.name}> has an attribute name longer than ${XML_NAME_CHARS_MAX} characters`;
+    count += 1;
+    chars += name.length + tag.attributes[name].value.length;
+  }
+  if (count > XML_ATTRIBUTES_PER_ELEMENT_MAX)
+    return `<${tag.name}> has ${count} attributes, more than ${XML_ATTRIBUTES_PER_ELEMENT_MAX}`;
+  if (chars > XML_ATTRIBUTE_CHARS_PER_ELEMENT_MAX)
+    return `<${tag.name}> has ${chars} characters of attributes, more than ${XML_ATTRIBUTE_CHARS_PER_ELEMENT_MAX}`;
+  return null;
+}
