@@ -182,7 +182,7 @@ export class ReconciliationController {
     return this.updateDiscrepancy.execute({
       tenantId: principal.tenantId,
       id,
-      actor: `api-key:${principal.keyId}`,
+      actor: principal.actor,
       ...body,
     });
   }

@@ -1214,8 +1214,9 @@ export interface components {
              */
             at: string;
             /**
+             * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
              * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
-             * @example operator
+             * @example reconciler
              */
             actor: string;
             /** @example account.create */
@@ -1361,6 +1362,8 @@ export interface components {
              */
             key: string;
             roles: ("admin" | "poster" | "finance" | "auditor")[];
+            /** @description When the key stops working; null: never. */
+            expiresAt: string | null;
         };
         /** @description A new tenant and its first admin key. */
         CreatedTenant: {
@@ -1462,6 +1465,14 @@ export interface components {
              */
             tenantId: string;
             roles: ("admin" | "poster" | "finance" | "auditor")[];
+            /**
+             * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+             * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             * @example reconciler
+             */
+            actor: string;
+            /** @description When the key stops working; null: never. */
+            expiresAt: string | null;
         };
         /** @description A ticket. */
         Discrepancy: {
@@ -2539,6 +2550,12 @@ export interface components {
             holdId: string | null;
             /** @description A reversal: the transaction it mirrors. */
             reversesId: string | null;
+            /**
+             * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+             * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             * @example reconciler
+             */
+            actor: string;
             reversedById: string | null;
             resolution: {
                 /**
@@ -3085,6 +3102,12 @@ export interface operations {
                 "application/json": {
                     name: string;
                     roles: ("admin" | "poster" | "finance" | "auditor")[];
+                    /**
+                     * Format: date-time
+                     * @description An ISO 8601 time with an offset.
+                     * @example 2026-11-29T10:00:00Z
+                     */
+                    expiresAt?: string;
                 };
             };
         };
