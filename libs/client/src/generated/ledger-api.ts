@@ -1596,6 +1596,7 @@ export interface components {
                  */
                 at: string;
                 /**
+                 * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
                  * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
                  * @example reconciler
                  */
@@ -1895,6 +1896,12 @@ export interface components {
                 balanceProblem?: string;
             }[];
             warnings: string[];
+            /**
+             * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+             * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             * @example reconciler
+             */
+            actor: string;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -2362,6 +2369,12 @@ export interface components {
             id: string;
             /** @enum {string} */
             trigger: "schedule" | "api" | "cli";
+            /**
+             * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+             * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             * @example reconciler
+             */
+            actor: string;
             /** @enum {string} */
             status: "running" | "completed" | "failed";
             /**

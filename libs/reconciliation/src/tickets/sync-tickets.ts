@@ -3,13 +3,14 @@ import { canonicalJson, newId } from '@ledger/ids';
 import { type NewEvent } from '@ledger/outbox';
 import { type DiscrepancyKind, type Finding, KIND_POLICY, dueAt } from '../domain/finding';
 import { ownerFor } from '../domain/routing';
+import { RECONCILER_ACTOR } from '../run.repository';
 import { OwnerRouteRepository } from './owner-route.repository';
 import { TicketRepository } from './ticket.repository';
 import { type Ticket, type TicketEvent, ticketView } from './ticket.views';
 
 /** Tickets a run looks at when auto-resolving; a tenant with more is far past what a queue can hold. */
 export const OPEN_TICKETS_PER_RUN_MAX = 10_000;
-const RECONCILER = 'reconciler';
+const RECONCILER = RECONCILER_ACTOR;
 
 export interface SyncStats {
   findings: number;
