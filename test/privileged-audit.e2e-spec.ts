@@ -95,7 +95,7 @@ describe('privileged routes', () => {
     }
   });
 
-  it('webhook create, rotate, redeliver and delete and inbound-source creation write entries with their actor', async () => {
+  it('webhook create, rotate, redeliver, delete and inbound-source creation: entries with their actor', async () => {
     const tenant = await setupTenant(api, 'audited webhooks');
     const admin = await api.request('GET', '/v1/api-keys/current', { key: tenant.adminKey });
     const actor = `api-key:${admin.body.id}`;
