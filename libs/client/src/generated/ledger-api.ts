@@ -2190,7 +2190,26 @@ export interface components {
             confirmedAt: string | null;
             undoneBy: string | null;
             undoneAt: string | null;
+            /** @description The latest note given; `history` keeps every one. */
             note: string | null;
+            /** @description Made by hand, confirmed, undone: oldest first, appended, never overwritten. */
+            history: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC.
+                 * @example 2026-11-29T10:00:00.000Z
+                 */
+                at: string;
+                /**
+                 * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+                 * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+                 * @example reconciler
+                 */
+                actor: string;
+                /** @enum {string} */
+                action: "created" | "confirmed" | "undone";
+                note: string | null;
+            }[];
         };
         MatchList: {
             data: components["schemas"]["Match"][];

@@ -103,7 +103,17 @@ export const matchView = component(
       confirmedAt: instant.nullable(),
       undoneBy: z.string().nullable(),
       undoneAt: instant.nullable(),
-      note: z.string().nullable(),
+      note: z.string().nullable().meta({ description: 'The latest note given; `history` keeps every one.' }),
+      history: z
+        .array(
+          z.strictObject({
+            at: instant,
+            actor,
+            action: z.enum(['created', 'confirmed', 'undone']),
+            note: z.string().nullable(),
+          }),
+        )
+        .meta({ description: 'Made by hand, confirmed, undone: oldest first, appended, never overwritten.' }),
     })
     .meta({ description: 'Statement lines matched to ledger entries, with the rule and evidence.' }),
 );
