@@ -111,7 +111,7 @@ describe('reconciliation runs and tickets', () => {
     expect(reopened.history.at(-1).action).toBe('reopened');
   });
 
-  it('an ignored invariant violation reopens when a run sees it again; an ignored stale hold stays ignored', async () => {
+  it('an ignored invariant violation reopens when a run sees it again; an ignored stale hold does not', async () => {
     const tenant = await seededTenant(api, 'ignored');
     await createAccount(api, tenant.adminKey, {
       code: 'wallet',
