@@ -60,7 +60,8 @@ async function seedEveryTable(): Promise<string> {
   await api.request('GET', '/v1/proofs/balances', { key: auditor });
   await sqlRows(
     api,
-    `INSERT INTO match_events (tenant_id, id, group_id, actor, action, note) VALUES ($1, $2, $3, 'test', 'created', 'x')`,
+    `INSERT INTO match_events (tenant_id, id, group_id, actor, action, note)
+     VALUES ($1, $2, $3, 'test', 'created', 'x')`,
     [tenant.tenantId, randomUUID(), randomUUID()],
   );
   return tenant.tenantId;
