@@ -252,8 +252,8 @@ describe('reconciliation runs and tickets', () => {
     const stuck = randomUUID();
     await sqlRows(
       api,
-      `INSERT INTO reconciliation_runs (tenant_id, id, trigger, status, heartbeat_at)
-       VALUES ($1, $2, 'schedule', 'running', now())`,
+      `INSERT INTO reconciliation_runs (tenant_id, id, trigger, actor, status, heartbeat_at)
+       VALUES ($1, $2, 'schedule', 'reconciler', 'running', now())`,
       [tenant.tenantId, stuck],
     );
     const refused = await api.request('POST', '/v1/reconciliation/runs', {
