@@ -116,6 +116,11 @@ describe('the finance console', () => {
     await page.getByRole('heading', { level: 1, name: 'Import of november.csv into bank' }).waitFor();
     await expect.poll(() => page.locator('table tbody tr').count()).toBe(3);
     await page.getByRole('cell', { name: '999.00 USD' }).waitFor();
+    // Who imported it: the signed-in key.
+    await page
+      .locator('.summary .by')
+      .getByText(/^by api-key:[0-9a-f-]{36}$/)
+      .waitFor();
     await browser.screenshot('04-import-lines');
   });
 
@@ -145,6 +150,9 @@ describe('the finance console', () => {
     await page.getByRole('button', { name: 'Run reconciliation now' }).click();
     await page.getByText('Run finished: 2 finding(s), 0 ticket(s) opened, 0 resolved.').waitFor(RUN_WAIT);
     await expect.poll(() => page.locator('table tbody tr').count()).toBe(2);
+    await expect
+      .poll(() => page.locator('table tbody .by').allTextContents())
+      .toEqual([expect.stringMatching(/^by api-key:/), expect.stringMatching(/^by api-key:/)]);
     await browser.screenshot('06-runs');
   });
 

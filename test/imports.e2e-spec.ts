@@ -175,7 +175,7 @@ describe('POST /v1/imports', () => {
     }
     const result = await api.app
       .get(ImportStatementUseCase)
-      .execute({ tenantId: tenant.tenantId, source: 'gateway-large', input: watched() });
+      .execute({ tenantId: tenant.tenantId, actor: 'test', source: 'gateway-large', input: watched() });
     expect(result.import).toMatchObject({ lines: rows, duplicates: 0 });
     const [stored] = await sqlRows<{ n: string; net: string }>(
       api,

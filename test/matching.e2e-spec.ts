@@ -168,7 +168,7 @@ describe('a person explains, undoes and makes matches', () => {
     const manual = await api.request('POST', '/v1/matches', {
       key,
       idempotencyKey: randomUUID(),
-      body: { statementLines: [line!.id], entries: [{ transaction: right.id }] },
+      body: { statementLines: [line!.id], entries: [{ transaction: right.id }], note: 'invoice MAN-1 less a fee' },
     });
     expect(manual.status, JSON.stringify(manual.body)).toBe(201);
     expect(manual.body).toMatchObject({ rule: 'manual', entries: [{ transactionId: right.id, amount: '4100' }] });
@@ -182,8 +182,22 @@ describe('a person explains, undoes and makes matches', () => {
     expect(
       (await api.request('GET', '/v1/discrepancies?kind=missing_in_ledger&status=open', { key })).body.data,
     ).toEqual([]);
-    const confirmed = await api.request('PATCH', `/v1/matches/${manual.body.id}`, { key, body: { action: 'confirm' } });
+    const confirmed = await api.request('PATCH', `/v1/matches/${manual.body.id}`, {
+      key,
+      body: { action: 'confirm', note: 'checked against the remittance advice' },
+    });
     expect(confirmed.body.confirmedBy).toMatch(/^api-key:/);
+    // Notes are appended: the one given when the match was made is still there, with who gave it.
+    const actor = expect.stringMatching(/^api-key:/);
+    expect(confirmed.body.note).toBe('checked against the remittance advice');
+    expect(confirmed.body.history).toEqual([
+      { at: expect.any(String), actor, action: 'created', note: 'invoice MAN-1 less a fee' },
+      { at: expect.any(String), actor, action: 'confirmed', note: 'checked against the remittance advice' },
+    ]);
+    const undoneHistory = (await api.request('GET', `/v1/matches?statementLine=${line!.id}`, { key })).body.data[0];
+    expect(undoneHistory.history).toEqual([
+      { at: expect.any(String), actor, action: 'undone', note: 'the customer paid invoice MAN-1 less a fee' },
+    ]);
   });
 
   it('the database refuses a match whose line or entry does not exist, written or edited with SQL', async () => {

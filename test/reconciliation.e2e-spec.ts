@@ -111,6 +111,46 @@ describe('reconciliation runs and tickets', () => {
     expect(reopened.history.at(-1).action).toBe('reopened');
   });
 
+  it('an ignored invariant violation reopens when a run sees it again; an ignored stale hold does not', async () => {
+    const tenant = await seededTenant(api, 'ignored');
+    await createAccount(api, tenant.adminKey, {
+      code: 'wallet',
+      currency: 'USD',
+      normalBalance: 'credit',
+      allowNegative: true,
+    });
+    const hold = await mustPost(api, tenant.posterKey, {
+      ...transfer('equity:seed', 'wallet', '40'),
+      pending: { expiresAt: isoFromNow(60_000) },
+    });
+    await sqlRows(
+      api,
+      `UPDATE open_holds SET expires_at = now() - interval '1 hour' WHERE tenant_id = $1 AND hold_id = $2`,
+      [tenant.tenantId, hold.id],
+    );
+    await corrupt(tenant, 'wallet', 5);
+    const key = await financeKey(api, tenant);
+    await run(key);
+    const [broken] = await tickets(key, '&kind=invariant_violation');
+    const [stale] = await tickets(key, '&kind=stale_hold');
+    for (const ticket of [broken, stale]) {
+      const ignored = await api.request('PATCH', `/v1/discrepancies/${ticket.id}`, {
+        key,
+        body: { status: 'ignored', note: 'known, leave it' },
+      });
+      expect(ignored.body.status).toBe('ignored');
+    }
+    const next = await run(key);
+    expect(next.stats.reopened).toBe(1);
+    const reopened = (await api.request('GET', `/v1/discrepancies/${broken.id}`, { key })).body;
+    expect(reopened.status).toBe('open');
+    expect(reopened.history.at(-1)).toMatchObject({ action: 'reopened', actor: 'reconciler' });
+    expect(reopened.history.at(-1).note).toContain(next.id);
+    const still = (await api.request('GET', `/v1/discrepancies/${stale.id}`, { key })).body;
+    expect(still.status).toBe('ignored');
+    expect(still.history.at(-1).action).toBe('ignored');
+  });
+
   it('a person assigns, acknowledges, resolves with a note (none: refused); an auditor cannot', async () => {
     const tenant = await seededTenant(api, 'worked tickets');
     await createAccount(api, tenant.adminKey, {
@@ -212,8 +252,8 @@ describe('reconciliation runs and tickets', () => {
     const stuck = randomUUID();
     await sqlRows(
       api,
-      `INSERT INTO reconciliation_runs (tenant_id, id, trigger, status, heartbeat_at)
-       VALUES ($1, $2, 'schedule', 'running', now())`,
+      `INSERT INTO reconciliation_runs (tenant_id, id, trigger, actor, status, heartbeat_at)
+       VALUES ($1, $2, 'schedule', 'reconciler', 'running', now())`,
       [tenant.tenantId, stuck],
     );
     const refused = await api.request('POST', '/v1/reconciliation/runs', {

@@ -84,8 +84,8 @@ SELECT $1, a.id, a.code, $4, 'credit', a.allow_negative
 
 const FUND_WALLETS = `
 WITH header AS (
-  INSERT INTO transactions (tenant_id, id, status, content_hash, description, effective_at)
-  VALUES ($1, $2, 'posted', $3, 'bench funding', now())
+  INSERT INTO transactions (tenant_id, id, status, content_hash, description, effective_at, actor)
+  VALUES ($1, $2, 'posted', $3, 'bench funding', now(), 'bench')
   RETURNING effective_at
 ), moved AS (
   UPDATE accounts a

@@ -94,6 +94,7 @@ async function importThroughLedger(
   const measured = await measureWithPostgres(context, async () => {
     const result = await importing.execute({
       tenantId: context.tenantId,
+      actor: 'bench',
       source,
       input: createReadStream(file, { highWaterMark: 256 * 1024 }),
     });

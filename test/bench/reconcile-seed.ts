@@ -46,7 +46,7 @@ export async function postCharges(
     }
     if (inFlight.size >= SEED_BATCHES_IN_FLIGHT) await Promise.race(inFlight);
     const batch = posting
-      .execute({ tenantId, transactions: charges(start, Math.min(SEED_BATCH, count - start)) })
+      .execute({ tenantId, actor: 'bench', transactions: charges(start, Math.min(SEED_BATCH, count - start)) })
       .then((outcome) => {
         inFlight.delete(batch);
         const refused = outcome.results.find((result) => result.status !== 'created');

@@ -83,9 +83,12 @@ async function measureRun(
   await createBenchSource(ledger, tenantId, { name: 'gateway', account: 'assets:gateway', format: 'csv:gateway' });
   const seed = await measure(() => postCharges(ledger.database, ledger.app.get(PostBatchUseCase), tenantId, lines));
   const importing = await measure(() =>
-    ledger.app
-      .get(ImportStatementUseCase)
-      .execute({ tenantId, source: 'gateway', input: createReadStream(file, { highWaterMark: 256 * 1024 }) }),
+    ledger.app.get(ImportStatementUseCase).execute({
+      tenantId,
+      actor: 'bench',
+      source: 'gateway',
+      input: createReadStream(file, { highWaterMark: 256 * 1024 }),
+    }),
   );
   await ledger.database.sql.query('CHECKPOINT');
   const baseline = await measure(() => matchBySql(baselinePool, tenantId, 'gateway'));
@@ -93,7 +96,7 @@ async function measureRun(
     throw new Error(`reconcile run ${run}: the SQL join matched ${baseline.result} of ${lines} lines`);
   await ledger.database.sql.query('CHECKPOINT');
   const reconciling = await measure(() =>
-    ledger.app.get(RunReconciliationUseCase).execute({ tenantId, trigger: 'cli' }),
+    ledger.app.get(RunReconciliationUseCase).execute({ tenantId, trigger: 'cli', actor: 'bench' }),
   );
   const stats = reconciling.result.stats as Record<string, unknown>;
   if (matchedLines(stats) !== lines)

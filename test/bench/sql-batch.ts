@@ -20,8 +20,8 @@ import { CURRENCY, type Fixture, type Transfer, nextTransfer, sha256, uuidV7 } f
 
 const POST_BATCH = `
 WITH header AS (
-  INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at)
-  SELECT $1, t.id, 'posted', t.content_hash, now() FROM unnest($2::uuid[], $3::bytea[]) AS t(id, content_hash)
+  INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at, actor)
+  SELECT $1, t.id, 'posted', t.content_hash, now(), 'bench' FROM unnest($2::uuid[], $3::bytea[]) AS t(id, content_hash)
 ), moved AS (
   UPDATE accounts a
      SET posted_debits = a.posted_debits + d.debit_minor, posted_credits = a.posted_credits + d.credit_minor,

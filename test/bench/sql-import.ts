@@ -10,7 +10,8 @@ import { uuidV7 } from './workloads';
 
 const LINES_PER_STATEMENT = 5_000;
 
-const OPEN_IMPORT = `INSERT INTO statement_imports (tenant_id, id, source_id, format) VALUES ($1, $2, $3, $4)`;
+const OPEN_IMPORT = `INSERT INTO statement_imports (tenant_id, id, source_id, format, actor)
+VALUES ($1, $2, $3, $4, 'bench')`;
 
 const INSERT_LINES = `
 INSERT INTO statement_lines (tenant_id, id, source_id, import_id, external_id, line_number, statement_index,

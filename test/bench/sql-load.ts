@@ -23,8 +23,8 @@ export const SQL_APPLICATION_NAME = 'ledger-bench-sql';
 
 const POST_TRANSFER = `
 WITH header AS (
-  INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at)
-  VALUES ($1, $2, 'posted', $3, now())
+  INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at, actor)
+  VALUES ($1, $2, 'posted', $3, now(), 'bench')
   RETURNING effective_at
 ), moved AS (
   UPDATE accounts a

@@ -8,7 +8,7 @@ import { GetBalanceProofUseCase, IssueBalanceProofUseCase, type Verdict, verifyP
 export type UseCaseContext = { get<U>(type: new (...args: never[]) => U): U };
 type WithUseCases = <T>(work: (context: UseCaseContext) => Promise<T>) => Promise<T>;
 
-function parseInstant(text: string): Date {
+export function parseInstant(text: string): Date {
   const time = new Date(text);
   if (Number.isNaN(time.getTime())) throw new InvalidArgumentError('an ISO 8601 time, e.g. 2026-11-30T00:00:00Z');
   return time;

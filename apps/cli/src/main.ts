@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { CreateApiKeyUseCase, CreateTenantUseCase, ROLES, type Role, TenantReader } from '@ledger/auth';
+import { AuditTrail, CreateApiKeyUseCase, CreateTenantUseCase, ROLES, type Role, TenantReader } from '@ledger/auth';
 import { type AppConfig, loadConfig, signingKey } from '@ledger/config';
 import { type Database, openMigratedDatabase } from '@ledger/db';
 import { Command, InvalidArgumentError } from 'commander';
@@ -12,8 +12,9 @@ import { basename } from 'node:path';
 import { ImportStatementUseCase } from '@ledger/imports';
 import { RunReconciliationUseCase } from '@ledger/reconciliation';
 import { ProgressBar } from './progress-bar';
+import { cliActor } from './cli-actor';
 import { CliModule } from './cli.module';
-import { type UseCaseContext, registerAuditCommands } from './audit-commands';
+import { type UseCaseContext, parseInstant, registerAuditCommands } from './audit-commands';
 
 async function withDatabase<T>(work: (database: Database, config: AppConfig) => Promise<T>): Promise<T> {
   const config = loadConfig();
@@ -77,7 +78,13 @@ tenants
   .command('create <name>')
   .description('create a tenant and print its first admin API key (shown once)')
   .action(async (name: string) => {
-    const created = await withUseCases((context) => context.get(CreateTenantUseCase).execute({ name }));
+    const created = await withUseCases((context) =>
+      context
+        .get(AuditTrail)
+        .record({ actor: cliActor(), action: 'tenant.create', request: { name } }, () =>
+          context.get(CreateTenantUseCase).execute({ name }),
+        ),
+    );
     console.log(`tenant: ${created.tenant.id} (${created.tenant.name})\nadmin API key (shown once): ${created.apiKey}`);
   });
 
@@ -88,11 +95,29 @@ keys
   .requiredOption('--tenant <id>', 'tenant id')
   .requiredOption('--roles <list>', `comma-separated roles: ${ROLES.join(', ')}`, parseRoles)
   .option('--name <name>', 'a name to recognise the key by', 'cli key')
-  .action(async (options: { tenant: string; roles: Role[]; name: string }) => {
+  .option('--expires-at <time>', 'when the key stops working (ISO 8601); default never', parseInstant)
+  .action(async (options: { tenant: string; roles: Role[]; name: string; expiresAt?: Date }) => {
+    const command = {
+      tenantId: options.tenant,
+      name: options.name,
+      roles: options.roles,
+      expiresAt: options.expiresAt,
+    };
+    // Audited with the same request an API caller would send (the time as ISO text).
+    const request = {
+      name: options.name,
+      roles: options.roles,
+      ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt.toISOString() }),
+    };
     const created = await withUseCases((context) =>
-      context.get(CreateApiKeyUseCase).execute({ tenantId: options.tenant, name: options.name, roles: options.roles }),
+      context
+        .get(AuditTrail)
+        .record({ actor: cliActor(), action: 'api_key.create', tenantId: options.tenant, request }, () =>
+          context.get(CreateApiKeyUseCase).execute(command),
+        ),
     );
-    console.log(`key ${created.id} roles ${created.roles.join(',')} (shown once): ${created.key}`);
+    const expiry = created.expiresAt === null ? '' : `, expires ${created.expiresAt}`;
+    console.log(`key ${created.id} roles ${created.roles.join(',')}${expiry} (shown once): ${created.key}`);
   });
 
 program
@@ -107,6 +132,7 @@ program
     const result = await withUseCases((context) =>
       context.get(ImportStatementUseCase).execute({
         tenantId: options.tenant,
+        actor: cliActor(),
         source: options.source,
         format: options.format,
         fileName: basename(file),
@@ -132,7 +158,9 @@ program
       let failures = 0;
       for (const tenantId of tenants) {
         try {
-          const run = await context.get(RunReconciliationUseCase).execute({ tenantId, trigger: 'cli' });
+          const run = await context
+            .get(RunReconciliationUseCase)
+            .execute({ tenantId, trigger: 'cli', actor: cliActor() });
           const { opened, updated, reopened, resolved, matched } = run.stats as Record<string, unknown>;
           console.log(
             `tenant ${tenantId}: run ${run.id} in ${run.durationMs} ms; matched ${JSON.stringify(matched)}; ` +

@@ -8,6 +8,7 @@ export interface StoredApiKey {
   secretHash: Buffer;
   roles: Role[];
   revokedAt: Date | null;
+  expiresAt: Date | null;
 }
 
 export interface NewApiKey {
@@ -16,6 +17,7 @@ export interface NewApiKey {
   name: string;
   secretHash: Uint8Array<ArrayBuffer>;
   roles: readonly Role[];
+  expiresAt: Date | null;
 }
 
 @Injectable()
@@ -35,7 +37,7 @@ export class ApiKeyRepository {
   async find(tenantId: string, id: string): Promise<StoredApiKey | undefined> {
     const row = await this.db.prisma.apiKey.findUnique({
       where: { tenantId_id: { tenantId, id } },
-      select: { secretHash: true, roles: true, revokedAt: true },
+      select: { secretHash: true, roles: true, revokedAt: true, expiresAt: true },
     });
     if (row === null) return undefined;
     return {
@@ -44,6 +46,7 @@ export class ApiKeyRepository {
       secretHash: Buffer.from(row.secretHash),
       roles: row.roles as Role[],
       revokedAt: row.revokedAt,
+      expiresAt: row.expiresAt,
     };
   }
 }

@@ -6,6 +6,7 @@ import { AuthenticateUseCase } from './authenticate.use-case';
 import { type AuthLimitSettings, AuthLimits } from './rate-limiter';
 import { AuditInterceptor } from './audit/audit.interceptor';
 import { AuditLogRepository } from './audit/audit-log.repository';
+import { AuditTrail } from './audit/audit-trail';
 import { ListAuditLogUseCase } from './audit/list-audit-log.use-case';
 import { CreateApiKeyUseCase } from './create-api-key.use-case';
 import { CreateTenantUseCase } from './create-tenant.use-case';
@@ -21,6 +22,7 @@ export class AuthModule {
       providers: [
         ApiKeyRepository,
         AuditLogRepository,
+        AuditTrail,
         AuthenticateUseCase,
         CreateTenantUseCase,
         CreateApiKeyUseCase,
@@ -37,7 +39,8 @@ export class AuthModule {
         ListAuditLogUseCase,
         AuditInterceptor,
         // @Audited() controllers' modules build the interceptor themselves: they need what it injects.
-        AuditLogRepository,
+        // The CLI records its privileged commands through the same trail.
+        AuditTrail,
         TenantsModule,
       ],
     };

@@ -32,6 +32,7 @@ export class CreateTenantUseCase {
         name: 'initial admin key',
         secretHash: issued.secretHash,
         roles: ['admin'],
+        expiresAt: null,
       });
     });
     return { tenant, apiKey: issued.plaintext };

@@ -1,11 +1,12 @@
 export { AuthModule } from './auth.module';
 export { Public, OperatorOnly, Roles, CurrentPrincipal, type Access } from './auth.decorators';
-export { ROLES, type Role, type Principal } from './roles';
+export { ROLES, type Role, type Principal, apiKeyActor } from './roles';
 export { CreateTenantUseCase, type CreatedTenant } from './create-tenant.use-case';
-export { CreateApiKeyUseCase } from './create-api-key.use-case';
+export { CreateApiKeyUseCase, type CreatedApiKey } from './create-api-key.use-case';
 export { issueApiKey, parseApiKey } from './api-key-secret';
 export { AuthLimits, RateLimiter, type AuthLimitSettings, type RateLimit } from './rate-limiter';
 export { Audited } from './audit/audited.decorator';
+export { AuditTrail, type AuditAction, type AuditedChange } from './audit/audit-trail';
 export { ListAuditLogUseCase, type AuditEntryView } from './audit/list-audit-log.use-case';
 export { TenantsModule } from './tenants.module';
 export { TenantReader } from './tenant.reader';

@@ -19,8 +19,8 @@ describe('embedded PGlite database', () => {
       try {
         await first.database.sql.transaction('read committed', (tx) =>
           tx.query(
-            `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at)
-             VALUES ($1, $2, 'posted', $3, now())`,
+            `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at, actor)
+             VALUES ($1, $2, 'posted', $3, now(), 'test')`,
             [tenantId, newId(), Buffer.alloc(32)],
           ),
         );

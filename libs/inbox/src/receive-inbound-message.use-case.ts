@@ -75,7 +75,11 @@ export class ReceiveInboundMessageUseCase {
       }
       if (!template) return { messageId: key.messageId, status: 'ignored', transactionId: null, duplicate: false };
       const request = validPosting(postingRequestOf(template, message, source.name));
-      const { transaction } = await this.postTransaction.execute({ tenantId: source.tenantId, request });
+      const { transaction } = await this.postTransaction.execute({
+        tenantId: source.tenantId,
+        actor: `inbound:${source.id}`,
+        request,
+      });
       await this.inbox.recordTransaction(key, transaction.id);
       return { messageId: key.messageId, status: 'posted', transactionId: transaction.id, duplicate: false };
     });

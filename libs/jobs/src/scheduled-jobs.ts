@@ -4,7 +4,7 @@ import { PurgeExpiredKeysUseCase } from '@ledger/idempotency';
 import { ExpireHoldsUseCase, TakeBalanceSnapshotsUseCase } from '@ledger/ledger';
 import { DomainError } from '@ledger/errors';
 import { PurgePublishedEventsUseCase } from '@ledger/outbox';
-import { RunReconciliationUseCase } from '@ledger/reconciliation';
+import { RECONCILER_ACTOR, RunReconciliationUseCase } from '@ledger/reconciliation';
 import { Inject } from '@nestjs/common';
 
 export const RECONCILE_CRON = Symbol('RECONCILE_CRON');
@@ -43,7 +43,7 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
     let skipped = 0;
     for (const tenantId of await this.tenants.ids()) {
       try {
-        await this.reconcile.execute({ tenantId, trigger: 'schedule' });
+        await this.reconcile.execute({ tenantId, trigger: 'schedule', actor: RECONCILER_ACTOR });
         completed++;
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'RECONCILIATION_IN_PROGRESS') throw error;

@@ -46,8 +46,8 @@ describe('ledger laws in PostgreSQL', () => {
     id: string,
   ) {
     await tx.query(
-      `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at)
-             VALUES ($1, $2, 'posted', $3, now())`,
+      `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at, actor)
+             VALUES ($1, $2, 'posted', $3, now(), 'test')`,
       [tenantId, id, Buffer.alloc(32)],
     );
   }
@@ -143,8 +143,8 @@ describe('ledger laws in PostgreSQL', () => {
     try {
       await test.database.sql.transaction('read committed', async (tx) => {
         await tx.query(
-          `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at)
-             VALUES ($1, $2, 'posted', $3, now())`,
+          `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at, actor)
+             VALUES ($1, $2, 'posted', $3, now(), 'test')`,
           [otherTenant, id, Buffer.alloc(32)],
         );
         await tx.query(entrySql, [otherTenant, id, cashId, 100n, salesId, 100n]);

@@ -43,10 +43,10 @@ export async function ledgerFixture(db: Database) {
         ...(options.pendingUntil ? { pending: { expiresAt: options.pendingUntil.toISOString() } } : {}),
         ...(options.effectiveAt ? { effectiveAt: options.effectiveAt.toISOString() } : {}),
       });
-      return post.execute({ tenantId, request });
+      return post.execute({ tenantId, actor: 'test', request });
     },
     post: (tenantId: string, body: z.input<typeof postTransactionSchema>) =>
-      post.execute({ tenantId, request: postTransactionSchema.parse(body) }),
+      post.execute({ tenantId, actor: 'test', request: postTransactionSchema.parse(body) }),
   };
 }
 

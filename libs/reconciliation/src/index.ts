@@ -2,7 +2,7 @@ export { ReconciliationModule } from './reconciliation.module';
 export { ReconciliationSettingsModule, type ReconciliationSettings } from './reconciliation-settings.module';
 export { RunReconciliationUseCase } from './run-reconciliation.use-case';
 export { GetRunUseCase, ListRunsUseCase, CreateOwnerRouteUseCase } from './run-reads.use-cases';
-export { RunRepository, RUN_LEASE_SECONDS, type RunView, type RunTrigger } from './run.repository';
+export { RunRepository, RUN_LEASE_SECONDS, RECONCILER_ACTOR, type RunView, type RunTrigger } from './run.repository';
 export {
   ListDiscrepanciesUseCase,
   GetDiscrepancyUseCase,

@@ -11,6 +11,13 @@ import { RunRepository, type RunTrigger, type RunView } from './run.repository';
 import { RunTimings } from './run-timings';
 import { SyncTickets } from './tickets/sync-tickets';
 
+export interface RunCommand {
+  tenantId: string;
+  trigger: RunTrigger;
+  /** Who starts it (recorded on the run): the caller's key, `cli:<os user>`, or `reconciler`. */
+  actor: string;
+}
+
 /** The kinds a run looks for: their open tickets are resolved when a run no longer sees them. */
 const CHECKED_KINDS: readonly DiscrepancyKind[] = [
   'invariant_violation',
@@ -45,7 +52,7 @@ export class RunReconciliationUseCase {
     private readonly outbox: OutboxRepository,
   ) {}
 
-  async execute(command: { tenantId: string; trigger: RunTrigger }): Promise<RunView> {
+  async execute(command: RunCommand): Promise<RunView> {
     const runId = newId();
     const startedAt = new Date();
     const timings = new RunTimings();
@@ -53,7 +60,7 @@ export class RunReconciliationUseCase {
     // whole run; a run started through the API is inside the request's idempotency transaction and
     // joins it (on the embedded database's single connection a query beside it would wait forever).
     await timings.step('statistics', () => this.matching.refreshStatistics());
-    if (!(await this.claim(command.tenantId, runId, command.trigger, startedAt))) {
+    if (!(await this.claim(command, runId, startedAt))) {
       throw new DomainError(
         'RECONCILIATION_IN_PROGRESS',
         'a reconciliation run of this tenant is already going; try again when it has finished',
@@ -77,16 +84,16 @@ export class RunReconciliationUseCase {
   }
 
   /** Records the run as running, unless another run of the tenant is (one that went silent is given up first). */
-  private claim(tenantId: string, runId: string, trigger: RunTrigger, startedAt: Date): Promise<boolean> {
+  private claim(command: RunCommand, runId: string, startedAt: Date): Promise<boolean> {
     return this.db.transaction('read committed', async () => {
-      await this.runs.abandonSilent(tenantId);
-      return this.runs.claim(tenantId, runId, trigger, startedAt);
+      await this.runs.abandonSilent(command.tenantId);
+      return this.runs.claim({ ...command, id: runId, startedAt });
     });
   }
 
   /** The tickets, the run's record and its events, in one transaction. */
   private complete(
-    command: { tenantId: string; trigger: RunTrigger },
+    command: RunCommand,
     runId: string,
     startedAt: Date,
     outcomes: CheckOutcome[],
@@ -109,6 +116,7 @@ export class RunReconciliationUseCase {
       const run: RunView = {
         id: runId,
         trigger: command.trigger,
+        actor: command.actor,
         status: 'completed',
         startedAt: startedAt.toISOString(),
         finishedAt: finishedAt.toISOString(),

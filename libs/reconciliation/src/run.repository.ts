@@ -11,9 +11,14 @@ export const RUN_LEASE_SECONDS = 600;
 
 export type RunTrigger = 'schedule' | 'api' | 'cli';
 
+/** The actor of scheduled runs, and of the ticket changes every run makes. */
+export const RECONCILER_ACTOR = 'reconciler';
+
 export interface RunView {
   id: string;
   trigger: RunTrigger;
+  /** Who started it: `api-key:<key id>`, `cli:<os user>`, or `reconciler` for the schedule. */
+  actor: string;
   status: 'running' | 'completed' | 'failed';
   startedAt: string;
   finishedAt: string | null;
@@ -25,6 +30,7 @@ export interface RunView {
 const RUN = {
   id: true,
   trigger: true,
+  actor: true,
   status: true,
   startedAt: true,
   finishedAt: true,
@@ -36,6 +42,7 @@ function toView(row: Prisma.ReconciliationRunGetPayload<{ select: typeof RUN }>)
   return {
     id: row.id,
     trigger: row.trigger as RunTrigger,
+    actor: row.actor,
     status: row.status as RunView['status'],
     startedAt: row.startedAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
@@ -63,8 +70,14 @@ export class RunRepository {
   }
 
   /** Records the run as running, unless another run of the tenant is. */
-  async claim(tenantId: string, id: string, trigger: RunTrigger, startedAt: Date): Promise<boolean> {
-    return (await this.db.query(CLAIM_RUN, { tenantId, id, trigger, startedAt })).length === 1;
+  async claim(run: {
+    tenantId: string;
+    id: string;
+    trigger: RunTrigger;
+    actor: string;
+    startedAt: Date;
+  }): Promise<boolean> {
+    return (await this.db.query(CLAIM_RUN, run)).length === 1;
   }
 
   /** The run is alive: called between its steps. */

@@ -3,9 +3,12 @@
 import { sql } from '@ledger/db';
 
 /** Starts a run unless one of the tenant is running (the partial unique index says so). */
-export const CLAIM_RUN = sql<{ tenantId: string; id: string; trigger: string; startedAt: Date }, { id: string }>(`
-INSERT INTO reconciliation_runs (tenant_id, id, trigger, status, started_at, heartbeat_at)
-VALUES (:tenantId, :id, :trigger, 'running', :startedAt, now())
+export const CLAIM_RUN = sql<
+  { tenantId: string; id: string; trigger: string; actor: string; startedAt: Date },
+  { id: string }
+>(`
+INSERT INTO reconciliation_runs (tenant_id, id, trigger, actor, status, started_at, heartbeat_at)
+VALUES (:tenantId, :id, :trigger, :actor, 'running', :startedAt, now())
 ON CONFLICT DO NOTHING
 RETURNING id`);
 

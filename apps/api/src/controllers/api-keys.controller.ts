@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Audited, CreateApiKeyUseCase, CurrentPrincipal, type Principal, ROLES } from '@ledger/auth';
+import { instantSchema } from '@ledger/ledger';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
@@ -9,6 +10,8 @@ import { createdApiKeyView, currentKeyView } from '../openapi/views/access.views
 const createApiKeySchema = z.strictObject({
   name: z.string().min(1).max(200),
   roles: z.array(z.enum(ROLES)).min(1).max(ROLES.length),
+  /** When the key stops working; absent, never. */
+  expiresAt: instantSchema.optional(),
 });
 
 @ApiTags('api-keys')
@@ -26,7 +29,13 @@ export class ApiKeysController {
     answer: { status: 200, description: 'The calling key.', schema: currentKeyView },
   })
   current(@CurrentPrincipal() principal: Principal) {
-    return { id: principal.keyId, tenantId: principal.tenantId, roles: principal.roles };
+    return {
+      id: principal.keyId,
+      tenantId: principal.tenantId,
+      roles: principal.roles,
+      actor: principal.actor,
+      expiresAt: principal.expiresAt?.toISOString() ?? null,
+    };
   }
 
   /** The key is in this answer only; a replay of the request shows it redacted. */
@@ -40,7 +49,7 @@ export class ApiKeysController {
     idempotency: 'required',
     redact: ['key'],
     body: createApiKeySchema,
-    bodyExample: { name: 'checkout-service', roles: ['poster'] },
+    bodyExample: { name: 'checkout-service', roles: ['poster'], expiresAt: '2027-06-30T00:00:00Z' },
     answer: { status: 201, description: 'The new key.', schema: createdApiKeyView },
   })
   create(

@@ -65,6 +65,7 @@ export class ImportsController {
       });
     const result = await this.importStatement.execute({
       tenantId: principal.tenantId,
+      actor: principal.actor,
       source: fields.source,
       format: fields.format,
       fileName: upload.originalName,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal } from '@ledger/auth';
+import { Audited, CurrentPrincipal, type Principal } from '@ledger/auth';
 import {
   CreateInboundSourceUseCase,
   ListInboundSourcesUseCase,
@@ -45,6 +45,7 @@ export class InboundController {
 
   /** A gateway that sends signed messages, and how each message type maps to a posting. */
   @Post('inbound-sources')
+  @Audited('inbound_source.create')
   @Endpoint({
     operationId: 'createInboundSource',
     summary: 'Create an inbound source',

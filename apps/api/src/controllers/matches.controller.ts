@@ -64,7 +64,7 @@ export class MatchesController {
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(manualMatchSchema)) body: z.output<typeof manualMatchSchema>,
   ) {
-    return this.matches.matchByHand({ tenantId: principal.tenantId, actor: `api-key:${principal.keyId}`, ...body });
+    return this.matches.matchByHand({ tenantId: principal.tenantId, actor: principal.actor, ...body });
   }
 
   /** Confirm a match, or undo it (the reconciler will not propose its lines and entries together again). */
@@ -84,6 +84,6 @@ export class MatchesController {
     @Param('id') id: string,
     @Body(new ZodValidationPipe(decideMatchSchema)) body: z.output<typeof decideMatchSchema>,
   ) {
-    return this.matches.decide({ tenantId: principal.tenantId, actor: `api-key:${principal.keyId}`, id, ...body });
+    return this.matches.decide({ tenantId: principal.tenantId, actor: principal.actor, id, ...body });
   }
 }

@@ -99,6 +99,6 @@ export class MatchingRulesController {
         metadataKey: rule.type === 'group' ? rule.metadataKey : null,
       }),
     );
-    return this.rules.replace({ tenantId: principal.tenantId, actor: `api-key:${principal.keyId}`, rules });
+    return this.rules.replace({ tenantId: principal.tenantId, actor: principal.actor, rules });
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal, type Principal } from '@ledger/auth';
+import { Audited, CurrentPrincipal, type Principal } from '@ledger/auth';
 import { instantSchema } from '@ledger/ledger';
 import {
   type BalanceProofDocument,
@@ -35,6 +35,7 @@ export class ProofsController {
 
   /** Signs the books at the current journal position, or answers the stored proof of that position. */
   @Post('balances')
+  @Audited('proof.issue')
   @Endpoint({
     operationId: 'issueBalanceProof',
     summary: 'Issue a signed balance proof',

@@ -88,7 +88,7 @@ export class ReconciliationController {
     errors: ['RECONCILIATION_IN_PROGRESS'],
   })
   run(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(emptySchema)) _body: object) {
-    return this.runReconciliation.execute({ tenantId: principal.tenantId, trigger: 'api' });
+    return this.runReconciliation.execute({ tenantId: principal.tenantId, trigger: 'api', actor: principal.actor });
   }
 
   @Get('reconciliation/runs')
@@ -182,7 +182,7 @@ export class ReconciliationController {
     return this.updateDiscrepancy.execute({
       tenantId: principal.tenantId,
       id,
-      actor: `api-key:${principal.keyId}`,
+      actor: principal.actor,
       ...body,
     });
   }

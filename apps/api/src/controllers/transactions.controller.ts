@@ -76,7 +76,11 @@ export class TransactionsController {
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(postBatchSchema)) body: z.output<typeof postBatchSchema>,
   ) {
-    return this.postBatch.execute({ tenantId: principal.tenantId, transactions: body.transactions });
+    return this.postBatch.execute({
+      tenantId: principal.tenantId,
+      actor: principal.actor,
+      transactions: body.transactions,
+    });
   }
 
   /** Captures a hold, all of it or `amount` of a two-leg hold; the rest is released. */
@@ -101,6 +105,7 @@ export class TransactionsController {
       tenantId: principal.tenantId,
       holdId: id,
       action: 'post',
+      actor: principal.actor,
       amountMinor: body.amount,
     });
   }
@@ -122,7 +127,12 @@ export class TransactionsController {
     @Param('id') id: string,
     @Body(new ZodValidationPipe(emptyBodySchema)) _body: object,
   ) {
-    return this.resolveHold.execute({ tenantId: principal.tenantId, holdId: id, action: 'void' });
+    return this.resolveHold.execute({
+      tenantId: principal.tenantId,
+      holdId: id,
+      action: 'void',
+      actor: principal.actor,
+    });
   }
 
   @Post(':id/reverse')
@@ -142,7 +152,12 @@ export class TransactionsController {
     @Param('id') id: string,
     @Body(new ZodValidationPipe(reversePayloadSchema)) body: z.output<typeof reversePayloadSchema>,
   ) {
-    return this.reverseTransaction.execute({ tenantId: principal.tenantId, id, description: body.description });
+    return this.reverseTransaction.execute({
+      tenantId: principal.tenantId,
+      id,
+      actor: principal.actor,
+      description: body.description,
+    });
   }
 
   @Post()
@@ -165,7 +180,11 @@ export class TransactionsController {
     @Body(new ZodValidationPipe(postTransactionSchema)) body: PostTransactionRequest,
     @Res({ passthrough: true }) response: Response,
   ): Promise<TransactionView> {
-    const result = await this.postTransaction.execute({ tenantId: principal.tenantId, request: body });
+    const result = await this.postTransaction.execute({
+      tenantId: principal.tenantId,
+      actor: principal.actor,
+      request: body,
+    });
     if (!result.created) response.setHeader('Ledger-Existing', 'true');
     return result.transaction;
   }

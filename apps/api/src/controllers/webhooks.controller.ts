@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal } from '@ledger/auth';
+import { Audited, CurrentPrincipal, type Principal } from '@ledger/auth';
 import {
   CreateWebhookUseCase,
   DeleteWebhookUseCase,
@@ -38,6 +38,7 @@ export class WebhooksController {
 
   /** The signing secret is in this answer only; a replay of the request shows it redacted. */
   @Post()
+  @Audited('webhook.create')
   @Endpoint({
     operationId: 'createWebhook',
     summary: 'Create a webhook',
@@ -76,6 +77,7 @@ export class WebhooksController {
   }
 
   @Delete(':id')
+  @Audited('webhook.delete')
   @HttpCode(204)
   @Endpoint({
     operationId: 'deleteWebhook',
@@ -91,6 +93,7 @@ export class WebhooksController {
 
   /** A new secret; the previous one keeps signing beside it for the grace period. */
   @Post(':id/rotate-secret')
+  @Audited('webhook.rotate_secret')
   @Endpoint({
     operationId: 'rotateWebhookSecret',
     summary: "Rotate a webhook's secret",
@@ -132,6 +135,7 @@ export class WebhooksController {
 
   /** Queues a delivery again, due now, with a fresh attempt budget. */
   @Post(':id/deliveries/:deliveryId/redeliver')
+  @Audited('webhook.redeliver')
   @Endpoint({
     operationId: 'redeliverWebhook',
     summary: 'Send a delivery again',

@@ -77,7 +77,7 @@ export async function loadDemoData(app: INestApplicationContext): Promise<DemoCr
     await app.get(CreateAccountUseCase).execute({ tenantId, request: createAccountSchema.parse(account) });
   }
   for (const request of [...DEMO_TRANSACTIONS, DEMO_HOLD]) {
-    await app.get(PostTransactionUseCase).execute({ tenantId, request });
+    await app.get(PostTransactionUseCase).execute({ tenantId, actor: 'demo', request });
   }
   // Statement sources, ready for `POST /v1/imports` with the files under fixtures/statements/ok.
   await app

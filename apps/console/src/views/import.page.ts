@@ -52,7 +52,7 @@ export const importPage: Page = async (context) => {
       <dl class="summary">
         <dt>Format</dt><dd>${found.format}</dd>
         <dt>Lines</dt><dd>${found.lines} (${found.duplicates} already known)</dd>
-        <dt>Imported</dt><dd>${formatInstant(found.createdAt)}</dd>
+        <dt>Imported</dt><dd>${formatInstant(found.createdAt)} <span class="muted by">by ${found.actor}</span></dd>
       </dl>
       ${found.warnings.length ? warningList(found.warnings) : ''}
       <h2>Lines</h2>

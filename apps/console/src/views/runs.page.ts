@@ -42,7 +42,8 @@ function runRows(runs: Run[]): TemplateResult {
     </tr></thead>
     <tbody>
       ${runs.map(
-        (run) => html`<tr><td>${formatInstant(run.startedAt)}</td><td>${run.trigger}</td>
+        (run) => html`<tr><td>${formatInstant(run.startedAt)}</td>
+          <td>${run.trigger} <span class="muted by">by ${run.actor}</span></td>
           <td>${run.status}${run.error ? `: ${run.error}` : ''}</td>
           <td class="number">${statOf(run, 'findings')}</td>
           <td class="number">${statOf(run, 'opened') + statOf(run, 'reopened')}</td>

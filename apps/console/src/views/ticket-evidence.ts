@@ -30,7 +30,8 @@ function transactionTable(transaction: Transaction): TemplateResult {
   const reference = transaction.externalRef ? ` (${transaction.externalRef})` : '';
   return html`<table class="compact">
     <caption>Transaction <code>${transaction.id}</code>${reference},
-      ${transaction.status}, effective ${formatInstant(transaction.effectiveAt)}</caption>
+      ${transaction.status}, effective ${formatInstant(transaction.effectiveAt)}
+      <span class="muted by">by ${transaction.actor}</span></caption>
     <thead><tr>
       <th scope="col">Leg</th><th scope="col">Account</th><th scope="col">Direction</th>
       <th scope="col" class="number">Amount</th>
@@ -73,6 +74,16 @@ function lineTable(lines: StatementLine[]): TemplateResult {
   </table>`;
 }
 
+/** Every decision on the match with its note, oldest first (notes are appended, never replaced). */
+function matchHistory(match: Match): TemplateResult {
+  return html`<ul class="match-history">
+    ${match.history.map(
+      (event) => html`<li>${humanize(event.action)} <span class="muted by">by ${event.actor}</span>
+        on ${formatInstant(event.at)}${event.note ? html`: ${event.note}` : ''}</li>`,
+    )}
+  </ul>`;
+}
+
 function matchExplanation(match: Match): TemplateResult {
   const state = match.undoneBy
     ? `undone by ${match.undoneBy}`
@@ -85,7 +96,7 @@ function matchExplanation(match: Match): TemplateResult {
     Matched by rule <strong>${humanize(match.rule)}</strong>, ${state} on ${formatInstant(match.createdAt)}:
     ${match.statementLines.length} statement line(s) (${lines.join('; ')})
     with ${match.entries.length} ledger entr${match.entries.length === 1 ? 'y' : 'ies'} (${entries.join('; ')}).
-    ${match.note ? html`Note: ${match.note}.` : ''}
+    ${match.history.length ? matchHistory(match) : ''}
     <details><summary>Rule evidence</summary><code>${JSON.stringify(match.evidence)}</code></details>
   </li>`;
 }

@@ -1220,8 +1220,9 @@ export interface components {
              */
             at: string;
             /**
+             * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
              * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
-             * @example operator
+             * @example reconciler
              */
             actor: string;
             /** @example account.create */
@@ -1419,6 +1420,8 @@ export interface components {
              */
             key: string;
             roles: ("admin" | "poster" | "finance" | "auditor")[];
+            /** @description When the key stops working; null: never. */
+            expiresAt: string | null;
         };
         /** @description A new tenant and its first admin key. */
         CreatedTenant: {
@@ -1520,6 +1523,14 @@ export interface components {
              */
             tenantId: string;
             roles: ("admin" | "poster" | "finance" | "auditor")[];
+            /**
+             * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+             * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             * @example reconciler
+             */
+            actor: string;
+            /** @description When the key stops working; null: never. */
+            expiresAt: string | null;
         };
         /** @description A ticket. */
         Discrepancy: {
@@ -1643,6 +1654,7 @@ export interface components {
                  */
                 at: string;
                 /**
+                 * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
                  * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
                  * @example reconciler
                  */
@@ -1939,6 +1951,12 @@ export interface components {
             }[];
             warnings: string[];
             /**
+             * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+             * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             * @example reconciler
+             */
+            actor: string;
+            /**
              * Format: date-time
              * @description ISO 8601, UTC.
              * @example 2026-11-29T10:00:00.000Z
@@ -2226,7 +2244,26 @@ export interface components {
             confirmedAt: string | null;
             undoneBy: string | null;
             undoneAt: string | null;
+            /** @description The latest note given; `history` keeps every one. */
             note: string | null;
+            /** @description Made by hand, confirmed, undone: oldest first, appended, never overwritten. */
+            history: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC.
+                 * @example 2026-11-29T10:00:00.000Z
+                 */
+                at: string;
+                /**
+                 * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+                 * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+                 * @example reconciler
+                 */
+                actor: string;
+                /** @enum {string} */
+                action: "created" | "confirmed" | "undone";
+                note: string | null;
+            }[];
         };
         MatchList: {
             data: components["schemas"]["Match"][];
@@ -2425,6 +2462,12 @@ export interface components {
             id: string;
             /** @enum {string} */
             trigger: "schedule" | "api" | "cli";
+            /**
+             * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+             * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             * @example reconciler
+             */
+            actor: string;
             /** @enum {string} */
             status: "running" | "completed" | "failed";
             /**
@@ -2613,6 +2656,12 @@ export interface components {
             holdId: string | null;
             /** @description A reversal: the transaction it mirrors. */
             reversesId: string | null;
+            /**
+             * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+             * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             * @example reconciler
+             */
+            actor: string;
             reversedById: string | null;
             resolution: {
                 /**
@@ -3214,6 +3263,12 @@ export interface operations {
                 "application/json": {
                     name: string;
                     roles: ("admin" | "poster" | "finance" | "auditor")[];
+                    /**
+                     * Format: date-time
+                     * @description An ISO 8601 time with an offset.
+                     * @example 2026-11-29T10:00:00Z
+                     */
+                    expiresAt?: string;
                 };
             };
         };

@@ -29,6 +29,8 @@ export const STATEMENT_FORMAT_PATTERN = /^(camt053|mt940|csv:[a-z0-9][a-z0-9_-]{
 
 export interface ImportStatementCommand {
   tenantId: string;
+  /** Who imports it (recorded on the import). */
+  actor: string;
   source: string;
   format?: string;
   fileName?: string;
@@ -115,7 +117,13 @@ export class ImportStatementUseCase {
     return this.db.transaction('read committed', async () => {
       const fileName = command.fileName?.slice(0, 255) ?? null;
       await this.imports.markStart();
-      await this.imports.openImport(command.tenantId, { id: importId, sourceId: source.id, format, fileName });
+      await this.imports.openImport(command.tenantId, {
+        id: importId,
+        sourceId: source.id,
+        format,
+        fileName,
+        actor: command.actor,
+      });
       const progress = await this.readAndStore(
         command.tenantId,
         source.id,
@@ -127,6 +135,7 @@ export class ImportStatementUseCase {
         sourceId: source.id,
         format,
         fileName,
+        actor: command.actor,
         fileSha256: input.digest(),
         fileBytes: input.bytes,
         lines: progress.lines,

@@ -23,6 +23,7 @@ export interface NewImport {
   sourceId: string;
   format: string;
   fileName: string | null;
+  actor: string;
   fileSha256: Buffer;
   fileBytes: bigint;
   lines: number;
@@ -52,6 +53,7 @@ function importView(row: ImportRow): ImportView {
     duplicates: row.duplicates,
     statements: row.statements,
     warnings: row.warnings,
+    actor: row.actor,
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -100,7 +102,7 @@ export class ImportRepository {
 
   async openImport(
     tenantId: string,
-    record: { id: string; sourceId: string; format: string; fileName: string | null },
+    record: { id: string; sourceId: string; format: string; fileName: string | null; actor: string },
   ): Promise<void> {
     await this.db.query(OPEN_IMPORT, { tenantId, ...record });
   }

@@ -37,6 +37,8 @@ export interface ImportView {
   duplicates: number;
   statements: StatementSummary[];
   warnings: string[];
+  /** Who imported it: `api-key:<key id>`, `cli:<os user>`, ... */
+  actor: string;
   createdAt: string;
 }
 

@@ -62,9 +62,10 @@ export const OPEN_IMPORT = sql<{
   sourceId: string;
   format: string;
   fileName: string | null;
+  actor: string;
 }>(`
-INSERT INTO statement_imports (tenant_id, id, source_id, format, file_name)
-VALUES (:tenantId, :id, :sourceId, :format, :fileName)`);
+INSERT INTO statement_imports (tenant_id, id, source_id, format, file_name, actor)
+VALUES (:tenantId, :id, :sourceId, :format, :fileName, :actor)`);
 
 /** Completes it once the file is read; a unique violation means the source already has this file. */
 export const COMPLETE_IMPORT = sql<
@@ -98,12 +99,13 @@ export interface ImportRow {
   duplicates: number;
   statements: StatementSummary[];
   warnings: string[];
+  actor: string;
   created_at: Date;
 }
 
 const IMPORT_VIEW = `
 SELECT i.id, s.name AS source, i.format, i.file_name, encode(i.file_sha256, 'hex') AS file_sha256, i.file_bytes,
-       i.lines, i.duplicates, i.statements, i.warnings, i.created_at
+       i.lines, i.duplicates, i.statements, i.warnings, i.actor, i.created_at
   FROM statement_imports i JOIN statement_sources s ON s.tenant_id = i.tenant_id AND s.id = i.source_id`;
 
 export const FIND_IMPORT = sql<{ tenantId: string; id: string }, ImportRow>(`${IMPORT_VIEW}

@@ -4,6 +4,8 @@ import { HoldRepository } from './hold.repository';
 import { ResolveHoldUseCase } from './resolve-hold.use-case';
 
 export const EXPIRED_HOLDS_PER_RUN_MAX = 1_000;
+/** The actor of the expiry records. */
+export const EXPIRY_ACTOR = 'expiry';
 
 /** The worker's job: every hold past its expiry gets an 'expired' record, each in its own transaction. */
 @Injectable()
@@ -19,7 +21,7 @@ export class ExpireHoldsUseCase {
     let alreadyResolved = 0;
     for (const hold of due) {
       try {
-        await this.resolve.execute({ ...hold, action: 'expire', now });
+        await this.resolve.execute({ ...hold, action: 'expire', actor: EXPIRY_ACTOR, now });
         expired++;
       } catch (error) {
         // Posted or voided a moment ago by a client: that resolution stands.

@@ -62,10 +62,10 @@ describe('holds against PostgreSQL with concurrent clients', () => {
           .transaction;
         const resolve = ledger.get(ResolveHoldUseCase);
         const settled = await Promise.allSettled([
-          resolve.execute({ tenantId, holdId: hold.id, action: 'post' }),
-          resolve.execute({ tenantId, holdId: hold.id, action: 'void' }),
-          resolve.execute({ tenantId, holdId: hold.id, action: 'post', amountMinor: 10n }),
-          resolve.execute({ tenantId, holdId: hold.id, action: 'void' }),
+          resolve.execute({ tenantId, actor: 'test', holdId: hold.id, action: 'post' }),
+          resolve.execute({ tenantId, actor: 'test', holdId: hold.id, action: 'void' }),
+          resolve.execute({ tenantId, actor: 'test', holdId: hold.id, action: 'post', amountMinor: 10n }),
+          resolve.execute({ tenantId, actor: 'test', holdId: hold.id, action: 'void' }),
         ]);
         expect(settled.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
         for (const result of settled) {
@@ -86,9 +86,9 @@ describe('holds against PostgreSQL with concurrent clients', () => {
       const resolve = ledger.get(ResolveHoldUseCase);
       const settled = await Promise.allSettled([
         ledger.get(ExpireHoldsUseCase).execute(),
-        resolve.execute({ tenantId, holdId: hold.id, action: 'void' }),
-        resolve.execute({ tenantId, holdId: hold.id, action: 'void' }),
-        resolve.execute({ tenantId, holdId: hold.id, action: 'post' }),
+        resolve.execute({ tenantId, actor: 'test', holdId: hold.id, action: 'void' }),
+        resolve.execute({ tenantId, actor: 'test', holdId: hold.id, action: 'void' }),
+        resolve.execute({ tenantId, actor: 'test', holdId: hold.id, action: 'post' }),
       ]);
       for (const result of settled.slice(1)) {
         if (result.status === 'rejected')
@@ -115,7 +115,7 @@ describe('holds against PostgreSQL with concurrent clients', () => {
     expect(await balances(tenantId, 'wallet')).toEqual({ posted: '100', pending: '80', available: '20' });
     const capture = await ledger
       .get(ResolveHoldUseCase)
-      .execute({ tenantId, holdId: hold.id, action: 'post', amountMinor: 50n });
+      .execute({ tenantId, actor: 'test', holdId: hold.id, action: 'post', amountMinor: 50n });
     expect(capture.status).toBe('posted');
     expect(capture.holdId).toBe(hold.id);
     expect(capture.entries.map((entry) => entry.amount)).toEqual(['50', '50']);
@@ -128,11 +128,15 @@ describe('holds against PostgreSQL with concurrent clients', () => {
     const hold = (await ledger.transfer(tenantId, 'wallet', 'merchant', 40n, { pendingUntil: inOneHour() }))
       .transaction;
     await expect(
-      ledger.get(ResolveHoldUseCase).execute({ tenantId, holdId: hold.id, action: 'post', amountMinor: 41n }),
+      ledger
+        .get(ResolveHoldUseCase)
+        .execute({ tenantId, actor: 'test', holdId: hold.id, action: 'post', amountMinor: 41n }),
     ).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
     });
-    const voided = await ledger.get(ResolveHoldUseCase).execute({ tenantId, holdId: hold.id, action: 'void' });
+    const voided = await ledger
+      .get(ResolveHoldUseCase)
+      .execute({ tenantId, actor: 'test', holdId: hold.id, action: 'void' });
     expect(voided).toMatchObject({ status: 'voided', holdId: hold.id, entries: [] });
     expect(await balances(tenantId, 'wallet')).toEqual({ posted: '100', pending: '0', available: '100' });
   });
@@ -160,12 +164,12 @@ describe('holds against PostgreSQL with concurrent clients', () => {
     const tenantId = await walletWith(100n);
     const posted = (await ledger.transfer(tenantId, 'wallet', 'merchant', 1n)).transaction;
     await expect(
-      ledger.get(ResolveHoldUseCase).execute({ tenantId, holdId: posted.id, action: 'void' }),
+      ledger.get(ResolveHoldUseCase).execute({ tenantId, actor: 'test', holdId: posted.id, action: 'void' }),
     ).rejects.toMatchObject({ code: 'NOT_A_HOLD' });
     await expect(
       ledger
         .get(ResolveHoldUseCase)
-        .execute({ tenantId, holdId: '01a2292a-0000-7000-8000-000000000000', action: 'void' }),
+        .execute({ tenantId, actor: 'test', holdId: '01a2292a-0000-7000-8000-000000000000', action: 'void' }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

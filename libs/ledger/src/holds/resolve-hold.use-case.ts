@@ -14,6 +14,8 @@ export interface ResolveHoldCommand {
   tenantId: string;
   holdId: string;
   action: HoldAction;
+  /** Who resolves it: the caller's key, or `expiry` for the worker. */
+  actor: string;
   /** post only: capture this much of a two-leg hold; the rest is released. Default: all of it. */
   amountMinor?: bigint;
   now?: Date;
@@ -88,6 +90,7 @@ export class ResolveHoldUseCase {
         expiresAt: null,
         holdId,
         reversesId: null,
+        actor: command.actor,
         legs: command.action === 'post' ? capturedLegs(hold, command.amountMinor) : [],
         releases: hold.entries,
         event,

@@ -29,8 +29,10 @@ describe('hash-chained journal', () => {
     const hold = (
       await ledger.transfer(tenantId, 'wallet', 'shop', 10n, { pendingUntil: new Date(Date.now() + 60_000) })
     ).transaction;
-    await ledger.get(ResolveHoldUseCase).execute({ tenantId, holdId: hold.id, action: 'post', amountMinor: 4n });
-    await ledger.get(ReverseTransactionUseCase).execute({ tenantId, id: postings[0]!.transaction.id });
+    await ledger
+      .get(ResolveHoldUseCase)
+      .execute({ tenantId, actor: 'test', holdId: hold.id, action: 'post', amountMinor: 4n });
+    await ledger.get(ReverseTransactionUseCase).execute({ tenantId, actor: 'test', id: postings[0]!.transaction.id });
     return { tenantId, victim: postings[7]!.transaction };
   }
 

@@ -23,7 +23,7 @@ describe('reversals', () => {
     await test.drop();
   });
 
-  const reverse = (id: string) => ledger.get(ReverseTransactionUseCase).execute({ tenantId, id });
+  const reverse = (id: string) => ledger.get(ReverseTransactionUseCase).execute({ tenantId, actor: 'test', id });
   const posted = async (account: string) =>
     (await ledger.get(GetAccountUseCase).execute({ tenantId, account })).balances.posted;
 

@@ -10,6 +10,8 @@ import { ReversalRepository, type ReversalOriginal } from './reversal.repository
 export interface ReverseTransactionCommand {
   tenantId: string;
   id: string;
+  /** Who reverses it (recorded on the reversal). */
+  actor: string;
   description?: string;
 }
 
@@ -42,6 +44,7 @@ export class ReverseTransactionUseCase {
           expiresAt: null,
           holdId: null,
           reversesId: id,
+          actor: command.actor,
           legs: original.entries.map((entry) => ({
             account: entry.accountId,
             direction: entry.direction === 'debit' ? 'credit' : 'debit',

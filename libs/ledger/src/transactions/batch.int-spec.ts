@@ -30,7 +30,8 @@ describe('batches', () => {
     await test.drop();
   });
 
-  const batch = (transactions: unknown[]) => ledger.get(PostBatchUseCase).execute({ tenantId, transactions });
+  const batch = (transactions: unknown[]) =>
+    ledger.get(PostBatchUseCase).execute({ tenantId, actor: 'test', transactions });
   const posted = async (account: string) =>
     (await ledger.get(GetAccountUseCase).execute({ tenantId, account })).balances.posted;
 

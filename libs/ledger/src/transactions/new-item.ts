@@ -10,7 +10,7 @@ import type { PostTransactionRequest } from './post-transaction.schema';
  * A posting or hold from a client request, with every check that needs no database: balanced per
  * currency, accounts distinct, dates in their windows. Throws the first problem found.
  */
-export function itemFromRequest(request: PostTransactionRequest, now: Date): NewItem {
+export function itemFromRequest(request: PostTransactionRequest, actor: string, now: Date): NewItem {
   const legs = request.entries.map((leg) => ({
     account: leg.account,
     direction: leg.direction,
@@ -42,6 +42,7 @@ export function itemFromRequest(request: PostTransactionRequest, now: Date): New
     expiresAt,
     holdId: null,
     reversesId: null,
+    actor,
     legs,
     releases: [],
     event: expiresAt === null ? 'transaction.posted' : 'transaction.pending',

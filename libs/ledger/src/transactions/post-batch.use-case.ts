@@ -23,7 +23,7 @@ function errorResult(index: number, error: DomainError): BatchItemResult {
   return { index, status: 'error', error: { code: error.code, message: error.message, details: error.details } };
 }
 
-function validate(body: unknown, now: Date): NewItem | DomainError {
+function validate(body: unknown, actor: string, now: Date): NewItem | DomainError {
   const parsed = postTransactionSchema.safeParse(body);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((issue) => ({
@@ -33,7 +33,7 @@ function validate(body: unknown, now: Date): NewItem | DomainError {
     return new DomainError('VALIDATION_FAILED', 'the transaction is not valid', { fields });
   }
   try {
-    return itemFromRequest(parsed.data, now);
+    return itemFromRequest(parsed.data, actor, now);
   } catch (error) {
     if (error instanceof DomainError) return error;
     throw error;
@@ -52,9 +52,13 @@ export class PostBatchUseCase {
     private readonly transactions: TransactionRepository,
   ) {}
 
-  async execute(command: { tenantId: string; transactions: unknown[] }): Promise<{ results: BatchItemResult[] }> {
+  async execute(command: {
+    tenantId: string;
+    actor: string;
+    transactions: unknown[];
+  }): Promise<{ results: BatchItemResult[] }> {
     const now = new Date();
-    const validated = command.transactions.map((body) => validate(body, now));
+    const validated = command.transactions.map((body) => validate(body, command.actor, now));
     const items = validated.flatMap((item, index) => (item instanceof DomainError ? [] : [{ index, item }]));
     return this.db.transaction('read committed', async () => {
       const written =

@@ -8,6 +8,8 @@ import type { TransactionView } from './transaction.view';
 
 export interface PostTransactionCommand {
   tenantId: string;
+  /** Who posts it (recorded on the transaction). */
+  actor: string;
   request: PostTransactionRequest;
 }
 
@@ -25,8 +27,8 @@ export class PostTransactionUseCase {
     private readonly getTransaction: GetTransactionUseCase,
   ) {}
 
-  async execute({ tenantId, request }: PostTransactionCommand): Promise<PostTransactionResult> {
-    const item = itemFromRequest(request, new Date());
+  async execute({ tenantId, actor, request }: PostTransactionCommand): Promise<PostTransactionResult> {
+    const item = itemFromRequest(request, actor, new Date());
     return this.db.transaction('read committed', async () => {
       const [result] = await this.engine.write(tenantId, [item]);
       if (result!.status === 'error') throw result!.error;

@@ -77,6 +77,7 @@ function view(created: Created, link: JournalLink, stripe: number): TransactionV
     expiresAt: item.expiresAt?.toISOString() ?? null,
     holdId: item.holdId,
     reversesId: item.reversesId,
+    actor: item.actor,
     reversedById: null,
     resolution: null,
     entries: entries.map((entry) => ({

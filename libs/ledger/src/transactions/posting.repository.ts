@@ -32,6 +32,8 @@ export interface TransactionRow {
   expiresAt: Date | null;
   holdId: string | null;
   reversesId: string | null;
+  /** Who made it: `api-key:<id>`, `cli:<user>`, `expiry`, `inbound:<source id>`, ... */
+  actor: string;
 }
 
 export interface JournalStripe {
@@ -108,6 +110,7 @@ function postingsParams(tenantId: string, batch: PostingsWrite): PostingsParams 
     expiresAts: rows.map((row) => row.expiresAt),
     holdIds: rows.map((row) => row.holdId),
     reversesIds: rows.map((row) => row.reversesId),
+    actors: rows.map((row) => row.actor),
     accountIds: deltas.map((delta) => delta.accountId),
     postedDebits: deltas.map((delta) => delta.postedDebits),
     postedCredits: deltas.map((delta) => delta.postedCredits),

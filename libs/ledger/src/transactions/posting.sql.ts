@@ -78,6 +78,8 @@ export interface PostingsParams {
   expiresAts: (Date | null)[];
   holdIds: (string | null)[];
   reversesIds: (string | null)[];
+  /** Who made each transaction (see the README's accountability section): set here, never changed. */
+  actors: string[];
   accountIds: string[];
   postedDebits: bigint[];
   postedCredits: bigint[];
@@ -106,14 +108,15 @@ export interface PostingsParams {
 const POSTINGS_CTES = `
 new_transactions AS (
   INSERT INTO transactions (tenant_id, id, status, external_ref, content_hash, description, metadata,
-                            effective_at, created_at, expires_at, hold_id, reverses_id)
+                            effective_at, created_at, expires_at, hold_id, reverses_id, actor)
   SELECT :tenantId, t.id, t.status, t.external_ref, t.content_hash, t.description, t.metadata::jsonb,
-         t.effective_at, t.created_at, t.expires_at, t.hold_id, t.reverses_id
+         t.effective_at, t.created_at, t.expires_at, t.hold_id, t.reverses_id, t.actor
     FROM unnest(:transactionIds::uuid[], :statuses::text[], :externalRefs::text[], :contentHashes::bytea[],
                 :descriptions::text[], :metadata::text[], :effectiveAts::timestamptz[],
-                :createdAts::timestamptz[], :expiresAts::timestamptz[], :holdIds::uuid[], :reversesIds::uuid[])
+                :createdAts::timestamptz[], :expiresAts::timestamptz[], :holdIds::uuid[], :reversesIds::uuid[],
+                :actors::text[])
          AS t(id, status, external_ref, content_hash, description, metadata, effective_at, created_at,
-              expires_at, hold_id, reverses_id)
+              expires_at, hold_id, reverses_id, actor)
 ), updated_accounts AS (
   UPDATE accounts a
      SET posted_debits = a.posted_debits + d.posted_debits,

@@ -18,6 +18,7 @@ export interface TransactionColumns {
 export interface TransactionViewRow extends TransactionColumns {
   id: string;
   status: TransactionStatus;
+  actor: string;
   reversed_by_id: string | null;
   resolution: { id: string; status: TransactionStatus } | null;
   stripe: number | null;
@@ -28,7 +29,7 @@ export interface TransactionViewRow extends TransactionColumns {
 
 const TRANSACTION_VIEW = `
 SELECT t.id, t.status, t.external_ref, t.description, t.metadata, t.effective_at, t.created_at,
-       t.expires_at, t.hold_id, t.reverses_id,
+       t.expires_at, t.hold_id, t.reverses_id, t.actor,
        (SELECT r.id FROM transactions r WHERE r.tenant_id = t.tenant_id AND r.reverses_id = t.id) AS reversed_by_id,
        (SELECT json_build_object('id', h.id, 'status', h.status) FROM transactions h
          WHERE h.tenant_id = t.tenant_id AND h.hold_id = t.id) AS resolution,

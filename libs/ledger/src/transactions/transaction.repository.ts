@@ -27,6 +27,7 @@ function toView(row: TransactionViewRow): TransactionView {
     expiresAt: row.expires_at?.toISOString() ?? null,
     holdId: row.hold_id,
     reversesId: row.reverses_id,
+    actor: row.actor,
     reversedById: row.reversed_by_id,
     resolution: row.resolution,
     entries: row.entries,

@@ -27,6 +27,8 @@ export interface TransactionView {
   holdId: string | null;
   /** A reversal: the transaction it mirrors. */
   reversesId: string | null;
+  /** Who made it: `api-key:<key id>`, `cli:<os user>`, `expiry`, `inbound:<source id>`, ... */
+  actor: string;
   /** The reversal of this transaction, if any. */
   reversedById: string | null;
   /** A hold's resolution, if any: the capture, void or expiry record. */

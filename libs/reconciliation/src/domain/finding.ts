@@ -38,6 +38,15 @@ export const KIND_POLICY: Record<DiscrepancyKind, { severity: Severity; slaHours
   ambiguous_match: { severity: 'medium', slaHours: 72 },
 };
 
+/**
+ * An ignored ticket of a critical kind (today `invariant_violation`: the books or the journal are
+ * broken) cannot be silenced: the next run that still finds its cause reopens it. Other kinds stay
+ * ignored (a person decided the finding does not matter, e.g. a bank's known rounding).
+ */
+export function reopensWhenIgnored(kind: DiscrepancyKind): boolean {
+  return KIND_POLICY[kind].severity === 'critical';
+}
+
 export function dueAt(kind: DiscrepancyKind, openedAt: Date): Date {
   return new Date(openedAt.getTime() + KIND_POLICY[kind].slaHours * 3600 * 1000);
 }

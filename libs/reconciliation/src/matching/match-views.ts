@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { StatementLineReader } from '@ledger/imports';
 import { AccountReader } from '@ledger/ledger';
+import { MatchRepository } from './match.repository';
 import type { MemberRow } from './matches.sql';
+
+/** One thing a person did to a match, with what they said. */
+export interface MatchEventView {
+  at: string;
+  actor: string;
+  action: 'created' | 'confirmed' | 'undone';
+  note: string | null;
+}
 
 /** A match and why it was made: its rule, the evidence, and every line and entry it joins. */
 export interface MatchView {
@@ -17,7 +26,10 @@ export interface MatchView {
   confirmedAt: string | null;
   undoneBy: string | null;
   undoneAt: string | null;
+  /** The latest note given; every note is kept in `history`. */
   note: string | null;
+  /** Made by hand, confirmed, undone: who, when and the note, oldest first (appended, never overwritten). */
+  history: MatchEventView[];
 }
 
 function emptyView(row: MemberRow): MatchView {
@@ -34,7 +46,8 @@ function emptyView(row: MemberRow): MatchView {
     confirmedAt: row.confirmed_at?.toISOString() ?? null,
     undoneBy: row.undone_by,
     undoneAt: row.undone_at?.toISOString() ?? null,
-    note: row.note,
+    note: null,
+    history: [],
   };
 }
 
@@ -47,6 +60,7 @@ export class MatchViews {
   constructor(
     private readonly lines: StatementLineReader,
     private readonly accounts: AccountReader,
+    private readonly matches: MatchRepository,
   ) {}
 
   async of(tenantId: string, rows: readonly MemberRow[]): Promise<MatchView[]> {
@@ -80,6 +94,11 @@ export class MatchViews {
           currency: entry.currency,
         });
       }
+    }
+    for (const event of await this.matches.events(tenantId, [...views.keys()])) {
+      const view = views.get(event.group_id)!;
+      view.history.push({ at: event.at.toISOString(), actor: event.actor, action: event.action, note: event.note });
+      if (event.note !== null) view.note = event.note;
     }
     return [...views.values()];
   }

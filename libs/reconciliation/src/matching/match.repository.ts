@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
+import { newId } from '@ledger/ids';
 import {
   CONFIRM_MATCH,
   FIND_MATCH,
   INSERT_MANUAL_MATCH,
   LIST_MATCHES,
+  LIST_MATCH_EVENTS,
+  type MatchEventRow,
   type MemberRow,
   UNDO_MATCH,
 } from './matches.sql';
@@ -35,6 +38,7 @@ export class MatchRepository {
     const inserted = await this.db.query(INSERT_MANUAL_MATCH, {
       tenantId,
       ...match,
+      eventId: newId(),
       lineIds: rows.map((row) => row.lineId),
       transactionIds: rows.map((row) => row.transactionId),
       legs: rows.map((row) => row.leg),
@@ -48,7 +52,17 @@ export class MatchRepository {
     action: 'confirm' | 'undo',
     decision: { groupId: string; actor: string; note: string | null },
   ): Promise<boolean> {
-    const changed = await this.db.query(action === 'confirm' ? CONFIRM_MATCH : UNDO_MATCH, { tenantId, ...decision });
+    const changed = await this.db.query(action === 'confirm' ? CONFIRM_MATCH : UNDO_MATCH, {
+      tenantId,
+      eventId: newId(),
+      ...decision,
+    });
     return changed.length > 0;
+  }
+
+  /** The events of these matches (made by hand, confirmed, undone, with their notes), oldest first. */
+  events(tenantId: string, groupIds: readonly string[]): Promise<MatchEventRow[]> {
+    if (groupIds.length === 0) return Promise.resolve([]);
+    return this.db.query(LIST_MATCH_EVENTS, { tenantId, groupIds: [...new Set(groupIds)] });
   }
 }

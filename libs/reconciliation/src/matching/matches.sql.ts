@@ -23,12 +23,11 @@ export interface MemberRow {
   confirmed_at: Date | null;
   undone_by: string | null;
   undone_at: Date | null;
-  note: string | null;
 }
 
 const MEMBER_COLUMNS = `
 m.group_id, m.statement_line_id, m.transaction_id, m.leg, m.rule, m.evidence, m.run_id, m.created_by, m.created_at,
-m.confirmed_by, m.confirmed_at, m.undone_by, m.undone_at, m.note`;
+m.confirmed_by, m.confirmed_at, m.undone_by, m.undone_at`;
 
 /** Every match of a line or of a transaction, undone ones included (the full story), with its members. */
 export const LIST_MATCHES = sql<
@@ -59,11 +58,15 @@ SELECT ${MEMBER_COLUMNS}
  ORDER BY m.statement_line_id, m.transaction_id, m.leg
  LIMIT ${MATCH_MEMBERS_SHOWN_MAX}`);
 
-/** The rows of one manual match, from parallel arrays (a null where a row has no line or no entry). */
+/**
+ * The rows of one manual match, from parallel arrays (a null where a row has no line or no entry), and
+ * its 'created' event with the note.
+ */
 export const INSERT_MANUAL_MATCH = sql<
   {
     tenantId: string;
     groupId: string;
+    eventId: string;
     actor: string;
     note: string | null;
     lineIds: (string | null)[];
@@ -72,21 +75,54 @@ export const INSERT_MANUAL_MATCH = sql<
   },
   { id: string }
 >(`
-INSERT INTO matches (tenant_id, id, group_id, statement_line_id, transaction_id, leg, rule, evidence, created_by,
-                     note)
-SELECT :tenantId, gen_random_uuid(), :groupId, r.line_id, r.transaction_id, r.leg, 'manual', '{}', :actor, :note
-  FROM unnest(:lineIds::uuid[], :transactionIds::uuid[], :legs::int2[]) AS r(line_id, transaction_id, leg)
-ON CONFLICT DO NOTHING
-RETURNING id`);
+WITH inserted AS (
+  INSERT INTO matches (tenant_id, id, group_id, statement_line_id, transaction_id, leg, rule, evidence, created_by)
+  SELECT :tenantId, gen_random_uuid(), :groupId, r.line_id, r.transaction_id, r.leg, 'manual', '{}', :actor
+    FROM unnest(:lineIds::uuid[], :transactionIds::uuid[], :legs::int2[]) AS r(line_id, transaction_id, leg)
+  ON CONFLICT DO NOTHING
+  RETURNING id
+), noted AS (
+  INSERT INTO match_events (tenant_id, id, group_id, actor, action, note)
+  SELECT :tenantId, :eventId, :groupId, :actor, 'created', :note WHERE EXISTS (SELECT 1 FROM inserted)
+)
+SELECT id FROM inserted`);
 
-type Decision = { tenantId: string; groupId: string; actor: string; note: string | null };
+type Decision = { tenantId: string; groupId: string; eventId: string; actor: string; note: string | null };
+
+// A decision and its event in one statement: the event (who, when, the note) is appended, and the
+// note of an earlier decision stays as it was.
+const DECISION_EVENT = (action: 'confirmed' | 'undone') => `
+), noted AS (
+  INSERT INTO match_events (tenant_id, id, group_id, actor, action, note)
+  SELECT :tenantId, :eventId, :groupId, :actor, '${action}', :note WHERE EXISTS (SELECT 1 FROM decided)
+)
+SELECT id FROM decided`;
 
 export const CONFIRM_MATCH = sql<Decision, { id: string }>(`
-UPDATE matches SET confirmed_by = :actor, confirmed_at = now(), note = coalesce(:note, note)
- WHERE tenant_id = :tenantId AND group_id = :groupId AND undone_at IS NULL AND confirmed_at IS NULL
-RETURNING id`);
+WITH decided AS (
+  UPDATE matches SET confirmed_by = :actor, confirmed_at = now()
+   WHERE tenant_id = :tenantId AND group_id = :groupId AND undone_at IS NULL AND confirmed_at IS NULL
+  RETURNING id
+${DECISION_EVENT('confirmed')}`);
 
 export const UNDO_MATCH = sql<Decision, { id: string }>(`
-UPDATE matches SET undone_by = :actor, undone_at = now(), note = coalesce(:note, note)
- WHERE tenant_id = :tenantId AND group_id = :groupId AND undone_at IS NULL
-RETURNING id`);
+WITH decided AS (
+  UPDATE matches SET undone_by = :actor, undone_at = now()
+   WHERE tenant_id = :tenantId AND group_id = :groupId AND undone_at IS NULL
+  RETURNING id
+${DECISION_EVENT('undone')}`);
+
+export interface MatchEventRow {
+  group_id: string;
+  at: Date;
+  actor: string;
+  action: 'created' | 'confirmed' | 'undone';
+  note: string | null;
+}
+
+/** What people did to these matches, oldest first (a match has a few events: made, confirmed, undone). */
+export const LIST_MATCH_EVENTS = sql<{ tenantId: string; groupIds: string[] }, MatchEventRow>(`
+SELECT group_id, at, actor, action, note
+  FROM match_events
+ WHERE tenant_id = :tenantId AND group_id = ANY(:groupIds::uuid[])
+ ORDER BY group_id, at, id`);

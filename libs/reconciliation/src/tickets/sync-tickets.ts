@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { canonicalJson, newId } from '@ledger/ids';
 import { type NewEvent } from '@ledger/outbox';
-import { type DiscrepancyKind, type Finding, KIND_POLICY, dueAt } from '../domain/finding';
+import { type DiscrepancyKind, type Finding, KIND_POLICY, dueAt, reopensWhenIgnored } from '../domain/finding';
 import { ownerFor } from '../domain/routing';
+import { RECONCILER_ACTOR } from '../run.repository';
 import { OwnerRouteRepository } from './owner-route.repository';
 import { TicketRepository } from './ticket.repository';
 import { type Ticket, type TicketEvent, ticketView } from './ticket.views';
 
 /** Tickets a run looks at when auto-resolving; a tenant with more is far past what a queue can hold. */
 export const OPEN_TICKETS_PER_RUN_MAX = 10_000;
-const RECONCILER = 'reconciler';
+const RECONCILER = RECONCILER_ACTOR;
 
 export interface SyncStats {
   findings: number;
@@ -106,14 +107,17 @@ export class SyncTickets {
         lastSeenRunId: runId,
         updatedAt: now,
       };
-      if (ticket.status === 'resolved') {
+      const silenced = ticket.status === 'ignored' && reopensWhenIgnored(ticket.kind);
+      if (ticket.status === 'resolved' || silenced) {
         Object.assign(next, { status: 'open', resolvedAt: null, dueAt: dueAt(finding.kind, now) });
         updates.push(next);
         history.push({
           ticketId: ticket.id,
           actor: RECONCILER,
           action: 'reopened',
-          note: `the cause is back (run ${runId})`,
+          note: silenced
+            ? `a ${ticket.kind} cannot stay ignored: its cause is still there (run ${runId})`
+            : `the cause is back (run ${runId})`,
           changes: { status: 'open' },
         });
         emit('discrepancy.updated', next);

@@ -2,7 +2,7 @@ import type { CreateApiKeyUseCase, CreatedTenant, ListAuditLogUseCase, Principal
 import { ROLES } from '@ledger/auth';
 import { z } from 'zod';
 import { type Assert, type Same, component, pageOf } from '../components';
-import { id, instant } from './fields';
+import { actor, id, instant } from './fields';
 
 const role = z.enum(ROLES);
 const apiKey = z.string().meta({
@@ -19,12 +19,26 @@ export const createdTenantView = component(
 
 export const createdApiKeyView = component(
   'CreatedApiKey',
-  z.strictObject({ id, name: z.string(), key: apiKey, roles: z.array(role) }),
+  z.strictObject({
+    id,
+    name: z.string(),
+    key: apiKey,
+    roles: z.array(role),
+    expiresAt: instant.nullable().meta({ description: 'When the key stops working; null: never.' }),
+  }),
 );
 
 export const currentKeyView = component(
   'CurrentApiKey',
-  z.strictObject({ id, tenantId: id, roles: z.array(role) }).meta({ description: 'The calling key.' }),
+  z
+    .strictObject({
+      id,
+      tenantId: id,
+      roles: z.array(role),
+      actor,
+      expiresAt: instant.nullable().meta({ description: 'When the key stops working; null: never.' }),
+    })
+    .meta({ description: 'The calling key.' }),
 );
 
 export const auditEntryView = component(
@@ -32,7 +46,7 @@ export const auditEntryView = component(
   z.strictObject({
     id,
     at: instant,
-    actor: z.string().meta({ examples: ['api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b', 'operator'] }),
+    actor,
     action: z.string().meta({ examples: ['account.create'] }),
     targetId: z.string().nullable().meta({ description: 'The id the change made, if any.' }),
     request: z.unknown().meta({ description: 'The request body as sent.' }),
@@ -49,7 +63,7 @@ export type AccessViewsMatch = [
   // The controller answers the principal's fields (its roles are readonly there).
   Assert<
     Same<
-      Omit<Principal, 'keyId'> & { id: string },
+      Omit<Principal, 'keyId' | 'expiresAt'> & { id: string; expiresAt: string | null },
       Omit<Output<typeof currentKeyView>, 'roles'> & { roles: readonly Role[] }
     >
   >,

@@ -35,3 +35,11 @@ export const metadata = z.record(z.string(), z.unknown()).meta({ description: 'F
 export const sha256Hex = z.string().meta({ pattern: '^[0-9a-f]{64}$' });
 
 export const count = z.number().int().min(0);
+
+/** Who made a row or a change (see the README's accountability section). */
+export const actor = z.string().meta({
+  description:
+    '`api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, ' +
+    'or `unknown` for rows older than the record.',
+  examples: ['api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b', 'reconciler'],
+});

@@ -10,7 +10,7 @@ import type {
 import { csvProfileSchema } from '@ledger/imports';
 import { z } from 'zod';
 import { type Assert, type Same, component, pageOf } from '../components';
-import { amount, counter, currency, day, id, instant, sha256Hex, signedAmount } from './fields';
+import { actor, amount, counter, currency, day, id, instant, sha256Hex, signedAmount } from './fields';
 
 export const sourceView = component(
   'Source',
@@ -72,6 +72,7 @@ export const importView = component(
         }),
       ),
       warnings: z.array(z.string()),
+      actor,
       createdAt: instant,
     })
     .meta({ description: 'A statement file as imported (a file seen before answers its first import).' }),

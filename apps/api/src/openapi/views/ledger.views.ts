@@ -11,7 +11,7 @@ import type {
 import { z } from 'zod';
 import { type Assert, type Same, type Widened, component, pageOf } from '../components';
 import { errorDetail } from './error.views';
-import { amount, counter, currency, id, instant, metadata, sha256Hex, side, signedAmount } from './fields';
+import { actor, amount, counter, currency, id, instant, metadata, sha256Hex, side, signedAmount } from './fields';
 
 const transactionStatus = z.enum(['posted', 'pending', 'voided', 'expired']);
 
@@ -94,6 +94,7 @@ export const transactionView = component(
       expiresAt: instant.nullable().meta({ description: 'Holds only: when it is released if not posted or voided.' }),
       holdId: id.nullable().meta({ description: 'A capture, void or expiry: the hold it resolves.' }),
       reversesId: id.nullable().meta({ description: 'A reversal: the transaction it mirrors.' }),
+      actor,
       reversedById: id.nullable(),
       resolution: z.strictObject({ id, status: transactionStatus }).nullable(),
       entries: z.array(entryView),

@@ -13,7 +13,7 @@ import type {
 import { DISCREPANCY_KINDS } from '@ledger/reconciliation';
 import { z } from 'zod';
 import { type Assert, type Same, type Widened, component, pageOf } from '../components';
-import { amount, currency, day, id, instant, side, signedAmount } from './fields';
+import { actor, amount, currency, day, id, instant, side, signedAmount } from './fields';
 
 const ticketStatus = z.enum(['open', 'acknowledged', 'resolved', 'ignored']);
 
@@ -23,6 +23,7 @@ export const runView = component(
     .strictObject({
       id,
       trigger: z.enum(['schedule', 'api', 'cli']),
+      actor,
       status: z.enum(['running', 'completed', 'failed']),
       startedAt: instant,
       finishedAt: instant.nullable(),
@@ -62,7 +63,7 @@ export const ticketView = component('Discrepancy', z.strictObject(ticketFields).
 const ticketEventView = z.strictObject({
   seq: z.number().int().min(1),
   at: instant,
-  actor: z.string().meta({ examples: ['api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b', 'reconciler'] }),
+  actor,
   action: z.string(),
   note: z.string().nullable(),
   changes: z.record(z.string(), z.unknown()),
@@ -102,7 +103,17 @@ export const matchView = component(
       confirmedAt: instant.nullable(),
       undoneBy: z.string().nullable(),
       undoneAt: instant.nullable(),
-      note: z.string().nullable(),
+      note: z.string().nullable().meta({ description: 'The latest note given; `history` keeps every one.' }),
+      history: z
+        .array(
+          z.strictObject({
+            at: instant,
+            actor,
+            action: z.enum(['created', 'confirmed', 'undone']),
+            note: z.string().nullable(),
+          }),
+        )
+        .meta({ description: 'Made by hand, confirmed, undone: oldest first, appended, never overwritten.' }),
     })
     .meta({ description: 'Statement lines matched to ledger entries, with the rule and evidence.' }),
 );
