@@ -107,10 +107,10 @@ const cases: Case[] = [
   },
 ];
 
-function multipartWithNul(): FormData {
+function multipartWithNul(where: 'source' | 'file'): FormData {
   const form = new FormData();
-  form.set('file', new Blob(['date\n']), 's.csv');
-  form.set('source', 'bank\u0000');
+  form.set('file', new Blob(['date\n']), where === 'file' ? 's\u0000.csv' : 's.csv');
+  form.set('source', where === 'source' ? 'bank\u0000' : 'bank');
   return form;
 }
 
@@ -128,14 +128,14 @@ describe('text that cannot be stored', () => {
     expect(body.error.details.fields.map((field: { path: string }) => field.path)).toContain(test.field);
   });
 
-  it('NUL in a multipart field of an upload: 400 naming it', async () => {
+  it.each(['source', 'file'] as const)("NUL in an upload's %s (field or file name): 400 naming it", async (where) => {
     const response = await fetch(`${api.baseUrl}/v1/imports`, {
       method: 'POST',
       headers: { authorization: `Bearer ${financeKey}`, 'idempotency-key': randomUUID() },
-      body: multipartWithNul(),
+      body: multipartWithNul(where),
     });
     const body = (await response.json()) as any;
     expect(response.status, JSON.stringify(body)).toBe(400);
-    expect(body.error.details.fields.map((field: { path: string }) => field.path)).toContain('source');
+    expect(body.error.details.fields.map((field: { path: string }) => field.path)).toContain(where);
   });
 });

@@ -95,7 +95,8 @@ export class StatementUploadReception implements CanActivate {
     try {
       if (closed) throw new DomainError('VALIDATION_FAILED', 'the upload stopped before its end');
       const file = await receive(request, response, folder);
-      const problem = jsonContentProblem(request.body, JSON_DEPTH_MAX);
+      // The file's name is stored with the import: it is text like the fields.
+      const problem = jsonContentProblem({ ...request.body, file: file?.originalname }, JSON_DEPTH_MAX);
       if (problem !== null) throw unstorableContentError(problem);
       if (file !== undefined)
         request.upload = {
