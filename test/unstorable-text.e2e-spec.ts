@@ -107,11 +107,30 @@ const cases: Case[] = [
   },
 ];
 
-function multipartWithNul(where: 'source' | 'file'): FormData {
+function multipartWithNul(): FormData {
   const form = new FormData();
-  form.set('file', new Blob(['date\n']), where === 'file' ? 's\u0000.csv' : 's.csv');
-  form.set('source', where === 'source' ? 'bank\u0000' : 'bank');
+  form.set('file', new Blob(['date\n']), 's.csv');
+  form.set('source', 'bank\u0000');
   return form;
+}
+
+/** A file part whose Content-Disposition is written by hand: filename* (RFC 7578, percent-encoded UTF-8). */
+function multipartNamed(disposition: string): { body: string; contentType: string } {
+  const boundary = `b${randomUUID()}`;
+  const body = [
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="source"',
+    '',
+    'bank',
+    `--${boundary}`,
+    `Content-Disposition: form-data; name="file"; ${disposition}`,
+    'Content-Type: text/csv',
+    '',
+    'date',
+    `--${boundary}--`,
+    '',
+  ].join('\r\n');
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 describe('text that cannot be stored', () => {
@@ -128,14 +147,29 @@ describe('text that cannot be stored', () => {
     expect(body.error.details.fields.map((field: { path: string }) => field.path)).toContain(test.field);
   });
 
-  it.each(['source', 'file'] as const)("NUL in an upload's %s (field or file name): 400 naming it", async (where) => {
+  it('NUL in a multipart field of an upload: 400 naming it', async () => {
     const response = await fetch(`${api.baseUrl}/v1/imports`, {
       method: 'POST',
       headers: { authorization: `Bearer ${financeKey}`, 'idempotency-key': randomUUID() },
-      body: multipartWithNul(where),
+      body: multipartWithNul(),
     });
     const body = (await response.json()) as any;
     expect(response.status, JSON.stringify(body)).toBe(400);
-    expect(body.error.details.fields.map((field: { path: string }) => field.path)).toContain(where);
+    expect(body.error.details.fields.map((field: { path: string }) => field.path)).toContain('source');
+  });
+
+  it.each([
+    { what: 'a NUL in an encoded file name', disposition: "filename*=UTF-8''s%00.csv", field: 'file' },
+    { what: 'a raw NUL in the part header', disposition: 'filename="s\u0000.csv"', field: 'body' },
+  ])('$what: 400 naming $field', async ({ disposition, field }) => {
+    const { body: multipart, contentType } = multipartNamed(disposition);
+    const response = await fetch(`${api.baseUrl}/v1/imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${financeKey}`, 'idempotency-key': randomUUID(), 'content-type': contentType },
+      body: multipart,
+    });
+    const body = (await response.json()) as any;
+    expect(response.status, JSON.stringify(body)).toBe(400);
+    expect(body.error.details.fields.map((entry: { path: string }) => entry.path)).toContain(field);
   });
 });

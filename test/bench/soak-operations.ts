@@ -194,7 +194,9 @@ async function importStatement(state: SoakState): Promise<void> {
     '',
   ].join('\n');
   const bearer = state.world.keys.finance;
-  await state.call('import (CSV upload)', ['201'], {
+  // Uploads in progress are capped per key (LEDGER_UPLOADS_PER_KEY_MAX) and the soak's clients share one
+  // finance key: a 429 is the cap doing its work, and its charges stay unmatched until a later upload.
+  await state.call('import (CSV upload)', ['201', '429 RATE_LIMITED'], {
     path: '/v1/imports',
     bearer,
     idempotencyKey: randomUUID(),

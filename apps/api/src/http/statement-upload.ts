@@ -35,8 +35,22 @@ function receive(request: Request, response: Response, directory: string): Promi
   return new Promise((resolve, reject) => {
     middleware(request, response, (error: unknown) => {
       if (error === undefined || error === null) resolve((request as Request & { file?: Express.Multer.File }).file);
-      else reject(error);
+      else reject(isMalformedMultipart(error) ? malformedUpload(error) : error);
     });
+  });
+}
+
+/**
+ * The multipart reader's own refusals ("Malformed part header", "Unexpected end of form", ...) are plain
+ * errors without a code; the disk's (ENOSPC, EACCES) carry one and stay server errors.
+ */
+function isMalformedMultipart(error: unknown): error is Error {
+  return error instanceof Error && !(error instanceof multer.MulterError) && !('code' in error);
+}
+
+function malformedUpload(error: Error): DomainError {
+  return new DomainError('VALIDATION_FAILED', `bad upload: ${error.message}`, {
+    fields: [{ path: 'body', message: error.message }],
   });
 }
 
