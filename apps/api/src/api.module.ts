@@ -68,6 +68,7 @@ export class ApiModule {
             perKey: options.rateLimit,
             perTenant: options.edge.tenantRateLimit,
             failedAuthentications: options.edge.authFailureLimit,
+            keyCacheSeconds: options.edge.keyCacheSeconds,
           },
         }),
         IdempotencyModule,

@@ -45,6 +45,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's API keys
+         * @description Revoked and expired keys included, newest first; never a secret or its hash.
+         *
+         *     An API key with the role admin.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description The key is in this answer only; a replay of the request shows it redacted.
+         *
+         *     An API key with the role admin.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys/current": {
         parameters: {
             query?: never;
@@ -67,7 +95,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/api-keys": {
+    "/v1/api-keys/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -76,14 +104,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        post?: never;
         /**
-         * Create an API key
-         * @description The key is in this answer only; a replay of the request shows it redacted.
+         * Revoke an API key
+         * @description From then on the key answers 401: at once in the process that revoked it, in the others within `LEDGER_KEY_CACHE_SECONDS` (10 s by default). Revoking a revoked key answers the same. The tenant's last live admin key cannot be revoked, so that a tenant never locks itself out.
          *
          *     An API key with the role admin.
          */
-        post: operations["createApiKey"];
-        delete?: never;
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1207,6 +1235,32 @@ export interface components {
                 };
             };
         };
+        /** @description A key of the tenant, without its secret. */
+        ApiKey: {
+            /**
+             * Format: uuid
+             * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             */
+            id: string;
+            name: string;
+            roles: ("admin" | "poster" | "finance" | "auditor")[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-29T10:00:00.000Z
+             */
+            createdAt: string;
+            /** @description When the key stops working; null: never. */
+            expiresAt: string | null;
+            /** @description When the key was revoked; null: it is not. */
+            revokedAt: string | null;
+        };
+        /** @description API keys, newest first. */
+        ApiKeyPage: {
+            data: components["schemas"]["ApiKey"][];
+            /** @description Pass as `cursor` for the next page; null: no more. */
+            nextCursor: string | null;
+        };
         AuditEntry: {
             /**
              * Format: uuid
@@ -2178,6 +2232,26 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description `LAST_ADMIN_KEY`: the key is the tenant's last live admin key; create another admin key before revoking it.
+         * @example {
+         *       "error": {
+         *         "code": "LAST_ADMIN_KEY",
+         *         "message": "the key is the tenant's last live admin key; create another admin key before revoking it",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        LastAdminKeyError: {
+            error: {
+                /** @constant */
+                code: "LAST_ADMIN_KEY";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         /** @description Statement lines matched to ledger entries, with the rule and evidence. */
         Match: {
             /**
@@ -3085,6 +3159,15 @@ export interface components {
                 "application/json": components["schemas"]["InternalError"] | components["schemas"]["UnavailableError"];
             };
         };
+        /** @description Conflict: `LAST_ADMIN_KEY` the key is the tenant's last live admin key; create another admin key before revoking it. */
+        LastAdminKey: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LastAdminKeyError"];
+            };
+        };
         /** @description Not found: `NOT_FOUND` no such object in this tenant (another tenant's objects are not found either). */
         NotFound: {
             headers: {
@@ -3225,25 +3308,32 @@ export interface operations {
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
     };
-    getCurrentApiKey: {
+    listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The calling key. */
+            /** @description A page of keys, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CurrentApiKey"];
+                    "application/json": components["schemas"]["ApiKeyPage"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
@@ -3290,6 +3380,59 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    getCurrentApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentApiKey"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastAdminKey"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
