@@ -618,7 +618,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the owner routing rules
+         * @description In the order they apply: lowest priority first (then by id).
+         *
+         *     An API key with one of the roles finance or admin.
+         */
+        get: operations["listOwnerRoutes"];
         put?: never;
         /**
          * Add an owner routing rule
@@ -631,6 +637,34 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/owner-routes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an owner routing rule
+         * @description Tickets it routed keep their owner.
+         *
+         *     An API key with one of the roles finance or admin.
+         */
+        delete: operations["deleteOwnerRoute"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an owner routing rule
+         * @description Only the fields sent change; a criterion set to null no longer restricts the rule. Tickets keep their owner; tickets opened from then on follow the rules as they are.
+         *
+         *     An API key with one of the roles finance or admin.
+         */
+        patch: operations["updateOwnerRoute"];
         trace?: never;
     };
     "/v1/matches": {
@@ -2437,6 +2471,12 @@ export interface components {
             accountPrefix: string | null;
             minAmount: string | null;
             owner: string;
+        };
+        /** @description Owner routes in the order they apply. */
+        OwnerRoutePage: {
+            data: components["schemas"]["OwnerRoute"][];
+            /** @description Pass as `cursor` for the next page; null: no more. */
+            nextCursor: string | null;
         };
         /**
          * @description `PAYLOAD_TOO_LARGE`: the body (or file) is larger than accepted.
@@ -4501,6 +4541,36 @@ export interface operations {
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
     };
+    listOwnerRoutes: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerRoutePage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
     createOwnerRoute: {
         parameters: {
             query?: never;
@@ -4546,6 +4616,74 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    deleteOwnerRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    updateOwnerRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    priority?: number;
+                    kind?: ("missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity") | null;
+                    source?: string | null;
+                    accountPrefix?: string | null;
+                    minAmount?: string | null;
+                    owner?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The rule after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerRoute"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
