@@ -57,6 +57,18 @@ describe('the Settings page', () => {
     await expect.poll(() => keys.first().textContent()).toMatch(/checkout\s*poster.*active/);
     await browser.screenshot('settings-01-keys');
 
+    // The browser asks first: dismissed, nothing happens; accepted, the key is revoked.
+    const questions: string[] = [];
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('button', { name: 'Revoke checkout' }).click();
+    await expect
+      .poll(() => questions)
+      .toEqual(['Revoke the key checkout? It stops working and cannot be brought back.']);
+    expect((await api.request('GET', '/v1/api-keys/current', { key: checkoutKey })).status).toBe(200);
+    page.on('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Revoke checkout' }).click();
     await page.getByText('Key checkout revoked.').waitFor();
     await expect.poll(() => keys.first().textContent()).toMatch(/checkout\s*poster.*revoked/);

@@ -92,8 +92,11 @@ export const settingsPage: Page = async (context) => {
     }
     await Promise.all([showKeys(), showRoutes()]);
   };
-  const revoke = (key: ApiKey) =>
+  // A revoked key cannot be brought back: the browser asks first.
+  const revoke = (key: ApiKey) => {
+    if (!window.confirm(`Revoke the key ${key.name}? It stops working and cannot be brought back.`)) return;
     void act(() => api.delete(apiPath`/v1/api-keys/${key.id}`), `Key ${key.name} revoked.`);
+  };
   const remove = (route: OwnerRoute) =>
     void act(() => api.delete(apiPath`/v1/owner-routes/${route.id}`), `Route to ${route.owner} deleted.`);
   const showKeys = async () => {
