@@ -162,7 +162,7 @@ describe('the finance console', () => {
     await page.getByRole('heading', { level: 1, name: 'Discrepancy queue' }).waitFor();
     const rows = page.locator('table.tickets tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
-    await page.getByRole('link', { name: /bank booked 99900 USD/ }).waitFor();
+    await page.getByRole('link', { name: /bank booked 999\.00 USD/ }).waitFor();
     await expect
       .poll(() => page.getByRole('list', { name: 'Tickets by status' }).textContent())
       .toMatch(/open\s*2\s*acknowledged\s*0\s*resolved\s*0\s*ignored\s*0\s*overdue\s*0\s*total\s*2/i);
@@ -181,8 +181,8 @@ describe('the finance console', () => {
   it('assigns and resolves a ticket with a note, and shows both in its history', async () => {
     const { page } = browser;
     await page.getByRole('link', { name: 'Discrepancies', exact: true }).click();
-    await page.getByRole('link', { name: /bank booked 4200 USD/ }).click();
-    await page.getByRole('heading', { level: 1, name: /bank booked 4200 USD/ }).waitFor();
+    await page.getByRole('link', { name: /bank booked 42\.00 USD/ }).click();
+    await page.getByRole('heading', { level: 1, name: /bank booked 42\.00 USD/ }).waitFor();
     await page.getByRole('heading', { name: 'Statement: bank' }).waitFor();
     await page.getByText('No match joins these lines and entries').waitFor();
 
@@ -218,7 +218,7 @@ describe('the finance console', () => {
   it('matches a statement line to a ledger transaction by hand and explains the match', async () => {
     const { page } = browser;
     await page.getByRole('link', { name: '← Back to the queue' }).click();
-    await page.getByRole('link', { name: /bank booked 99900 USD/ }).click();
+    await page.getByRole('link', { name: /bank booked 999\.00 USD/ }).click();
     await page.getByRole('cell', { name: 'Unknown deposit', exact: true }).waitFor();
     await browser.screenshot('10-ticket-open');
     await page.getByLabel('Transactions').fill(unreported);
@@ -264,7 +264,7 @@ describe('the finance console', () => {
     expect(await browser.stored('ledger-console.api-key')).toBeNull();
     await signIn(auditor);
     await page.getByText('Key roles: auditor').waitFor();
-    await page.getByRole('link', { name: /bank booked 99900 USD/ }).click();
+    await page.getByRole('link', { name: /bank booked 999\.00 USD/ }).click();
     await page.getByText(/Read only: this key's roles \(auditor\) cannot change tickets/).waitFor();
     expect(await page.getByRole('button', { name: 'Save outcome' }).count()).toBe(0);
     await browser.screenshot('13-ticket-auditor');

@@ -45,6 +45,8 @@ interface TenantObjects {
   webhookId: string;
   inboundSourceId: string;
   proofId: string;
+  apiKeyId: string;
+  ownerRouteId: string;
 }
 
 /**
@@ -66,6 +68,8 @@ const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string | Record<
   '/v1/reconciliation/runs/{id}': (o) => o.runId,
   '/v1/discrepancies/{id}': (o) => o.discrepancyId,
   '/v1/webhooks/{id}': (o) => o.webhookId,
+  '/v1/api-keys/{id}': (o) => o.apiKeyId,
+  '/v1/owner-routes/{id}': (o) => o.ownerRouteId,
   '/v1/webhooks/{id}/rotate-secret': (o) => o.webhookId,
   '/v1/webhooks/{id}/deliveries': (o) => o.webhookId,
   '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': (o) => ({ id: o.webhookId, deliveryId: o.webhookId }),
@@ -214,6 +218,14 @@ async function seedTenantA(tenant: TestTenant): Promise<TenantObjects> {
     'SELECT group_id::text AS id FROM matches WHERE tenant_id = $1 LIMIT 1',
     [tenant.tenantId],
   );
+  const [apiKey] = await sqlRows<{ id: string }>(
+    api,
+    `SELECT id::text FROM api_keys WHERE tenant_id = $1 AND roles = '{finance}'`,
+    [tenant.tenantId],
+  );
+  const [ownerRoute] = await sqlRows<{ id: string }>(api, 'SELECT id::text FROM owner_routes WHERE tenant_id = $1', [
+    tenant.tenantId,
+  ]);
   const [ticket] = await sqlRows<{ id: string }>(
     api,
     'SELECT id::text FROM discrepancies WHERE tenant_id = $1 LIMIT 1',
@@ -232,6 +244,8 @@ async function seedTenantA(tenant: TestTenant): Promise<TenantObjects> {
     webhookId: webhook.body.id,
     inboundSourceId: inbound.body.id,
     proofId: proof.body.id,
+    apiKeyId: apiKey!.id,
+    ownerRouteId: ownerRoute!.id,
   };
 }
 

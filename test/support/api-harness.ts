@@ -56,9 +56,19 @@ export type ApiResponse = Answer;
  * listen); everything else has its documented default.
  */
 export async function startApi(
-  options: { poolSize?: number; rateLimit?: RateLimit; settings?: Record<string, string>; embedded?: boolean } = {},
+  options: {
+    poolSize?: number;
+    rateLimit?: RateLimit;
+    settings?: Record<string, string>;
+    embedded?: boolean;
+    /** Another API process on this one's database (it stays open when this one closes). */
+    sharing?: ApiHarness;
+  } = {},
 ): Promise<ApiHarness> {
-  const db = options.embedded ? await embeddedTestDatabase() : await createTestDatabase(options.poolSize ?? 20);
+  const own = options.sharing === undefined;
+  const db =
+    options.sharing?.db ??
+    (options.embedded ? await embeddedTestDatabase() : await createTestDatabase(options.poolSize ?? 20));
   // Limits are off unless a test is about them: the per-key one (and so the tenant's), failed authentications.
   const config = loadConfig({ RATE_LIMIT_PER_SECOND: '0', AUTH_FAILURES_PER_ADDRESS_MAX: '0', ...options.settings });
   const { events, metrics, proofsPerMinuteMax } = config;
@@ -83,7 +93,7 @@ export async function startApi(
     app,
     async close() {
       await app.close();
-      await db.drop();
+      if (own) await db.drop();
     },
     request(method, path, options = {}) {
       return requestJson(baseUrl, method, path, options);

@@ -29,6 +29,7 @@ import { StatementLinesController } from './controllers/statement-lines.controll
 import { TenantsController } from './controllers/tenants.controller';
 import { TransactionsController } from './controllers/transactions.controller';
 import { WebhooksController } from './controllers/webhooks.controller';
+import { OwnerRoutesController } from './controllers/owner-routes.controller';
 import { EVENT_DELIVERY_CONFIG } from './event-delivery-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { StatementUploadReception, UPLOAD_DIRECTORY } from './http/statement-upload';
@@ -68,6 +69,7 @@ export class ApiModule {
             perKey: options.rateLimit,
             perTenant: options.edge.tenantRateLimit,
             failedAuthentications: options.edge.authFailureLimit,
+            keyCacheSeconds: options.edge.keyCacheSeconds,
           },
         }),
         IdempotencyModule,
@@ -92,6 +94,7 @@ export class ApiModule {
         ImportsController,
         StatementLinesController,
         ReconciliationController,
+        OwnerRoutesController,
         MatchesController,
         MatchingRulesController,
         AuditLogController,

@@ -15,6 +15,7 @@ import { ProgressBar } from './progress-bar';
 import { cliActor } from './cli-actor';
 import { CliModule } from './cli.module';
 import { type UseCaseContext, parseInstant, registerAuditCommands } from './audit-commands';
+import { registerKeyCommands } from './key-commands';
 
 async function withDatabase<T>(work: (database: Database, config: AppConfig) => Promise<T>): Promise<T> {
   const config = loadConfig();
@@ -203,6 +204,7 @@ journal
     if (broken > 0) process.exitCode = 1;
   });
 
+registerKeyCommands(keys, withUseCases);
 registerAuditCommands(program, withUseCases);
 
 program.parseAsync().catch((error: unknown) => {

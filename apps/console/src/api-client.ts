@@ -98,5 +98,6 @@ export const api = {
   get: <T>(path: ApiPath, query?: Query) => send<T>('GET', path, { query }),
   post: <T>(path: ApiPath, json: unknown) => send<T>('POST', path, { json }),
   patch: <T>(path: ApiPath, json: unknown) => send<T>('PATCH', path, { json }),
+  delete: <T>(path: ApiPath) => send<T>('DELETE', path),
   upload,
 };

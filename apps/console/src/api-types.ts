@@ -48,3 +48,5 @@ export type Account = LedgerSchema<'Account'>;
 export type AccountEntry = LedgerSchema<'AccountEntry'>;
 export type BalanceProof = LedgerSchema<'BalanceProof'>;
 export type BalanceProofCheckpoint = LedgerSchema<'BalanceProofCheckpoint'>;
+export type ApiKey = LedgerSchema<'ApiKey'>;
+export type OwnerRoute = LedgerSchema<'OwnerRoute'>;

@@ -13,6 +13,7 @@ import { layout } from './views/layout';
 import { proofsPage } from './views/proofs.page';
 import { queuePage } from './views/queue.page';
 import { runsPage } from './views/runs.page';
+import { settingsPage } from './views/settings.page';
 import { signIn } from './views/sign-in';
 import { failure } from './views/states';
 import { ticketPage } from './views/ticket.page';
@@ -32,6 +33,7 @@ const PAGES: Record<RouteName, Page> = {
   accounts: accountsPage,
   account: accountPage,
   proofs: proofsPage,
+  settings: settingsPage,
   'not-found': notFound,
 };
 

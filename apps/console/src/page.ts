@@ -24,3 +24,13 @@ export type Page = (context: PageContext) => Promise<void>;
 export function canWork(principal: Principal): boolean {
   return principal.roles.includes('finance');
 }
+
+/** Admins see and revoke the tenant's API keys. */
+export function canAdminister(principal: Principal): boolean {
+  return principal.roles.includes('admin');
+}
+
+/** Finance and admin edit the owner routes. */
+export function canRoute(principal: Principal): boolean {
+  return principal.roles.includes('finance') || principal.roles.includes('admin');
+}

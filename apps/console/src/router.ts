@@ -11,6 +11,7 @@ export type RouteName =
   | 'accounts'
   | 'account'
   | 'proofs'
+  | 'settings'
   | 'not-found';
 
 export interface Route {
@@ -38,6 +39,7 @@ const ROUTES: ReadonlyArray<[RegExp, RouteName, ParamRule?]> = [
   [/^\/accounts$/, 'accounts'],
   [/^\/accounts\/([^/]+)$/, 'account', isAccountRef],
   [/^\/proofs$/, 'proofs'],
+  [/^\/settings$/, 'settings'],
 ];
 
 function decoded(text: string): string | undefined {

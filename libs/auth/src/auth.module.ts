@@ -10,6 +10,8 @@ import { AuditTrail } from './audit/audit-trail';
 import { ListAuditLogUseCase } from './audit/list-audit-log.use-case';
 import { CreateApiKeyUseCase } from './create-api-key.use-case';
 import { CreateTenantUseCase } from './create-tenant.use-case';
+import { ListApiKeysUseCase } from './list-api-keys.use-case';
+import { RevokeApiKeyUseCase } from './revoke-api-key.use-case';
 import { TenantsModule } from './tenants.module';
 
 @Module({})
@@ -26,6 +28,8 @@ export class AuthModule {
         AuthenticateUseCase,
         CreateTenantUseCase,
         CreateApiKeyUseCase,
+        ListApiKeysUseCase,
+        RevokeApiKeyUseCase,
         ListAuditLogUseCase,
         AuditInterceptor,
         { provide: OPERATOR_TOKEN, useValue: options.operatorToken },
@@ -35,6 +39,8 @@ export class AuthModule {
       exports: [
         CreateTenantUseCase,
         CreateApiKeyUseCase,
+        ListApiKeysUseCase,
+        RevokeApiKeyUseCase,
         AuthenticateUseCase,
         ListAuditLogUseCase,
         AuditInterceptor,

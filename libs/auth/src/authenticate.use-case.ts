@@ -2,10 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { sha256 } from '@ledger/ids';
 import { ApiKeyRepository } from './api-key.repository';
 import { parseApiKey, secretMatches } from './api-key-secret';
+import { AuthLimits } from './rate-limiter';
 import { type Principal, apiKeyActor } from './roles';
 
-/** Verified keys are remembered briefly so that a busy client costs no key lookup per request. */
-export const VERIFIED_KEY_CACHE_TTL_MS = 10_000;
+/**
+ * Verified keys are remembered briefly (`AuthLimits.keyCacheMs`, LEDGER_KEY_CACHE_SECONDS) so that a busy
+ * client costs no key lookup per request; that time is also the longest a key revoked through another
+ * process keeps working in this one.
+ */
 export const VERIFIED_KEY_CACHE_SIZE_MAX = 10_000;
 
 interface CachedPrincipal {
@@ -17,7 +21,10 @@ interface CachedPrincipal {
 export class AuthenticateUseCase {
   private readonly verified = new Map<string, CachedPrincipal>();
 
-  constructor(private readonly keys: ApiKeyRepository) {}
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly limits: AuthLimits,
+  ) {}
 
   /** The principal of a presented API key, or undefined for any key that is not valid now. */
   async execute(plaintext: string, now = Date.now()): Promise<Principal | undefined> {
@@ -43,10 +50,18 @@ export class AuthenticateUseCase {
       actor: apiKeyActor(stored.id),
       expiresAt: stored.expiresAt,
     };
+    if (this.limits.keyCacheMs === 0) return principal;
     if (this.verified.size >= VERIFIED_KEY_CACHE_SIZE_MAX) this.verified.clear();
     // Remembered no longer than the key itself lives: an expired key is refused at once, cache or not.
     const keyEndsAt = stored.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
-    this.verified.set(cacheKey, { principal, expiresAt: Math.min(now + VERIFIED_KEY_CACHE_TTL_MS, keyEndsAt) });
+    this.verified.set(cacheKey, { principal, expiresAt: Math.min(now + this.limits.keyCacheMs, keyEndsAt) });
     return principal;
+  }
+
+  /** A revoked key is refused from its next request on in this process (the cache holds at most SIZE_MAX). */
+  forget(tenantId: string, keyId: string): void {
+    for (const [cacheKey, cached] of this.verified) {
+      if (cached.principal.tenantId === tenantId && cached.principal.keyId === keyId) this.verified.delete(cacheKey);
+    }
   }
 }

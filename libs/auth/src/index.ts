@@ -3,6 +3,9 @@ export { Public, OperatorOnly, Roles, CurrentPrincipal, type Access } from './au
 export { ROLES, type Role, type Principal, apiKeyActor } from './roles';
 export { CreateTenantUseCase, type CreatedTenant } from './create-tenant.use-case';
 export { CreateApiKeyUseCase, type CreatedApiKey } from './create-api-key.use-case';
+export { ListApiKeysUseCase } from './list-api-keys.use-case';
+export { RevokeApiKeyUseCase } from './revoke-api-key.use-case';
+export type { ApiKeyView } from './api-key.repository';
 export { issueApiKey, parseApiKey } from './api-key-secret';
 export { AuthLimits, RateLimiter, type AuthLimitSettings, type RateLimit } from './rate-limiter';
 export { Audited } from './audit/audited.decorator';

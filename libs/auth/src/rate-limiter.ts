@@ -57,11 +57,16 @@ export class RateLimiter {
 
 export const RATE_LIMIT_OFF: RateLimit = { perSecond: 0, burst: 0 };
 
+/** A verified key is read again after this long, unless configured: the longest a revocation takes elsewhere. */
+export const KEY_CACHE_SECONDS_DEFAULT = 10;
+
 /** What the guard limits: requests per key and per tenant, failed authentications per client address. */
 export interface AuthLimitSettings {
   perKey?: RateLimit;
   perTenant?: RateLimit;
   failedAuthentications?: { perAddressMax: number; windowSeconds: number };
+  /** How long a verified key is trusted before it is read again; 10 s if absent. */
+  keyCacheSeconds?: number;
 }
 
 /** The guard's three buckets; each is off when not configured. */
@@ -70,8 +75,10 @@ export class AuthLimits {
   readonly perTenant: RateLimiter;
   /** A token per failed authentication; an address without one is refused before any key lookup. */
   readonly failuresPerAddress: RateLimiter;
+  readonly keyCacheMs: number;
 
   constructor(settings: AuthLimitSettings, now?: () => number) {
+    this.keyCacheMs = (settings.keyCacheSeconds ?? KEY_CACHE_SECONDS_DEFAULT) * 1000;
     this.perKey = new RateLimiter(settings.perKey ?? RATE_LIMIT_OFF, now);
     this.perTenant = new RateLimiter(settings.perTenant ?? RATE_LIMIT_OFF, now);
     const failures = settings.failedAuthentications;

@@ -7,6 +7,7 @@ export const EDGE_SETTINGS = {
   RATE_LIMIT_TENANT_BURST: z.coerce.number().int().min(1).max(10_000_000).optional(),
   AUTH_FAILURES_PER_ADDRESS_MAX: z.coerce.number().int().min(0).max(1_000_000).default(30),
   AUTH_FAILURES_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  LEDGER_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   LEDGER_UPLOAD_DIR: z.string().min(1).optional(),
   LEDGER_UPLOADS_PER_KEY_MAX: z.coerce.number().int().min(1).max(1000).default(2),
   LEDGER_UPLOADS_PER_ADDRESS_MAX: z.coerce.number().int().min(1).max(1000).default(4),
@@ -32,6 +33,11 @@ export interface EdgeConfig {
   tenantRateLimit: RateLimitConfig;
   /** Failed authentications one client address may make per window before it is refused without a lookup. */
   authFailureLimit: { perAddressMax: number; windowSeconds: number };
+  /**
+   * How long a process trusts a key it verified before it reads the key again: the longest a key revoked
+   * through another process still works here (the revoking process forgets it at once); 0: every request.
+   */
+  keyCacheSeconds: number;
   /** Where statement uploads are written while they are imported, and how many may run at once. */
   uploads: { directory: string; perKeyMax: number; perAddressMax: number };
   /** Largest signed inbound message body (read raw, verified, and only then parsed). */
@@ -52,6 +58,7 @@ export function edgeConfigOf(values: EdgeValues, keyRatePerSecond: number): Edge
       perAddressMax: values.AUTH_FAILURES_PER_ADDRESS_MAX,
       windowSeconds: values.AUTH_FAILURES_WINDOW_SECONDS,
     },
+    keyCacheSeconds: values.LEDGER_KEY_CACHE_SECONDS,
     uploads: {
       directory: values.LEDGER_UPLOAD_DIR ?? tmpdir(),
       perKeyMax: values.LEDGER_UPLOADS_PER_KEY_MAX,

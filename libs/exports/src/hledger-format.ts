@@ -1,4 +1,4 @@
-import { currencyExponent, minorToDecimal } from '@ledger/money';
+import { currencyExponent, formatMoney, minorToDecimal } from '@ledger/money';
 import type { ClosingBalance, ExportedTransaction } from './exported-transaction';
 
 // hledger's journal format (https://hledger.org/hledger.html#journal-format). Amounts are exact
@@ -6,7 +6,7 @@ import type { ClosingBalance, ExportedTransaction } from './exported-transaction
 // transaction sums to zero on its own and no exchange rate is ever needed.
 
 function amount(amountMinor: bigint, currency: string): string {
-  return `${minorToDecimal(amountMinor, currency)} ${currency}`;
+  return formatMoney(amountMinor, currency);
 }
 
 function isoDate(time: Date): string {

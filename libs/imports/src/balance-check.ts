@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { formatMoney } from '@ledger/money';
 import type { StatementHeader, StatementLine } from './statement-items';
 
 export interface BalanceCheck {
@@ -53,8 +54,9 @@ export function balanceCheck(statement: StatementHeader, lines: Iterable<LineAmo
     expectedClosingMinor,
     actualClosingMinor,
     reason:
-      `opening ${opening.amountMinor} + lines ${expectedClosingMinor - opening.amountMinor} ` +
-      `= ${expectedClosingMinor}, but the closing balance is ${actualClosingMinor} ` +
-      `(minor units of ${opening.currency})`,
+      `opening ${formatMoney(opening.amountMinor, opening.currency)} + lines ` +
+      `${formatMoney(expectedClosingMinor - opening.amountMinor, opening.currency)} ` +
+      `= ${formatMoney(expectedClosingMinor, opening.currency)}, but the closing balance is ` +
+      formatMoney(closing.amountMinor, opening.currency),
   };
 }

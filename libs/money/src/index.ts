@@ -3,6 +3,7 @@ export {
   AMOUNT_MINOR_MAX,
   MoneyError,
   decimalToMinor,
+  formatMoney,
   minorToDecimal,
   parseMinorUnits,
   type DecimalFormat,

@@ -171,6 +171,14 @@ export function minorToDecimal(amountMinor: bigint, currency: string): string {
   return negative ? `-${unsigned}` : unsigned;
 }
 
+/**
+ * The one way a person reads an amount: major units with the currency's decimals, then the code.
+ * -7950n EUR is "-79.50 EUR", 1050n JPY is "1050 JPY", 1000n BHD is "1.000 BHD".
+ */
+export function formatMoney(amountMinor: bigint, currency: string): string {
+  return `${minorToDecimal(amountMinor, currency)} ${currency}`;
+}
+
 function requireExponent(currency: string): number {
   const exponent = typeof currency === 'string' ? currencyExponent(currency) : undefined;
   if (exponent === undefined) {

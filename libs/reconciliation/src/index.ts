@@ -2,6 +2,12 @@ export { ReconciliationModule } from './reconciliation.module';
 export { ReconciliationSettingsModule, type ReconciliationSettings } from './reconciliation-settings.module';
 export { RunReconciliationUseCase } from './run-reconciliation.use-case';
 export { GetRunUseCase, ListRunsUseCase, CreateOwnerRouteUseCase } from './run-reads.use-cases';
+export {
+  DeleteOwnerRouteUseCase,
+  ListOwnerRoutesUseCase,
+  type OwnerRouteView,
+  UpdateOwnerRouteUseCase,
+} from './tickets/owner-routes.use-cases';
 export { RunRepository, RUN_LEASE_SECONDS, RECONCILER_ACTOR, type RunView, type RunTrigger } from './run.repository';
 export {
   ListDiscrepanciesUseCase,

@@ -23,6 +23,11 @@ import { OwnerRouteRepository } from './tickets/owner-route.repository';
 import { SyncTickets } from './tickets/sync-tickets';
 import { TicketRepository } from './tickets/ticket.repository';
 import { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';
+import {
+  DeleteOwnerRouteUseCase,
+  ListOwnerRoutesUseCase,
+  UpdateOwnerRouteUseCase,
+} from './tickets/owner-routes.use-cases';
 
 const useCases = [
   ManageMatchesUseCase,
@@ -35,6 +40,9 @@ const useCases = [
   GetDiscrepancyUseCase,
   UpdateDiscrepancyUseCase,
   CreateOwnerRouteUseCase,
+  ListOwnerRoutesUseCase,
+  UpdateOwnerRouteUseCase,
+  DeleteOwnerRouteUseCase,
   ReconciliationStatisticsUseCase,
 ];
 

@@ -1,11 +1,21 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Audited, CreateApiKeyUseCase, CurrentPrincipal, type Principal, ROLES } from '@ledger/auth';
+import {
+  Audited,
+  CreateApiKeyUseCase,
+  CurrentPrincipal,
+  ListApiKeysUseCase,
+  type Principal,
+  ROLES,
+  RevokeApiKeyUseCase,
+} from '@ledger/auth';
 import { instantSchema } from '@ledger/ledger';
 import { z } from 'zod';
+import { UuidParamPipe } from '../http/uuid-param.pipe';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
-import { createdApiKeyView, currentKeyView } from '../openapi/views/access.views';
+import { apiKeyPage, apiKeyView, createdApiKeyView, currentKeyView } from '../openapi/views/access.views';
+import { pageQuerySchema } from './query.schemas';
 
 const createApiKeySchema = z.strictObject({
   name: z.string().min(1).max(200),
@@ -17,7 +27,27 @@ const createApiKeySchema = z.strictObject({
 @ApiTags('api-keys')
 @Controller('v1/api-keys')
 export class ApiKeysController {
-  constructor(private readonly createApiKey: CreateApiKeyUseCase) {}
+  constructor(
+    private readonly createApiKey: CreateApiKeyUseCase,
+    private readonly listApiKeys: ListApiKeysUseCase,
+    private readonly revokeApiKey: RevokeApiKeyUseCase,
+  ) {}
+
+  @Get()
+  @Endpoint({
+    operationId: 'listApiKeys',
+    summary: "List the tenant's API keys",
+    description: 'Revoked and expired keys included, newest first; never a secret or its hash.',
+    access: ['admin'],
+    query: pageQuerySchema,
+    answer: { status: 200, description: 'A page of keys, newest first.', schema: apiKeyPage },
+  })
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodValidationPipe(pageQuerySchema, 'query')) query: z.output<typeof pageQuerySchema>,
+  ) {
+    return this.listApiKeys.execute({ tenantId: principal.tenantId, ...query });
+  }
 
   /** Who this key is: its id, tenant and roles (the console shows only what the roles allow). */
   @Get('current')
@@ -57,5 +87,23 @@ export class ApiKeysController {
     @Body(new ZodValidationPipe(createApiKeySchema)) body: z.infer<typeof createApiKeySchema>,
   ) {
     return this.createApiKey.execute({ tenantId: principal.tenantId, ...body });
+  }
+
+  /** Revoking a revoked key answers the same; the tenant's last live admin key stays (409 LAST_ADMIN_KEY). */
+  @Delete(':id')
+  @Audited('api_key.revoke')
+  @Endpoint({
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key',
+    description:
+      'From then on the key answers 401: at once in the process that revoked it, in the others within ' +
+      '`LEDGER_KEY_CACHE_SECONDS` (10 s by default). Revoking a revoked key answers the same. The ' +
+      "tenant's last live admin key cannot be revoked, so that a tenant never locks itself out.",
+    access: ['admin'],
+    answer: { status: 200, description: 'The key, revoked.', schema: apiKeyView },
+    errors: ['VALIDATION_FAILED', 'NOT_FOUND', 'LAST_ADMIN_KEY'],
+  })
+  revoke(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string) {
+    return this.revokeApiKey.execute({ tenantId: principal.tenantId, id });
   }
 }

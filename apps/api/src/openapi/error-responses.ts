@@ -19,6 +19,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   RECONCILIATION_IN_PROGRESS: 'a run of this tenant is running',
   ALREADY_REVERSED: 'the transaction was reversed before',
   WEBHOOK_LIMIT_REACHED: 'the tenant has as many webhooks as allowed (`details.subscriptionsMax`); delete one first',
+  LAST_ADMIN_KEY: "the key is the tenant's last live admin key; create another admin key before revoking it",
   PAYLOAD_TOO_LARGE: 'the body (or file) is larger than accepted',
   UNSUPPORTED_MEDIA_TYPE: 'a POST body that is not `application/json`',
   UNBALANCED: 'the entries do not sum to zero per currency',

@@ -1,13 +1,20 @@
 import { html, type TemplateResult } from 'lit-html';
-import type { Principal } from '../page';
+import { type Principal, canRoute } from '../page';
 import type { Route, RouteName } from '../router';
 
-const SECTIONS: ReadonlyArray<{ label: string; hash: string; routes: RouteName[] }> = [
+const SECTIONS: ReadonlyArray<{
+  label: string;
+  hash: string;
+  routes: RouteName[];
+  shown?: (principal: Principal) => boolean;
+}> = [
   { label: 'Discrepancies', hash: '#/discrepancies', routes: ['queue', 'ticket'] },
   { label: 'Imports', hash: '#/imports', routes: ['imports', 'import'] },
   { label: 'Reconciliation runs', hash: '#/runs', routes: ['runs'] },
   { label: 'Accounts', hash: '#/accounts', routes: ['accounts', 'account'] },
   { label: 'Proofs', hash: '#/proofs', routes: ['proofs'] },
+  // API keys for admins, owner routes for finance and admin: the page shows what the roles allow.
+  { label: 'Settings', hash: '#/settings', routes: ['settings'], shown: canRoute },
 ];
 
 export function layout(
@@ -20,7 +27,7 @@ export function layout(
       <span class="brand">Ledger console</span>
       <nav aria-label="Sections">
         <ul>
-          ${SECTIONS.map(
+          ${SECTIONS.filter((section) => section.shown?.(principal) ?? true).map(
             (section) =>
               html`<li><a href=${section.hash}
                 aria-current=${section.routes.includes(route.name) ? 'page' : 'false'}>${section.label}</a></li>`,

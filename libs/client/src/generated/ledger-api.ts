@@ -45,6 +45,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's API keys
+         * @description Revoked and expired keys included, newest first; never a secret or its hash.
+         *
+         *     An API key with the role admin.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description The key is in this answer only; a replay of the request shows it redacted.
+         *
+         *     An API key with the role admin.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys/current": {
         parameters: {
             query?: never;
@@ -67,7 +95,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/api-keys": {
+    "/v1/api-keys/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -76,14 +104,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        post?: never;
         /**
-         * Create an API key
-         * @description The key is in this answer only; a replay of the request shows it redacted.
+         * Revoke an API key
+         * @description From then on the key answers 401: at once in the process that revoked it, in the others within `LEDGER_KEY_CACHE_SECONDS` (10 s by default). Revoking a revoked key answers the same. The tenant's last live admin key cannot be revoked, so that a tenant never locks itself out.
          *
          *     An API key with the role admin.
          */
-        post: operations["createApiKey"];
-        delete?: never;
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -590,7 +618,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the owner routing rules
+         * @description In the order they apply: lowest priority first (then by id).
+         *
+         *     An API key with one of the roles finance or admin.
+         */
+        get: operations["listOwnerRoutes"];
         put?: never;
         /**
          * Add an owner routing rule
@@ -603,6 +637,34 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/owner-routes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an owner routing rule
+         * @description Tickets it routed keep their owner.
+         *
+         *     An API key with one of the roles finance or admin.
+         */
+        delete: operations["deleteOwnerRoute"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an owner routing rule
+         * @description Only the fields sent change; a criterion set to null no longer restricts the rule. Tickets keep their owner; tickets opened from then on follow the rules as they are.
+         *
+         *     An API key with one of the roles finance or admin.
+         */
+        patch: operations["updateOwnerRoute"];
         trace?: never;
     };
     "/v1/matches": {
@@ -1206,6 +1268,32 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+        };
+        /** @description A key of the tenant, without its secret. */
+        ApiKey: {
+            /**
+             * Format: uuid
+             * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             */
+            id: string;
+            name: string;
+            roles: ("admin" | "poster" | "finance" | "auditor")[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-29T10:00:00.000Z
+             */
+            createdAt: string;
+            /** @description When the key stops working; null: never. */
+            expiresAt: string | null;
+            /** @description When the key was revoked; null: it is not. */
+            revokedAt: string | null;
+        };
+        /** @description API keys, newest first. */
+        ApiKeyPage: {
+            data: components["schemas"]["ApiKey"][];
+            /** @description Pass as `cursor` for the next page; null: no more. */
+            nextCursor: string | null;
         };
         AuditEntry: {
             /**
@@ -2178,6 +2266,26 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description `LAST_ADMIN_KEY`: the key is the tenant's last live admin key; create another admin key before revoking it.
+         * @example {
+         *       "error": {
+         *         "code": "LAST_ADMIN_KEY",
+         *         "message": "the key is the tenant's last live admin key; create another admin key before revoking it",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        LastAdminKeyError: {
+            error: {
+                /** @constant */
+                code: "LAST_ADMIN_KEY";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         /** @description Statement lines matched to ledger entries, with the rule and evidence. */
         Match: {
             /**
@@ -2363,6 +2471,12 @@ export interface components {
             accountPrefix: string | null;
             minAmount: string | null;
             owner: string;
+        };
+        /** @description Owner routes in the order they apply. */
+        OwnerRoutePage: {
+            data: components["schemas"]["OwnerRoute"][];
+            /** @description Pass as `cursor` for the next page; null: no more. */
+            nextCursor: string | null;
         };
         /**
          * @description `PAYLOAD_TOO_LARGE`: the body (or file) is larger than accepted.
@@ -3085,6 +3199,15 @@ export interface components {
                 "application/json": components["schemas"]["InternalError"] | components["schemas"]["UnavailableError"];
             };
         };
+        /** @description Conflict: `LAST_ADMIN_KEY` the key is the tenant's last live admin key; create another admin key before revoking it. */
+        LastAdminKey: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LastAdminKeyError"];
+            };
+        };
         /** @description Not found: `NOT_FOUND` no such object in this tenant (another tenant's objects are not found either). */
         NotFound: {
             headers: {
@@ -3225,25 +3348,32 @@ export interface operations {
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
     };
-    getCurrentApiKey: {
+    listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The calling key. */
+            /** @description A page of keys, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CurrentApiKey"];
+                    "application/json": components["schemas"]["ApiKeyPage"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
@@ -3290,6 +3420,59 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    getCurrentApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentApiKey"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastAdminKey"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
@@ -4358,6 +4541,36 @@ export interface operations {
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
     };
+    listOwnerRoutes: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerRoutePage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
     createOwnerRoute: {
         parameters: {
             query?: never;
@@ -4403,6 +4616,74 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    deleteOwnerRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    updateOwnerRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    priority?: number;
+                    kind?: ("missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity") | null;
+                    source?: string | null;
+                    accountPrefix?: string | null;
+                    minAmount?: string | null;
+                    owner?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The rule after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerRoute"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };

@@ -1,5 +1,6 @@
 import { isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
+import { formatMoney } from '@ledger/money';
 import { type AccountTotals, type Side, balancesOf } from './balances';
 import type { DraftLeg } from './transaction-draft';
 
@@ -138,7 +139,8 @@ export class PostingPlanner {
         const before = balancesOf(this.state.get(account.id)!).available;
         throw new DomainError(
           'INSUFFICIENT_FUNDS',
-          `account ${account.code} has ${before} available, needs ${before - available}`,
+          `account ${account.code} has ${formatMoney(before, account.currency)} available, ` +
+            `needs ${formatMoney(before - available, account.currency)}`,
           {
             account: account.code,
             availableMinor: before.toString(),

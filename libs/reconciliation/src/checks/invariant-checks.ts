@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { StatementSourceReader } from '@ledger/imports';
+import { formatMoney } from '@ledger/money';
 import { BooksAuditRepository, type BooksAuditRow, VerifyJournalUseCase } from '@ledger/ledger';
 import type { Finding } from '../domain/finding';
 
@@ -14,6 +15,9 @@ interface Breach extends BooksAuditRow {
   source?: string | null;
   accountCode?: string | null;
 }
+
+/** A breach's amount as a person reads it: major units of its currency. */
+const amountOf = (row: Breach) => formatMoney(BigInt(row.amount!), row.currency!);
 
 type Found = Omit<Finding, 'fingerprint' | 'evidence'> & { evidence?: Record<string, unknown> };
 
@@ -50,7 +54,7 @@ function checks(audit: BooksAuditRepository, statements: StatementSourceReader):
       finding: (row) =>
         ledgerWide(row, {
           kind: 'invariant_violation',
-          summary: `the trial balance in ${row.currency} is ${row.amount}, not zero`,
+          summary: `the trial balance in ${row.currency} is ${amountOf(row)}, not zero`,
         }),
     },
     {
@@ -69,7 +73,7 @@ function checks(audit: BooksAuditRepository, statements: StatementSourceReader):
       finding: (row) =>
         ledgerWide(row, {
           kind: 'invariant_violation',
-          summary: `account ${row.key} may not go negative but has ${row.amount} available`,
+          summary: `account ${row.key} may not go negative but has ${amountOf(row)} available`,
           accountCode: row.key,
         }),
     },

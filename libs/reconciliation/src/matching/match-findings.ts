@@ -1,3 +1,4 @@
+import { formatMoney } from '@ledger/money';
 import type { Finding } from '../domain/finding';
 import type {
   AmbiguousLineRow,
@@ -10,6 +11,9 @@ import type {
 
 // What stays unexplained after matching, as findings a ticket can be opened for. Pure functions of
 // the rows the matching queries return.
+
+/** Amounts come back from SQL as text in minor units; a summary shows them in major units. */
+const money = (amountMinor: string, currency: string) => formatMoney(BigInt(amountMinor), currency);
 
 export interface SourceScope {
   name: string;
@@ -24,8 +28,8 @@ export function mismatchFinding(source: SourceScope, row: MismatchRow): Finding 
     kind: currencyDiffers ? 'currency_mismatch' : 'amount_mismatch',
     fingerprint: `${currencyDiffers ? 'currency' : 'amount'}_mismatch:${row.line_id}`,
     summary:
-      `${source.name} line ${row.reference} (${row.field}) is ${row.line_amount} ${row.line_currency}; ` +
-      `the ledger has ${row.entry_amount} ${row.entry_currency}`,
+      `${source.name} line ${row.reference} (${row.field}) is ${money(row.line_amount, row.line_currency)}; ` +
+      `the ledger has ${money(row.entry_amount, row.entry_currency)}`,
     amountMinor: currencyDiffers ? BigInt(row.line_amount) : BigInt(row.line_amount) - BigInt(row.entry_amount),
     currency: row.line_currency,
     evidence: {
@@ -55,7 +59,7 @@ export function ambiguousFinding(source: SourceScope, row: AmbiguousLineRow): Fi
 }
 
 export function duplicateFinding(source: SourceScope, row: DuplicateLineRow): Finding {
-  const twice = `${source.name} reports the same ${row.amount} ${row.currency} movement twice`;
+  const twice = `${source.name} reports the same ${money(row.amount, row.currency)} movement twice`;
   return {
     accountCode: source.accountCode,
     source: source.name,
@@ -75,7 +79,7 @@ export function missingInStatementFinding(source: SourceScope, row: MissingInSta
     kind: 'missing_in_statement',
     fingerprint: `missing_in_statement:${row.transaction_id}:${row.leg}`,
     summary:
-      `the ledger has ${row.amount} ${row.currency} on ${source.accountCode} on ${row.effective_on}; ` +
+      `the ledger has ${money(row.amount, row.currency)} on ${source.accountCode} on ${row.effective_on}; ` +
       `${source.name}'s statements do not show it`,
     amountMinor: BigInt(row.amount),
     currency: row.currency,
@@ -90,7 +94,7 @@ export function missingInLedgerFinding(source: SourceScope, row: UnmatchedLineRo
     kind: 'missing_in_ledger',
     fingerprint: `missing_in_ledger:${row.line_id}`,
     summary:
-      `${source.name} booked ${row.amount} ${row.currency} on ${row.booked_on} ` +
+      `${source.name} booked ${money(row.amount, row.currency)} on ${row.booked_on} ` +
       `(${row.description.slice(0, 80)}); nothing in the ledger matches`,
     amountMinor: BigInt(row.amount),
     currency: row.currency,
@@ -111,8 +115,8 @@ export function groupMismatchFinding(source: SourceScope, field: string, row: Gr
   const ambiguous = row.shared_entries !== '0';
   const kind = ambiguous ? 'ambiguous_match' : currencyDiffers ? 'currency_mismatch' : 'amount_mismatch';
   const sums =
-    `${source.name}'s ${row.lines} lines with ${field} ${row.key} sum to ${row.line_sum} ${row.line_currency}; ` +
-    `the ledger's ${row.entries} entries for it to ${row.entry_sum} ${row.entry_currency}`;
+    `${source.name}'s ${row.lines} lines with ${field} ${row.key} sum to ${money(row.line_sum, row.line_currency)}; ` +
+    `the ledger's ${row.entries} entries for it to ${money(row.entry_sum, row.entry_currency)}`;
   return {
     accountCode: source.accountCode,
     source: source.name,

@@ -1,4 +1,12 @@
-import type { CreateApiKeyUseCase, CreatedTenant, ListAuditLogUseCase, Principal, Role } from '@ledger/auth';
+import type {
+  ApiKeyView,
+  CreateApiKeyUseCase,
+  CreatedTenant,
+  ListApiKeysUseCase,
+  ListAuditLogUseCase,
+  Principal,
+  Role,
+} from '@ledger/auth';
 import { ROLES } from '@ledger/auth';
 import { z } from 'zod';
 import { type Assert, type Same, component, pageOf } from '../components';
@@ -27,6 +35,22 @@ export const createdApiKeyView = component(
     expiresAt: instant.nullable().meta({ description: 'When the key stops working; null: never.' }),
   }),
 );
+
+export const apiKeyView = component(
+  'ApiKey',
+  z
+    .strictObject({
+      id,
+      name: z.string(),
+      roles: z.array(role),
+      createdAt: instant,
+      expiresAt: instant.nullable().meta({ description: 'When the key stops working; null: never.' }),
+      revokedAt: instant.nullable().meta({ description: 'When the key was revoked; null: it is not.' }),
+    })
+    .meta({ description: 'A key of the tenant, without its secret.' }),
+);
+
+export const apiKeyPage = pageOf('ApiKeyPage', apiKeyView, 'API keys, newest first.');
 
 export const currentKeyView = component(
   'CurrentApiKey',
@@ -68,4 +92,6 @@ export type AccessViewsMatch = [
     >
   >,
   Assert<Same<Answer<ListAuditLogUseCase['execute']>, Output<typeof auditEntryPage>>>,
+  Assert<Same<ApiKeyView, Output<typeof apiKeyView>>>,
+  Assert<Same<Answer<ListApiKeysUseCase['execute']>, Output<typeof apiKeyPage>>>,
 ];
