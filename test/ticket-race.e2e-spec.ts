@@ -70,8 +70,9 @@ async function waiters(): Promise<{ pid: number; blockers: number[] }[]> {
   );
 }
 
+/** Polls a condition (generously: a loaded machine takes its time to reach the sync). */
 async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 2_000; attempt++) {
+  for (let attempt = 0; attempt < 6_000; attempt++) {
     if (await condition()) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
