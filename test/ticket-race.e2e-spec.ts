@@ -119,42 +119,53 @@ async function raceAgainstRun(change: (ticketId: string) => Promise<ApiResponse>
   }
 }
 
-describe('a run never overwrites what a person changed while it ran', () => {
-  it('keeps an owner assigned during a run, every time', async () => {
-    for (let round = 0; round < 4; round++) {
-      const line = await newStatementLine();
-      await runReconciliation(api, key);
-      const ticket = await ticketOf(line);
-      expect(ticket.status).toBe('open');
-      const owner = `alice-${round}`;
-      await raceAgainstRun(
-        (id) => api.request('PATCH', `/v1/discrepancies/${id}`, { key, body: { owner } }),
-        ticket.id,
-      );
-      const after = await ticketOf(line);
-      expect(after.owner).toBe(owner);
-      expect(after.history.map((entry: any) => entry.action)).toContain('assigned');
-    }
-  });
+// Each round is two runs and a held lock: minutes on a loaded machine, so a generous timeout per test.
+const ROUNDS_TIMEOUT_MS = 300_000;
 
-  it('keeps a ticket ignored during a run, every time', async () => {
-    for (let round = 0; round < 4; round++) {
-      const line = await newStatementLine();
-      await runReconciliation(api, key);
-      const ticket = await ticketOf(line);
-      await raceAgainstRun(
-        (id) =>
-          api.request('PATCH', `/v1/discrepancies/${id}`, {
-            key,
-            body: { status: 'ignored', note: 'a test deposit, reversed by the bank' },
-          }),
-        ticket.id,
-      );
-      const after = await ticketOf(line);
-      expect(after.status).toBe('ignored');
-      expect(after.resolvedAt).not.toBeNull();
-    }
-  });
+describe('a run never overwrites what a person changed while it ran', () => {
+  it(
+    'keeps an owner assigned during a run, every time',
+    async () => {
+      for (let round = 0; round < 4; round++) {
+        const line = await newStatementLine();
+        await runReconciliation(api, key);
+        const ticket = await ticketOf(line);
+        expect(ticket.status).toBe('open');
+        const owner = `alice-${round}`;
+        await raceAgainstRun(
+          (id) => api.request('PATCH', `/v1/discrepancies/${id}`, { key, body: { owner } }),
+          ticket.id,
+        );
+        const after = await ticketOf(line);
+        expect(after.owner).toBe(owner);
+        expect(after.history.map((entry: any) => entry.action)).toContain('assigned');
+      }
+    },
+    ROUNDS_TIMEOUT_MS,
+  );
+
+  it(
+    'keeps a ticket ignored during a run, every time',
+    async () => {
+      for (let round = 0; round < 4; round++) {
+        const line = await newStatementLine();
+        await runReconciliation(api, key);
+        const ticket = await ticketOf(line);
+        await raceAgainstRun(
+          (id) =>
+            api.request('PATCH', `/v1/discrepancies/${id}`, {
+              key,
+              body: { status: 'ignored', note: 'a test deposit, reversed by the bank' },
+            }),
+          ticket.id,
+        );
+        const after = await ticketOf(line);
+        expect(after.status).toBe('ignored');
+        expect(after.resolvedAt).not.toBeNull();
+      }
+    },
+    ROUNDS_TIMEOUT_MS,
+  );
 });
 
 describe('If-Match on a ticket change', () => {

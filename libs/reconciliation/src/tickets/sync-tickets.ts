@@ -61,7 +61,7 @@ export class SyncTickets {
       tenantId,
       [...byFingerprint.keys()],
       checkedKinds,
-      byFingerprint.size + OPEN_TICKETS_PER_RUN_MAX,
+      OPEN_TICKETS_PER_RUN_MAX,
     );
     const existing = new Map(locked.map((ticket) => [ticket.fingerprint, ticket]));
     const routes = await this.routes.list(tenantId);

@@ -103,9 +103,9 @@ export class TicketRepository {
     tenantId: string,
     fingerprints: readonly string[],
     kinds: readonly DiscrepancyKind[],
-    limit: number,
+    openLimit: number,
   ): Promise<Ticket[]> {
-    return (await this.db.query(LOCK_FOR_SYNC, { tenantId, fingerprints, kinds, limit })).map(fromRow);
+    return (await this.db.query(LOCK_FOR_SYNC, { tenantId, fingerprints, kinds, openLimit })).map(fromRow);
   }
 
   async insert(tenantId: string, tickets: readonly Ticket[]): Promise<void> {

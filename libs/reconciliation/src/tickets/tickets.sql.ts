@@ -32,20 +32,26 @@ opened_at, updated_at, due_at, resolved_at, last_seen_run_id, version`;
 
 /**
  * Every ticket a run may change, locked until its sync commits, in id order (so that two lockers of
- * several tickets never wait for each other in a circle): the ones its findings name, and the ones of its
- * kinds still being worked (which it resolves when their cause is gone). A row a person is changing is
- * waited for and read as they committed it, so the run decides on the ticket as it is, never on a copy.
+ * several tickets never wait for each other in a circle): every one its findings name, and up to
+ * `openLimit` of its kinds still being worked (which it resolves when their cause is gone). A row a
+ * person is changing is waited for and read as they committed it, so the run decides on the ticket as it
+ * is, never on a copy.
  */
 export const LOCK_FOR_SYNC = sql<
-  { tenantId: string; fingerprints: readonly string[]; kinds: readonly string[]; limit: number },
+  { tenantId: string; fingerprints: readonly string[]; kinds: readonly string[]; openLimit: number },
   TicketRow
 >(`
 SELECT ${TICKET_COLUMNS} FROM discrepancies
  WHERE tenant_id = :tenantId
+   AND id IN (SELECT id FROM discrepancies WHERE tenant_id = :tenantId AND fingerprint = ANY(:fingerprints::text[])
+              UNION ALL
+              (SELECT id FROM discrepancies
+                WHERE tenant_id = :tenantId AND kind = ANY(:kinds::text[]) AND status IN ('open', 'acknowledged')
+                LIMIT :openLimit))
+   -- Checked again on a row a person changed meanwhile: one they ignored or resolved is no longer the run's.
    AND (fingerprint = ANY(:fingerprints::text[])
         OR (kind = ANY(:kinds::text[]) AND status IN ('open', 'acknowledged')))
  ORDER BY id
- LIMIT :limit
    FOR UPDATE`);
 
 export const INSERT_TICKETS = sql<{
