@@ -1,3 +1,4 @@
 // The background jobs of the worker (apps/worker), which the API process also runs in embedded mode:
 // a lib, so that neither app imports the other.
 export { JobsModule, type JobsOptions } from './jobs.module';
+export { ScheduledJobs } from './scheduled-jobs';

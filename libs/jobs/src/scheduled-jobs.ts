@@ -37,20 +37,32 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(RECONCILE_CRON) private readonly reconcileCron: string,
   ) {}
 
-  /** Every tenant in turn; a tenant whose run is still going elsewhere is skipped this time. */
-  private async reconcileAllTenants(): Promise<{ completed: number; skipped: number }> {
+  /**
+   * Every tenant in turn, each on its own: a tenant whose run is still going elsewhere is skipped this
+   * time, and one whose run fails is logged with its id (its run row, if it got one, says `failed` with
+   * the error) while the tenants after it are still reconciled on the same tick.
+   */
+  private async reconcileAllTenants(): Promise<{ completed: number; skipped: number; failed: number }> {
     let completed = 0;
     let skipped = 0;
+    let failed = 0;
     for (const tenantId of await this.tenants.ids()) {
       try {
         await this.reconcile.execute({ tenantId, trigger: 'schedule', actor: RECONCILER_ACTOR });
         completed++;
       } catch (error) {
-        if (!(error instanceof DomainError) || error.code !== 'RECONCILIATION_IN_PROGRESS') throw error;
-        skipped++;
+        if (error instanceof DomainError && error.code === 'RECONCILIATION_IN_PROGRESS') {
+          skipped++;
+          continue;
+        }
+        failed++;
+        this.logger.error(
+          `reconcile: tenant ${tenantId} failed: ${error instanceof Error ? error.stack : String(error)}`,
+        );
       }
     }
-    return { completed, skipped };
+    if (failed > 0) this.logger.warn(`reconcile: ${failed} tenant(s) failed, ${completed} completed`);
+    return { completed, skipped, failed };
   }
 
   /** Each is safe to run in several workers at once (row locks, ON CONFLICT DO NOTHING). */

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { Audited, CurrentPrincipal, type Principal } from '@ledger/auth';
+import { DomainError } from '@ledger/errors';
 import { instantSchema, positiveAmountSchema } from '@ledger/ledger';
 import {
   CountDiscrepanciesUseCase,
@@ -46,6 +47,18 @@ const updateDiscrepancySchema = z.strictObject({
   status: z.enum(['acknowledged', 'resolved', 'ignored']).optional(),
   note: z.string().min(1).max(4000).optional(),
 });
+
+/** `If-Match: 7` or `"7"` (an entity tag): the ticket version a change is made to. */
+function ticketVersionOf(ifMatch: string): number {
+  const match = /^(?:W\/)?"?([1-9][0-9]{0,9})"?$/.exec(ifMatch.trim());
+  const version = match === null ? Number.NaN : Number(match[1]);
+  if (!Number.isSafeInteger(version) || version > 2_147_483_647) {
+    throw new DomainError('VALIDATION_FAILED', 'If-Match must be a ticket version (a positive integer)', {
+      fields: [{ path: 'If-Match', message: 'not a ticket version' }],
+    });
+  }
+  return version;
+}
 
 const ownerRouteSchema = z.strictObject({
   priority: z.number().int().min(0).max(1_000_000),
@@ -167,22 +180,33 @@ export class ReconciliationController {
   @Endpoint({
     operationId: 'updateDiscrepancy',
     summary: 'Assign, acknowledge, resolve or ignore a ticket',
-    description: 'Resolving and ignoring need a note; every change lands in the history.',
+    description:
+      'Resolving and ignoring need a note; every change lands in the history. With `If-Match: <version>` ' +
+      '(the `version` of the ticket as read) the change is made only to that version: a ticket changed ' +
+      'since, by a person or a run, answers 412 `STALE_VERSION` and is left as it is.',
     access: ['finance'],
     body: updateDiscrepancySchema,
     bodyExample: { status: 'resolved', note: 'the bank corrected the fee on the next statement' },
     answer: { status: 200, description: 'The ticket after the change.', schema: ticketWithHistoryView },
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'STALE_VERSION'],
+  })
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: "The ticket's `version` as read (a bare integer, or quoted as an entity tag).",
+    schema: { type: 'string', pattern: '^(W/)?"?[1-9][0-9]{0,9}"?$' },
   })
   update(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
+    @Headers('if-match') ifMatch: string | undefined,
     @Body(new ZodValidationPipe(updateDiscrepancySchema)) body: z.output<typeof updateDiscrepancySchema>,
   ) {
     return this.updateDiscrepancy.execute({
       tenantId: principal.tenantId,
       id,
       actor: principal.actor,
+      expectedVersion: ifMatch === undefined ? undefined : ticketVersionOf(ifMatch),
       ...body,
     });
   }

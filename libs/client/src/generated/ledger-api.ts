@@ -604,7 +604,7 @@ export interface paths {
         head?: never;
         /**
          * Assign, acknowledge, resolve or ignore a ticket
-         * @description Resolving and ignoring need a note; every change lands in the history.
+         * @description Resolving and ignoring need a note; every change lands in the history. With `If-Match: <version>` (the `version` of the ticket as read) the change is made only to that version: a ticket changed since, by a person or a run, answers 412 `STALE_VERSION` and is left as it is.
          *
          *     An API key with the role finance.
          */
@@ -1668,6 +1668,8 @@ export interface components {
             ageHours: number;
             resolvedAt: string | null;
             lastSeenRunId: string | null;
+            /** @description Bumped by every change, by a person or a run; send it as `If-Match` to change the ticket. */
+            version: number;
         };
         DiscrepancyCounts: {
             byStatus: {
@@ -1733,6 +1735,8 @@ export interface components {
             ageHours: number;
             resolvedAt: string | null;
             lastSeenRunId: string | null;
+            /** @description Bumped by every change, by a person or a run; send it as `If-Match` to change the ticket. */
+            version: number;
             history: {
                 seq: number;
                 /**
@@ -2639,6 +2643,26 @@ export interface components {
             data: components["schemas"]["Source"][];
             nextCursor: null;
         };
+        /**
+         * @description `STALE_VERSION`: the object changed since the version named in `If-Match`; `details.version` is the current one.
+         * @example {
+         *       "error": {
+         *         "code": "STALE_VERSION",
+         *         "message": "the object changed since the version named in If-Match; details.version is the current one",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        StaleVersionError: {
+            error: {
+                /** @constant */
+                code: "STALE_VERSION";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         StatementLine: {
             /**
              * Format: uuid
@@ -3252,6 +3276,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
+        /** @description Precondition failed: `STALE_VERSION` the object changed since the version named in `If-Match`; `details.version` is the current one. */
+        StaleVersion: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StaleVersionError"];
             };
         };
         /** @description Unauthenticated: `UNAUTHENTICATED` no valid API key (or operator token, or message signature). */
@@ -4505,7 +4538,10 @@ export interface operations {
     updateDiscrepancy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ticket's `version` as read (a bare integer, or quoted as an entity tag). */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The object's id (a UUID). */
                 id: string;
@@ -4536,6 +4572,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["StaleVersion"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];

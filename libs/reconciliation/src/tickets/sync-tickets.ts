@@ -31,8 +31,10 @@ function changed(ticket: Ticket, finding: Finding): boolean {
 /**
  * Turns a run's findings into tickets: a new cause opens one, a known one is updated (or reopened if
  * it had been resolved), and a ticket of a checked kind whose cause is gone is resolved with a note. The
- * fingerprint makes reruns idempotent: a second run with the same findings changes nothing. Decided in
- * memory, then written in a few statements (new tickets, changed tickets, their history).
+ * fingerprint makes reruns idempotent: a second run with the same findings changes nothing. The tickets
+ * it may change are locked first (one statement, in id order), so a person's change committed meanwhile
+ * is waited for and decided on, never written over; then decided in memory and written in a few
+ * statements (new tickets, what a run owns of the changed ones, their history).
  */
 @Injectable()
 export class SyncTickets {
@@ -55,12 +57,13 @@ export class SyncTickets {
     const updates: Ticket[] = [];
     const history: TicketEvent[] = [];
     const byFingerprint = new Map(findings.map((finding) => [finding.fingerprint, finding]));
-    const existing = new Map(
-      (await this.tickets.findByFingerprints(tenantId, [...byFingerprint.keys()])).map((ticket) => [
-        ticket.fingerprint,
-        ticket,
-      ]),
+    const locked = await this.tickets.lockForSync(
+      tenantId,
+      [...byFingerprint.keys()],
+      checkedKinds,
+      OPEN_TICKETS_PER_RUN_MAX,
     );
+    const existing = new Map(locked.map((ticket) => [ticket.fingerprint, ticket]));
     const routes = await this.routes.list(tenantId);
     const emit = (type: NewEvent['type'], ticket: Ticket) =>
       events.push({
@@ -85,6 +88,7 @@ export class SyncTickets {
           resolvedAt: null,
           lastSeenRunId: runId,
           updatedAt: now,
+          version: 1,
         };
         inserts.push(opened);
         history.push({
@@ -106,6 +110,7 @@ export class SyncTickets {
         evidence: finding.evidence,
         lastSeenRunId: runId,
         updatedAt: now,
+        version: ticket.version + 1,
       };
       const silenced = ticket.status === 'ignored' && reopensWhenIgnored(ticket.kind);
       if (ticket.status === 'resolved' || silenced) {
@@ -138,7 +143,7 @@ export class SyncTickets {
       }
     }
 
-    for (const ticket of await this.tickets.openOfKinds(tenantId, checkedKinds, OPEN_TICKETS_PER_RUN_MAX)) {
+    for (const ticket of locked) {
       if (byFingerprint.has(ticket.fingerprint)) continue;
       const resolved: Ticket = {
         ...ticket,
@@ -146,6 +151,7 @@ export class SyncTickets {
         resolvedAt: now,
         updatedAt: now,
         lastSeenRunId: ticket.lastSeenRunId,
+        version: ticket.version + 1,
       };
       updates.push(resolved);
       history.push({

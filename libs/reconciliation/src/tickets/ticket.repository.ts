@@ -4,12 +4,12 @@ import type { DiscrepancyKind, Severity } from '../domain/finding';
 import {
   APPEND_EVENTS,
   COUNT_TICKETS,
-  FIND_BY_FINGERPRINTS,
   INSERT_TICKETS,
+  LOCK_FOR_SYNC,
   LOCK_TICKET,
-  OPEN_OF_KINDS,
   type TicketRow,
   UPDATE_TICKETS,
+  WORK_TICKET,
 } from './tickets.sql';
 import type { Ticket, TicketCounts, TicketEvent, TicketEventView, TicketStatus } from './ticket.views';
 
@@ -54,6 +54,7 @@ function fromRow(row: TicketRow): Ticket {
     resolvedAt: row.resolved_at,
     lastSeenRunId: row.last_seen_run_id,
     updatedAt: row.updated_at,
+    version: row.version,
   };
 }
 
@@ -94,13 +95,17 @@ function queueWhere(tenantId: string, filter: TicketFilter, now: Date): Prisma.D
 export class TicketRepository {
   constructor(private readonly db: Database) {}
 
-  async findByFingerprints(tenantId: string, fingerprints: readonly string[]): Promise<Ticket[]> {
-    if (fingerprints.length === 0) return [];
-    return (await this.db.query(FIND_BY_FINGERPRINTS, { tenantId, fingerprints })).map(fromRow);
-  }
-
-  async openOfKinds(tenantId: string, kinds: readonly DiscrepancyKind[], limit: number): Promise<Ticket[]> {
-    return (await this.db.query(OPEN_OF_KINDS, { tenantId, kinds, limit })).map(fromRow);
+  /**
+   * The tickets a run's sync may change (the ones its findings name, and the ones of its kinds still being
+   * worked), locked in id order until the current transaction ends, as they are now.
+   */
+  async lockForSync(
+    tenantId: string,
+    fingerprints: readonly string[],
+    kinds: readonly DiscrepancyKind[],
+    openLimit: number,
+  ): Promise<Ticket[]> {
+    return (await this.db.query(LOCK_FOR_SYNC, { tenantId, fingerprints, kinds, openLimit })).map(fromRow);
   }
 
   async insert(tenantId: string, tickets: readonly Ticket[]): Promise<void> {
@@ -125,14 +130,13 @@ export class TicketRepository {
     }
   }
 
-  /** Writes each ticket's working state; a null lastSeenRunId keeps the stored one. */
+  /** Writes what a run owns of each ticket (never its owner); a null lastSeenRunId keeps the stored one. */
   async update(tenantId: string, tickets: readonly Ticket[]): Promise<void> {
     for (const slice of slices(tickets)) {
       await this.db.query(UPDATE_TICKETS, {
         tenantId,
         ids: slice.map((ticket) => ticket.id),
         statuses: slice.map((ticket) => ticket.status),
-        owners: slice.map((ticket) => ticket.owner),
         summaries: slice.map((ticket) => ticket.summary),
         amountsMinor: slice.map((ticket) => ticket.amountMinor),
         currencies: slice.map((ticket) => ticket.currency),
@@ -155,6 +159,18 @@ export class TicketRepository {
         changes: slice.map((event) => JSON.stringify(event.changes ?? {})),
       });
     }
+  }
+
+  /** A person's change of a ticket locked by `lock`: its owner and status; answers its new version. */
+  async work(tenantId: string, ticket: Ticket): Promise<{ version: number; updatedAt: Date }> {
+    const [row] = await this.db.query(WORK_TICKET, {
+      tenantId,
+      id: ticket.id,
+      owner: ticket.owner,
+      status: ticket.status,
+      resolvedAt: ticket.resolvedAt,
+    });
+    return { version: row!.version, updatedAt: row!.updated_at };
   }
 
   /** The ticket, locked until the current transaction ends. */

@@ -24,6 +24,8 @@ export interface TicketView {
   ageHours: number;
   resolvedAt: string | null;
   lastSeenRunId: string | null;
+  /** Bumped by every change, by a person or a run: `If-Match` on a change names the version it was made to. */
+  version: number;
 }
 
 export interface TicketEventView {
@@ -53,6 +55,7 @@ export interface Ticket extends Finding {
   resolvedAt: Date | null;
   lastSeenRunId: string | null;
   updatedAt: Date;
+  version: number;
 }
 
 /** One entry of a ticket's history. */
@@ -86,5 +89,6 @@ export function ticketView(ticket: Ticket, now = new Date()): TicketView {
     ageHours: Math.floor((now.getTime() - ticket.openedAt.getTime()) / 3_600_000),
     resolvedAt: ticket.resolvedAt?.toISOString() ?? null,
     lastSeenRunId: ticket.lastSeenRunId,
+    version: ticket.version,
   };
 }

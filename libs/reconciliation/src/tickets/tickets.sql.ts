@@ -23,20 +23,36 @@ export interface TicketRow {
   due_at: Date;
   resolved_at: Date | null;
   last_seen_run_id: string | null;
+  version: number;
 }
 
 const TICKET_COLUMNS = `
 id, fingerprint, kind, severity, status, owner, summary, amount_minor, currency, account_code, source, evidence,
-opened_at, updated_at, due_at, resolved_at, last_seen_run_id`;
+opened_at, updated_at, due_at, resolved_at, last_seen_run_id, version`;
 
-export const FIND_BY_FINGERPRINTS = sql<{ tenantId: string; fingerprints: readonly string[] }, TicketRow>(`
-SELECT ${TICKET_COLUMNS} FROM discrepancies WHERE tenant_id = :tenantId AND fingerprint = ANY(:fingerprints::text[])`);
-
-/** Tickets a run is responsible for (its kinds) that are still being worked. */
-export const OPEN_OF_KINDS = sql<{ tenantId: string; kinds: readonly string[]; limit: number }, TicketRow>(`
+/**
+ * Every ticket a run may change, locked until its sync commits, in id order (so that two lockers of
+ * several tickets never wait for each other in a circle): every one its findings name, and up to
+ * `openLimit` of its kinds still being worked (which it resolves when their cause is gone). A row a
+ * person is changing is waited for and read as they committed it, so the run decides on the ticket as it
+ * is, never on a copy.
+ */
+export const LOCK_FOR_SYNC = sql<
+  { tenantId: string; fingerprints: readonly string[]; kinds: readonly string[]; openLimit: number },
+  TicketRow
+>(`
 SELECT ${TICKET_COLUMNS} FROM discrepancies
- WHERE tenant_id = :tenantId AND kind = ANY(:kinds::text[]) AND status IN ('open', 'acknowledged')
- LIMIT :limit`);
+ WHERE tenant_id = :tenantId
+   AND id IN (SELECT id FROM discrepancies WHERE tenant_id = :tenantId AND fingerprint = ANY(:fingerprints::text[])
+              UNION ALL
+              (SELECT id FROM discrepancies
+                WHERE tenant_id = :tenantId AND kind = ANY(:kinds::text[]) AND status IN ('open', 'acknowledged')
+                LIMIT :openLimit))
+   -- Checked again on a row a person changed meanwhile: one they ignored or resolved is no longer the run's.
+   AND (fingerprint = ANY(:fingerprints::text[])
+        OR (kind = ANY(:kinds::text[]) AND status IN ('open', 'acknowledged')))
+ ORDER BY id
+   FOR UPDATE`);
 
 export const INSERT_TICKETS = sql<{
   tenantId: string;
@@ -67,12 +83,15 @@ SELECT :tenantId, t.id, t.fingerprint, t.kind, t.severity, 'open', t.owner, t.su
        AS t(id, fingerprint, kind, severity, owner, summary, amount_minor, currency, account_code, source, evidence,
             opened_at, due_at, last_seen_run_id)`);
 
-/** Each ticket's working state; a null last seen run keeps the stored one. */
+/**
+ * What a run owns of each ticket (locked by LOCK_FOR_SYNC): its finding, the run that last saw it, and the
+ * status a run decides (reopened, auto-resolved); never the owner, which is a person's. The version moves
+ * only when something a person reads changes, not when a run merely saw the ticket again.
+ */
 export const UPDATE_TICKETS = sql<{
   tenantId: string;
   ids: string[];
   statuses: string[];
-  owners: string[];
   summaries: string[];
   amountsMinor: (bigint | null)[];
   currencies: (string | null)[];
@@ -83,14 +102,30 @@ export const UPDATE_TICKETS = sql<{
   dueAts: Date[];
 }>(`
 UPDATE discrepancies d
-   SET status = u.status, owner = u.owner, summary = u.summary, amount_minor = u.amount_minor, currency = u.currency,
+   SET status = u.status, summary = u.summary, amount_minor = u.amount_minor, currency = u.currency,
        evidence = u.evidence::jsonb, updated_at = now(), resolved_at = u.resolved_at,
-       last_seen_run_id = coalesce(u.last_seen_run_id, d.last_seen_run_id), due_at = u.due_at
-  FROM unnest(:ids::uuid[], :statuses::text[], :owners::text[], :summaries::text[], :amountsMinor::int8[],
+       last_seen_run_id = coalesce(u.last_seen_run_id, d.last_seen_run_id), due_at = u.due_at,
+       version = d.version
+         + CASE WHEN (d.status, d.summary, d.amount_minor, d.currency, d.evidence, d.resolved_at, d.due_at)
+                     IS DISTINCT FROM
+                     (u.status, u.summary, u.amount_minor, u.currency, u.evidence::jsonb, u.resolved_at, u.due_at)
+                THEN 1 ELSE 0 END
+  FROM unnest(:ids::uuid[], :statuses::text[], :summaries::text[], :amountsMinor::int8[],
               :currencies::text[], :evidences::text[], :resolvedAts::timestamptz[], :lastSeenRunIds::uuid[],
               :dueAts::timestamptz[])
-       AS u(id, status, owner, summary, amount_minor, currency, evidence, resolved_at, last_seen_run_id, due_at)
+       AS u(id, status, summary, amount_minor, currency, evidence, resolved_at, last_seen_run_id, due_at)
  WHERE d.tenant_id = :tenantId AND d.id = u.id`);
+
+/** A person's change to a ticket they locked (LOCK_TICKET): owner and status, one version on. */
+export const WORK_TICKET = sql<
+  { tenantId: string; id: string; owner: string; status: string; resolvedAt: Date | null },
+  { version: number; updated_at: Date }
+>(`
+UPDATE discrepancies
+   SET owner = :owner, status = :status, resolved_at = :resolvedAt::timestamptz, updated_at = now(),
+       version = version + 1
+ WHERE tenant_id = :tenantId AND id = :id
+RETURNING version, updated_at`);
 
 /** Each ticket's events are numbered on from its last one, in the order given. */
 export const APPEND_EVENTS = sql<{

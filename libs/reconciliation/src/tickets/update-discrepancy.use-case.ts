@@ -14,6 +14,8 @@ export interface UpdateDiscrepancyCommand {
   owner?: string;
   status?: 'acknowledged' | 'resolved' | 'ignored';
   note?: string;
+  /** The version the change was made to (`If-Match`): a ticket changed since is refused, not written over. */
+  expectedVersion?: number;
 }
 
 /** Which status a person may move a ticket to from each status. */
@@ -43,6 +45,14 @@ export class UpdateDiscrepancyUseCase {
     const updated = await this.db.transaction('read committed', async () => {
       const ticket = await this.tickets.lock(command.tenantId, command.id.toLowerCase());
       if (ticket === undefined) throw new DomainError('NOT_FOUND', `discrepancy ${command.id} not found`);
+      if (command.expectedVersion !== undefined && command.expectedVersion !== ticket.version) {
+        throw new DomainError(
+          'STALE_VERSION',
+          `discrepancy ${ticket.id} is at version ${ticket.version}, not ${command.expectedVersion}: ` +
+            'it changed since; read it again',
+          { version: ticket.version },
+        );
+      }
       const next = { ...ticket, updatedAt: new Date() };
       const actions: { action: string; changes: Record<string, unknown> }[] = [];
       if (command.owner !== undefined && command.owner !== ticket.owner) {
@@ -61,7 +71,7 @@ export class UpdateDiscrepancyUseCase {
       }
       if (actions.length === 0 && command.note) actions.push({ action: 'noted', changes: {} });
       if (actions.length === 0) return ticket;
-      await this.tickets.update(command.tenantId, [{ ...next, lastSeenRunId: null }]);
+      Object.assign(next, await this.tickets.work(command.tenantId, next));
       await this.tickets.appendEvents(
         command.tenantId,
         actions.map((entry, index) => ({

@@ -56,6 +56,11 @@ const ticketFields = {
   ageHours: z.number().int().min(0),
   resolvedAt: instant.nullable(),
   lastSeenRunId: id.nullable(),
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .meta({ description: 'Bumped by every change, by a person or a run; send it as `If-Match` to change the ticket.' }),
 };
 
 export const ticketView = component('Discrepancy', z.strictObject(ticketFields).meta({ description: 'A ticket.' }));
