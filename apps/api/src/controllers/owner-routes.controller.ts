@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Audited, CurrentPrincipal, type Principal } from '@ledger/auth';
 import { positiveAmountSchema } from '@ledger/ledger';
 import {
+  CreateOwnerRouteUseCase,
   DISCREPANCY_KINDS,
   DeleteOwnerRouteUseCase,
   ListOwnerRoutesUseCase,
@@ -17,7 +18,16 @@ import { ownerRoutePage } from '../openapi/views/owner-routes.views';
 import { ownerRouteView } from '../openapi/views/reconciliation.views';
 import { pageQuerySchema } from './query.schemas';
 
-// The same fields and limits as a new rule (POST /v1/owner-routes); a criterion set to null is dropped.
+const ownerRouteSchema = z.strictObject({
+  priority: z.number().int().min(0).max(1_000_000),
+  kind: z.enum(DISCREPANCY_KINDS).optional(),
+  source: z.string().min(1).max(64).optional(),
+  accountPrefix: z.string().min(1).max(128).optional(),
+  minAmount: positiveAmountSchema.optional(),
+  owner: z.string().min(1).max(200),
+});
+
+// The same fields and limits as a new rule; a criterion set to null is dropped.
 const ownerRouteChangeSchema = z
   .strictObject({
     priority: z.number().int().min(0).max(1_000_000).optional(),
@@ -37,15 +47,36 @@ function routeChangeOf({ minAmount, ...rest }: OwnerRouteChange): Partial<OwnerR
 
 const EDITORS = ['finance', 'admin'] as const;
 
-/** Reading, editing and removing the owner routing rules (POST /v1/owner-routes adds one). */
+/** The owner routing rules: adding, reading, editing and removing them. */
 @ApiTags('reconciliation')
 @Controller('v1/owner-routes')
 export class OwnerRoutesController {
   constructor(
+    private readonly createOwnerRoute: CreateOwnerRouteUseCase,
     private readonly listOwnerRoutes: ListOwnerRoutesUseCase,
     private readonly updateOwnerRoute: UpdateOwnerRouteUseCase,
     private readonly deleteOwnerRoute: DeleteOwnerRouteUseCase,
   ) {}
+
+  @Post()
+  @Audited('owner_route.create')
+  @Endpoint({
+    operationId: 'createOwnerRoute',
+    summary: 'Add an owner routing rule',
+    description:
+      'Tickets matching every given criterion go to `owner`, lowest priority first; no criteria: the default.',
+    access: ['finance', 'admin'],
+    idempotency: 'required',
+    body: ownerRouteSchema,
+    bodyExample: { priority: 10, kind: 'amount_mismatch', accountPrefix: 'assets:bank', owner: 'treasury' },
+    answer: { status: 201, description: 'The rule.', schema: ownerRouteView },
+  })
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodValidationPipe(ownerRouteSchema)) body: z.output<typeof ownerRouteSchema>,
+  ) {
+    return this.createOwnerRoute.execute({ tenantId: principal.tenantId, ...body, minAmountMinor: body.minAmount });
+  }
 
   @Get()
   @Endpoint({

@@ -1,11 +1,10 @@
 import { Body, Controller, Get, Headers, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
-import { Audited, CurrentPrincipal, type Principal } from '@ledger/auth';
+import { CurrentPrincipal, type Principal } from '@ledger/auth';
 import { DomainError } from '@ledger/errors';
 import { instantSchema, positiveAmountSchema } from '@ledger/ledger';
 import {
   CountDiscrepanciesUseCase,
-  CreateOwnerRouteUseCase,
   DISCREPANCY_KINDS,
   GetDiscrepancyUseCase,
   GetRunUseCase,
@@ -18,7 +17,6 @@ import { z } from 'zod';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
 import {
-  ownerRouteView,
   runPage,
   runView,
   ticketCountsView,
@@ -60,15 +58,6 @@ function ticketVersionOf(ifMatch: string): number {
   return version;
 }
 
-const ownerRouteSchema = z.strictObject({
-  priority: z.number().int().min(0).max(1_000_000),
-  kind: z.enum(DISCREPANCY_KINDS).optional(),
-  source: z.string().min(1).max(64).optional(),
-  accountPrefix: z.string().min(1).max(128).optional(),
-  minAmount: positiveAmountSchema.optional(),
-  owner: z.string().min(1).max(200),
-});
-
 const READERS = ['finance', 'auditor', 'admin'] as const;
 
 @ApiTags('reconciliation')
@@ -82,7 +71,6 @@ export class ReconciliationController {
     private readonly getDiscrepancy: GetDiscrepancyUseCase,
     private readonly countDiscrepancies: CountDiscrepanciesUseCase,
     private readonly updateDiscrepancy: UpdateDiscrepancyUseCase,
-    private readonly createOwnerRoute: CreateOwnerRouteUseCase,
   ) {}
 
   /** Runs every check now and brings the tickets up to date; answers the run with its stats. */
@@ -209,25 +197,5 @@ export class ReconciliationController {
       expectedVersion: ifMatch === undefined ? undefined : ticketVersionOf(ifMatch),
       ...body,
     });
-  }
-
-  @Post('owner-routes')
-  @Audited('owner_route.create')
-  @Endpoint({
-    operationId: 'createOwnerRoute',
-    summary: 'Add an owner routing rule',
-    description:
-      'Tickets matching every given criterion go to `owner`, lowest priority first; no criteria: the default.',
-    access: ['finance', 'admin'],
-    idempotency: 'required',
-    body: ownerRouteSchema,
-    bodyExample: { priority: 10, kind: 'amount_mismatch', accountPrefix: 'assets:bank', owner: 'treasury' },
-    answer: { status: 201, description: 'The rule.', schema: ownerRouteView },
-  })
-  route(
-    @CurrentPrincipal() principal: Principal,
-    @Body(new ZodValidationPipe(ownerRouteSchema)) body: z.output<typeof ownerRouteSchema>,
-  ) {
-    return this.createOwnerRoute.execute({ tenantId: principal.tenantId, ...body, minAmountMinor: body.minAmount });
   }
 }
