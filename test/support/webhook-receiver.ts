@@ -50,7 +50,12 @@ export class WebhookReceiver {
     return this.requests.filter((request) => request.answered < 300).map((request) => JSON.parse(request.body));
   }
 
+  /** Stops at once, also when it never started or a client keeps a connection open. */
   async stop(): Promise<void> {
-    await new Promise((resolve) => this.server?.close(resolve));
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
   }
 }

@@ -39,8 +39,11 @@ export function issueApiKey(tenantId: string, keyId: string): IssuedApiKey {
 
 export function parseApiKey(plaintext: string): ParsedApiKey | undefined {
   if (!plaintext.startsWith(PREFIX) || plaintext.length > 100) return undefined;
-  const payload = Buffer.from(plaintext.slice(PREFIX.length), 'base64url');
-  if (payload.length !== PAYLOAD_BYTES) return undefined;
+  const encoded = plaintext.slice(PREFIX.length);
+  const payload = Buffer.from(encoded, 'base64url');
+  // Node's decoder ignores stray characters and the unused low bits of the last one, so several
+  // texts decode to the same key; only the one text that was issued is a key.
+  if (payload.length !== PAYLOAD_BYTES || payload.toString('base64url') !== encoded) return undefined;
   return {
     tenantId: bytesToUuid(payload.subarray(0, 16)),
     keyId: bytesToUuid(payload.subarray(16, 32)),
