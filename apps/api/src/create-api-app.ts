@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -45,12 +46,24 @@ function trustProxySetting(value: string): number | string {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
+/**
+ * Node closes an idle connection after 5 s by default, sooner than most clients stop reusing one: a client
+ * that sends after a pause meets a socket closing under it. The wait for a request's headers is kept longer
+ * than the idle time, or it would end idle connections first (Node answers `Keep-Alive: timeout=N`).
+ */
+function keepConnectionsAlive(server: Server, seconds: number): void {
+  server.keepAliveTimeout = seconds * 1000;
+  server.headersTimeout = Math.max(server.headersTimeout, (seconds + 5) * 1000);
+  if (server.requestTimeout > 0) server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);
+}
+
 export async function createApiApp(options: ApiAppOptions): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(options), {
     bodyParser: false,
     logger: options.logLevels ?? ['error', 'warn', 'log'],
   });
   app.disable('x-powered-by');
+  keepConnectionsAlive(app.getHttpServer() as Server, options.edge.keepAliveSeconds);
   if (options.edge.trustProxy !== undefined) app.set('trust proxy', trustProxySetting(options.edge.trustProxy));
   app.use(requestTargetCheck);
   if (options.consoleDir !== undefined) app.use('/console', consoleAssets(options.consoleDir));

@@ -77,6 +77,7 @@ describe('loadConfig', () => {
       uploads: { perKeyMax: 2, perAddressMax: 4 },
       inboundBodyBytesMax: 65_536,
       trustProxy: undefined,
+      keepAliveSeconds: 75,
     });
     expect(loadConfig({ RATE_LIMIT_PER_SECOND: '0' }).edge.tenantRateLimit.perSecond).toBe(0);
     expect(loadConfig({ RATE_LIMIT_TENANT_PER_SECOND: '5' }).edge.tenantRateLimit).toEqual({ perSecond: 5, burst: 10 });

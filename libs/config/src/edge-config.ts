@@ -18,6 +18,7 @@ export const EDGE_SETTINGS = {
     .max(2 * 1024 * 1024)
     .default(64 * 1024),
   LEDGER_TRUST_PROXY: z.string().min(1).optional(),
+  HTTP_KEEP_ALIVE_SECONDS: z.coerce.number().int().min(1).max(3600).default(75),
 };
 
 type EdgeValues = z.output<z.ZodObject<typeof EDGE_SETTINGS>>;
@@ -47,6 +48,12 @@ export interface EdgeConfig {
    * read from X-Forwarded-For. Unset: the address is the connection's peer.
    */
   trustProxy: string | undefined;
+  /**
+   * How long an idle kept-alive connection stays open. Longer than the idle timeout of common clients and
+   * proxies (Node's fetch 4 s, load balancers 60 s), so the client always closes first and never sends a
+   * request on a connection the server is closing.
+   */
+  keepAliveSeconds: number;
 }
 
 export function edgeConfigOf(values: EdgeValues, keyRatePerSecond: number): EdgeConfig {
@@ -66,5 +73,6 @@ export function edgeConfigOf(values: EdgeValues, keyRatePerSecond: number): Edge
     },
     inboundBodyBytesMax: values.LEDGER_INBOUND_BODY_BYTES_MAX,
     trustProxy: values.LEDGER_TRUST_PROXY,
+    keepAliveSeconds: values.HTTP_KEEP_ALIVE_SECONDS,
   };
 }
