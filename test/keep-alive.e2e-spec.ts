@@ -17,7 +17,7 @@ afterAll(async () => {
 
 interface Exchange {
   status: number;
-  keepAlive: string | undefined;
+  keepAlive: string;
   reusedSocket: boolean;
 }
 
@@ -29,7 +29,7 @@ function getHealth(agent: http.Agent): Promise<Exchange> {
       response.on('end', () =>
         resolveExchange({
           status: response.statusCode ?? 0,
-          keepAlive: response.headers['keep-alive'],
+          keepAlive: String(response.headers['keep-alive']),
           reusedSocket: request.reusedSocket,
         }),
       );
