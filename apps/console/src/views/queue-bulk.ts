@@ -1,12 +1,10 @@
 import { html, type TemplateResult } from 'lit-html';
 import { api } from '../api-client';
 import { apiPath } from '../api-path';
-import type { LedgerSchema } from '@ledger/client';
-import type { Ticket } from '../api-types';
+import type { Ticket, TicketBulkResult as BulkResult } from '../api-types';
 import { explainError, notice } from './states';
 
 type BulkChange = { owner?: string; status?: 'acknowledged' | 'resolved' | 'ignored'; note?: string };
-type BulkResult = LedgerSchema<'DiscrepancyBulkResults'>['results'][number];
 
 /** The outcome of the last bulk change, shown once by the queue read again after it. */
 let flash: string | undefined;
