@@ -63,6 +63,8 @@ describe('the ticket lifecycle in the console', () => {
     const ticket = team.tickets[1];
     expect((await patch(ticket.id, { status: 'resolved', note: 'refunded' })).status).toBe(200);
     await openTicket(ticket);
+    await page.getByRole('heading', { name: 'Reopen' }).waitFor();
+    await browser.screenshot('lifecycle-02-resolved');
     await page.getByLabel('Why it needs work again (required)').fill('the refund bounced');
     await page.getByRole('button', { name: 'Reopen' }).click();
     await page.getByText('Reopened.').waitFor();
@@ -80,7 +82,7 @@ describe('the ticket lifecycle in the console', () => {
       (event: any) => event.note === 'asked the payer for new details',
     );
     expect(notes).toHaveLength(1);
-    await browser.screenshot('lifecycle-02-reopened');
+    await browser.screenshot('lifecycle-03-reopened');
   });
 
   it('assigns the tickets selected in the queue in one go', { timeout: 60_000 }, async () => {
@@ -97,7 +99,7 @@ describe('the ticket lifecycle in the console', () => {
     for (const ticket of [second, third]) expect((await getTicket(api, team.key, ticket.id)).owner).toBe('treasury');
     expect((await getTicket(api, team.key, team.tickets[0].id)).owner).toBe('erin');
     await page.getByRole('cell', { name: 'treasury' }).first().waitFor();
-    await browser.screenshot('lifecycle-03-bulk-assigned');
+    await browser.screenshot('lifecycle-04-bulk-assigned');
 
     // Every ticket of the page at once, to a status with a note.
     await page.getByLabel('Select every ticket on this page').check();
