@@ -67,6 +67,8 @@ const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string | Record<
   '/v1/matches/{id}': (o) => o.matchId,
   '/v1/reconciliation/runs/{id}': (o) => o.runId,
   '/v1/discrepancies/{id}': (o) => o.discrepancyId,
+  '/v1/discrepancies/{id}/reopen': (o) => o.discrepancyId,
+  '/v1/discrepancies/{id}/comments': (o) => o.discrepancyId,
   '/v1/webhooks/{id}': (o) => o.webhookId,
   '/v1/api-keys/{id}': (o) => o.apiKeyId,
   '/v1/owner-routes/{id}': (o) => o.ownerRouteId,
@@ -119,6 +121,16 @@ const crossReferences = (o: TenantObjects): Probe[] => [
     body: { statementLines: [o.lineId], entries: [{ transaction: o.transactionId }] },
   },
   { method: 'POST', path: '/v1/sources', body: { name: 'stolen', account: o.accountId, format: 'csv:bank' } },
+  // With a valid body, so that the ticket is looked for: A's is not found.
+  { method: 'POST', path: `/v1/discrepancies/${o.discrepancyId}/reopen`, body: { note: 'mine now' } },
+  { method: 'POST', path: `/v1/discrepancies/${o.discrepancyId}/comments`, body: { note: 'mine now' } },
+  // A bulk change answers 200 with a result per id: A's ticket is not found, and untouched (rowsOf).
+  {
+    method: 'POST',
+    path: '/v1/discrepancies/bulk',
+    body: { ids: [o.discrepancyId], owner: 'intruder' },
+    refused: (answer) => answer.status === 200 && answer.body.results[0].outcome === 'not_found',
+  },
 ];
 
 /** A's rows, as a fingerprint of everything B could have changed. */

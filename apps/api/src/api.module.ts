@@ -24,6 +24,7 @@ import { MatchingRulesController } from './controllers/matching-rules.controller
 import { MetricsController } from './controllers/metrics.controller';
 import { ProofsController } from './controllers/proofs.controller';
 import { ReconciliationController } from './controllers/reconciliation.controller';
+import { DiscrepanciesController } from './controllers/discrepancies.controller';
 import { SourcesController } from './controllers/sources.controller';
 import { StatementLinesController } from './controllers/statement-lines.controller';
 import { TenantsController } from './controllers/tenants.controller';
@@ -94,6 +95,7 @@ export class ApiModule {
         ImportsController,
         StatementLinesController,
         ReconciliationController,
+        DiscrepanciesController,
         OwnerRoutesController,
         MatchesController,
         MatchingRulesController,

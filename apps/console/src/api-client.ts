@@ -52,11 +52,24 @@ function toApiError(status: number, body: unknown): ApiError {
   );
 }
 
-async function send<T>(method: string, path: ApiPath, options: { query?: Query; json?: unknown } = {}): Promise<T> {
+/** What a change may say beside its body: the version it is made to, the key that makes a retry land once. */
+export interface ChangeOptions {
+  /** Sent as `If-Match`: the `version` of the object as shown; a changed one answers 412 STALE_VERSION. */
+  ifMatch?: number;
+  /** POST only: the Idempotency-Key to send (one kept across retries of the same request); else a new one. */
+  idempotencyKey?: string;
+}
+
+async function send<T>(
+  method: string,
+  path: ApiPath,
+  options: { query?: Query; json?: unknown } & ChangeOptions = {},
+): Promise<T> {
   const extra: Record<string, string> = {};
   if (options.json !== undefined) extra['content-type'] = 'application/json';
+  if (options.ifMatch !== undefined) extra['if-match'] = String(options.ifMatch);
   // Every POST takes an Idempotency-Key: a retried click never does the work twice.
-  if (method === 'POST') extra['idempotency-key'] = crypto.randomUUID();
+  if (method === 'POST') extra['idempotency-key'] = options.idempotencyKey ?? crypto.randomUUID();
   let response: Response;
   try {
     response = await fetch(url(path, options.query), {
@@ -96,8 +109,8 @@ function upload<T>(path: ApiPath, form: FormData, onProgress: (fraction: number)
 
 export const api = {
   get: <T>(path: ApiPath, query?: Query) => send<T>('GET', path, { query }),
-  post: <T>(path: ApiPath, json: unknown) => send<T>('POST', path, { json }),
-  patch: <T>(path: ApiPath, json: unknown) => send<T>('PATCH', path, { json }),
+  post: <T>(path: ApiPath, json: unknown, options?: ChangeOptions) => send<T>('POST', path, { json, ...options }),
+  patch: <T>(path: ApiPath, json: unknown, options?: ChangeOptions) => send<T>('PATCH', path, { json, ...options }),
   delete: <T>(path: ApiPath) => send<T>('DELETE', path),
   upload,
 };

@@ -36,6 +36,7 @@ export type ConsoleListsEveryValue = [
 export type Ticket = Discrepancy;
 export type TicketEvent = LedgerSchema<'DiscrepancyWithHistory'>['history'][number];
 export type TicketCounts = LedgerSchema<'DiscrepancyCounts'>;
+export type TicketBulkResult = LedgerSchema<'DiscrepancyBulkResults'>['results'][number];
 export type Match = LedgerSchema<'Match'>;
 export type Transaction = LedgerSchema<'Transaction'>;
 export type Source = LedgerSchema<'Source'>;

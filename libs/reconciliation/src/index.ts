@@ -15,6 +15,14 @@ export {
   CountDiscrepanciesUseCase,
 } from './tickets/discrepancy-reads.use-cases';
 export { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';
+export { ReopenDiscrepancyUseCase } from './tickets/reopen-discrepancy.use-case';
+export { CommentOnDiscrepancyUseCase } from './tickets/comment-on-discrepancy.use-case';
+export {
+  BulkUpdateDiscrepanciesUseCase,
+  BULK_TICKETS_MAX,
+  type BulkOutcome,
+  type BulkResult,
+} from './tickets/bulk-update-discrepancies.use-case';
 export type { TicketView, TicketEventView, TicketStatus, TicketCounts } from './tickets/ticket.views';
 export { DISCREPANCY_KINDS, KIND_POLICY, type DiscrepancyKind, type Finding } from './domain/finding';
 export { ownerFor, UNASSIGNED, type OwnerRoute } from './domain/routing';

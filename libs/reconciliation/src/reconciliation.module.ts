@@ -23,6 +23,10 @@ import { OwnerRouteRepository } from './tickets/owner-route.repository';
 import { SyncTickets } from './tickets/sync-tickets';
 import { TicketRepository } from './tickets/ticket.repository';
 import { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';
+import { BulkUpdateDiscrepanciesUseCase } from './tickets/bulk-update-discrepancies.use-case';
+import { CommentOnDiscrepancyUseCase } from './tickets/comment-on-discrepancy.use-case';
+import { ReopenDiscrepancyUseCase } from './tickets/reopen-discrepancy.use-case';
+import { TicketChanges } from './tickets/ticket-changes';
 import {
   DeleteOwnerRouteUseCase,
   ListOwnerRoutesUseCase,
@@ -39,6 +43,9 @@ const useCases = [
   CountDiscrepanciesUseCase,
   GetDiscrepancyUseCase,
   UpdateDiscrepancyUseCase,
+  ReopenDiscrepancyUseCase,
+  BulkUpdateDiscrepanciesUseCase,
+  CommentOnDiscrepancyUseCase,
   CreateOwnerRouteUseCase,
   ListOwnerRoutesUseCase,
   UpdateOwnerRouteUseCase,
@@ -58,7 +65,7 @@ const repositories = [
 /** Reads statement sources and lines through libs/imports' readers, accounts and entries through the ledger's. */
 @Module({
   imports: [LedgerModule, ImportsModule, OutboxModule],
-  providers: [...repositories, InvariantChecks, MatchStatements, MatchViews, SyncTickets, ...useCases],
+  providers: [...repositories, InvariantChecks, MatchStatements, MatchViews, SyncTickets, TicketChanges, ...useCases],
   exports: [...useCases, RunRepository],
 })
 export class ReconciliationModule {}

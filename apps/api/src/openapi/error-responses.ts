@@ -20,6 +20,9 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   ALREADY_REVERSED: 'the transaction was reversed before',
   WEBHOOK_LIMIT_REACHED: 'the tenant has as many webhooks as allowed (`details.subscriptionsMax`); delete one first',
   LAST_ADMIN_KEY: "the key is the tenant's last live admin key; create another admin key before revoking it",
+  TICKET_NOT_CLOSED:
+    'the ticket is still being worked (open or acknowledged): only a resolved or ignored one is reopened; ' +
+    '`details.status` is its status',
   STALE_VERSION: 'the object changed since the version named in `If-Match`; `details.version` is the current one',
   PAYLOAD_TOO_LARGE: 'the body (or file) is larger than accepted',
   UNSUPPORTED_MEDIA_TYPE: 'a POST body that is not `application/json`',

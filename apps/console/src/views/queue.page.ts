@@ -3,9 +3,10 @@ import { html, type TemplateResult } from 'lit-html';
 import { type Query, api, type ListPage } from '../api-client';
 import { DISCREPANCY_KINDS, TICKET_STATUSES, type Ticket, type TicketCounts } from '../api-types';
 import { formatAge, formatInstant, formatMinor, humanize } from '../format';
-import type { Page } from '../page';
+import { type Page, canWork } from '../page';
 import { link } from '../router';
 import { pagedSection } from './paged-section';
+import { queueBulk } from './queue-bulk';
 import { empty, failure } from './states';
 
 export const QUEUE_PAGE_SIZE = 50;
@@ -75,16 +76,18 @@ function filterForm(filters: Filters, apply: (filters: Filters) => void): Templa
 
 const OVERDUE_BADGE = html` <span class="badge overdue">Overdue</span>`;
 
-function ticketRows(tickets: Ticket[]): TemplateResult {
+type Selection = Pick<ReturnType<typeof queueBulk>, 'cell' | 'header'>;
+
+function ticketRows(tickets: Ticket[], selection: Selection | undefined): TemplateResult {
   return html`<table class="tickets">
     <caption class="visually-hidden">Discrepancy tickets, newest first</caption>
-    <thead><tr>
+    <thead><tr>${selection?.header ?? ''}
       <th scope="col">Summary</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Owner</th>
       <th scope="col" class="number">Amount</th><th scope="col">Age</th><th scope="col">Due</th>
     </tr></thead>
     <tbody>
       ${tickets.map(
-        (ticket) => html`<tr class=${ticket.overdue ? 'overdue' : ''}>
+        (ticket) => html`<tr class=${ticket.overdue ? 'overdue' : ''}>${selection?.cell(ticket) ?? ''}
           <td><a href=${link('/discrepancies', ticket.id)}>${ticket.summary}</a></td>
           <td>${humanize(ticket.kind)}</td>
           <td><span class="status status-${ticket.status}">${humanize(ticket.status)}</span></td>
@@ -102,10 +105,12 @@ export const queuePage: Page = async (context) => {
   const filters = readFilters(context.route.query);
   let counts: TicketCounts | Error | undefined;
   let section: TemplateResult = html``;
+  const bulk = canWork(context.principal) ? queueBulk(() => draw(), context.reload) : undefined;
   const draw = () =>
     context.render(html`<h1 tabindex="-1">Discrepancy queue</h1>
       ${countsBar(counts)}
       ${filterForm(filters, (next) => context.navigate(link('/discrepancies', undefined, next)))}
+      ${bulk?.bar() ?? ''}
       <section aria-label="Tickets">${section}</section>`);
   draw();
   void api
@@ -123,7 +128,7 @@ export const queuePage: Page = async (context) => {
         cursor,
         limit: String(QUEUE_PAGE_SIZE),
       }),
-    rows: ticketRows,
+    rows: (tickets) => ticketRows(tickets, bulk),
     empty: empty(
       Object.keys(filters).length
         ? 'No tickets match these filters.'

@@ -1,9 +1,10 @@
 import { html, type TemplateResult } from 'lit-html';
 import type { Ticket } from '../api-types';
 import { statementLineIds, transactionIds } from '../evidence';
+import { type TicketLifecycleActions, commentForm, reopenForm } from './ticket-lifecycle';
 
-/** What the ticket page does when a form is sent: a PATCH of the ticket, or a manual match. */
-export interface TicketActions {
+/** What the ticket page does when a form is sent: a PATCH of the ticket, a manual match, a reopen, a comment. */
+export interface TicketActions extends TicketLifecycleActions {
   update(
     change: { owner?: string; status?: 'acknowledged' | 'resolved' | 'ignored'; note?: string },
     done: string,
@@ -90,7 +91,8 @@ function acknowledgeAction(acknowledge: () => void): TemplateResult {
 /** The forms a finance key may use on a ticket still being worked. */
 export function actionsView(ticket: Ticket, actions: TicketActions): TemplateResult {
   if (ticket.status === 'resolved' || ticket.status === 'ignored') {
-    return html`<p>This ticket is ${ticket.status}. If a later run finds its cause again, it reopens it.</p>`;
+    return html`<p>This ticket is ${ticket.status}. If a later run finds its cause again, it reopens it.</p>
+      <div class="actions">${reopenForm(ticket, actions)}${commentForm(actions)}</div>`;
   }
   const acknowledge = () => actions.update({ status: 'acknowledged' }, 'Acknowledged.');
   return html`<div class="actions">
@@ -98,5 +100,6 @@ export function actionsView(ticket: Ticket, actions: TicketActions): TemplateRes
     ${ticket.status === 'open' ? acknowledgeAction(acknowledge) : ''}
     ${closeForm(actions)}
     ${statementLineIds(ticket.evidence).length ? matchForm(ticket, actions) : ''}
+    ${commentForm(actions)}
   </div>`;
 }

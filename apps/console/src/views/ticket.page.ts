@@ -1,6 +1,6 @@
 import { apiPath } from '../api-path';
 import { html, type TemplateResult } from 'lit-html';
-import { type ListPage, api } from '../api-client';
+import { ApiError, type ListPage, api } from '../api-client';
 import type { Match, StatementLine, Ticket, TicketEvent, Transaction } from '../api-types';
 import { EVIDENCE_MEMBERS_MAX, statementLineIds, transactionIds } from '../evidence';
 import { formatAge, formatInstant, formatMinor, humanize } from '../format';
@@ -9,6 +9,7 @@ import { link } from '../router';
 import { actionsView, type TicketActions } from './ticket-actions';
 import { type Explanation, evidenceView } from './ticket-evidence';
 import { historyView } from './ticket-history';
+import { STALE_TICKET_TEXT, commentKeys } from './ticket-lifecycle';
 import { explainError, failure, loading, notice } from './states';
 
 type TicketWithHistory = Ticket & { history: TicketEvent[] };
@@ -93,30 +94,48 @@ export const ticketPage: Page = async (context) => {
       </section>
       ${historyView(ticket.history)}`);
 
-  const run = async (work: () => Promise<unknown>, done: string) => {
+  const reread = async () => {
+    ticket = await api.get<TicketWithHistory>(apiPath`/v1/discrepancies/${id}`);
+  };
+  const run = async (work: () => Promise<unknown>, done: string): Promise<boolean> => {
     // One change at a time; the forms stay enabled so that keyboard focus is never dropped.
-    if (busy) return;
+    if (busy) return false;
     busy = true;
     draw();
+    let ok = false;
     try {
       await work();
-      ticket = await api.get<TicketWithHistory>(apiPath`/v1/discrepancies/${id}`);
+      ok = true;
+      await reread();
       outcome = notice(done);
     } catch (error) {
-      outcome = notice(explainError(error), 'error');
+      // A 412: the ticket changed since it was shown; it is read again, so the next try is made to it as it is.
+      const stale = error instanceof ApiError && error.code === 'STALE_VERSION';
+      if (stale) await reread().catch(() => undefined);
+      outcome = notice(stale ? STALE_TICKET_TEXT : explainError(error), 'error');
     }
     busy = false;
     draw();
     // The form used may be gone (a resolved ticket has none): the reader continues at the outcome.
     document.getElementById('outcome')?.focus();
+    return ok;
   };
+  const comments = commentKeys();
+  const path = apiPath`/v1/discrepancies/${id}`;
   const actions: TicketActions = {
-    update: (change, done) => void run(() => api.patch(apiPath`/v1/discrepancies/${id}`, change), done),
+    update: (change, done) => void run(() => api.patch(path, change, { ifMatch: ticket.version }), done),
     match: (body) =>
       void run(async () => {
         await api.post(apiPath`/v1/matches`, body);
         explanation = await explain(ticket);
       }, 'Matched. The next reconciliation run resolves the ticket if the match explains it.'),
+    reopen: (note) =>
+      run(() => api.post(apiPath`/v1/discrepancies/${id}/reopen`, { note }, { ifMatch: ticket.version }), 'Reopened.'),
+    comment: (note) =>
+      run(async () => {
+        await api.post(apiPath`/v1/discrepancies/${id}/comments`, { note }, { idempotencyKey: comments.keyFor(note) });
+        comments.stored();
+      }, 'Comment added.'),
   };
 
   try {

@@ -585,6 +585,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/discrepancies/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign, acknowledge, resolve, ignore or note many tickets at once
+         * @description One change (`owner`, `status`, `note`: at least one) made to up to 500 tickets in one transaction, with one answer per id: `updated`, `unchanged` (already so), `refused` (a status the ticket cannot reach) or `not_found` (another tenant's ids too: they are never touched). Resolving and ignoring need a note. The tickets are locked in id order, as a run's sync locks them.
+         *
+         *     An API key with the role finance.
+         */
+        post: operations["bulkUpdateDiscrepancies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/discrepancies/{id}": {
         parameters: {
             query?: never;
@@ -604,11 +626,55 @@ export interface paths {
         head?: never;
         /**
          * Assign, acknowledge, resolve or ignore a ticket
-         * @description Resolving and ignoring need a note; every change lands in the history. With `If-Match: <version>` (the `version` of the ticket as read) the change is made only to that version: a ticket changed since, by a person or a run, answers 412 `STALE_VERSION` and is left as it is.
+         * @description Resolving and ignoring need a note; every change lands in the history. With `If-Match: <version>` (the `version` of the ticket as read) the change is made only to that version: a ticket changed since, by a person or a run, answers 412 `STALE_VERSION` and is left as it is. A `note` alone is still taken (as a `noted` entry), but a PATCH has no Idempotency-Key: a retried one is stored twice; `POST /v1/discrepancies/{id}/comments` is the way to comment.
          *
          *     An API key with the role finance.
          */
         patch: operations["updateDiscrepancy"];
+        trace?: never;
+    };
+    "/v1/discrepancies/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a resolved or ignored ticket
+         * @description The ticket is open again, with the same owner and a due date counted from now; the note and the actor land in the history. A ticket still being worked answers 409 `TICKET_NOT_CLOSED`. With `If-Match: <version>`, a ticket changed since answers 412 `STALE_VERSION`.
+         *
+         *     An API key with the role finance.
+         */
+        post: operations["reopenDiscrepancy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/discrepancies/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Comment on a ticket
+         * @description Appends the note to the history, whatever the status. The Idempotency-Key makes a retried comment land once.
+         *
+         *     An API key with the role finance.
+         */
+        post: operations["commentOnDiscrepancy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/owner-routes": {
@@ -1670,6 +1736,26 @@ export interface components {
             lastSeenRunId: string | null;
             /** @description Bumped by every change, by a person or a run; send it as `If-Match` to change the ticket. */
             version: number;
+        };
+        /** @description One answer per id, in the order sent, with the ticket as it is now (unless not found). */
+        DiscrepancyBulkResults: {
+            results: {
+                /**
+                 * Format: uuid
+                 * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+                 */
+                id: string;
+                /**
+                 * @description `updated`: changed; `unchanged`: already so; `refused`: the change is not allowed for this ticket (`error` says why); `not_found`: no such ticket in this tenant (another tenant's are not found).
+                 * @enum {string}
+                 */
+                outcome: "updated" | "not_found" | "unchanged" | "refused";
+                ticket?: components["schemas"]["Discrepancy"];
+                error?: {
+                    code: string;
+                    message: string;
+                };
+            }[];
         };
         DiscrepancyCounts: {
             byStatus: {
@@ -2761,6 +2847,26 @@ export interface components {
              */
             importId: string;
         };
+        /**
+         * @description `TICKET_NOT_CLOSED`: the ticket is still being worked (open or acknowledged): only a resolved or ignored one is reopened; `details.status` is its status.
+         * @example {
+         *       "error": {
+         *         "code": "TICKET_NOT_CLOSED",
+         *         "message": "the ticket is still being worked (open or acknowledged): only a resolved or ignored one is reopened; details.status is its status",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        TicketNotClosedError: {
+            error: {
+                /** @constant */
+                code: "TICKET_NOT_CLOSED";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         /** @description A posted transaction, a hold, or the record that resolves or reverses one. */
         Transaction: {
             /**
@@ -3166,6 +3272,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["IdempotencyKeyInProgressError"] | components["schemas"]["ReconciliationInProgressError"];
+            };
+        };
+        /** @description Conflict: `IDEMPOTENCY_KEY_IN_PROGRESS` the first request with this key is still running; retry later with the same key; `TICKET_NOT_CLOSED` the ticket is still being worked (open or acknowledged): only a resolved or ignored one is reopened; `details.status` is its status. */
+        IdempotencyKeyInProgressOrTicketNotClosed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IdempotencyKeyInProgressError"] | components["schemas"]["TicketNotClosedError"];
             };
         };
         /** @description Conflict: `IDEMPOTENCY_KEY_IN_PROGRESS` the first request with this key is still running; retry later with the same key; `WEBHOOK_LIMIT_REACHED` the tenant has as many webhooks as allowed (`details.subscriptionsMax`); delete one first. */
@@ -4507,6 +4622,50 @@ export interface operations {
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
     };
+    bulkUpdateDiscrepancies: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Any 1-255 printable characters, unique per request (a UUID). The same key again, within 24 h, replays the first answer instead of doing the work twice: send it again after a timeout or a 5xx. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Distinct ticket ids, 500 at most. */
+                    ids: string[];
+                    owner?: string;
+                    /** @enum {string} */
+                    status?: "acknowledged" | "resolved" | "ignored";
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One answer per id, in the order sent. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscrepancyBulkResults"];
+                };
+            };
+            400: components["responses"]["IdempotencyKeyMissingOrValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyKeyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
     getDiscrepancy: {
         parameters: {
             query?: never;
@@ -4574,6 +4733,95 @@ export interface operations {
             404: components["responses"]["NotFound"];
             412: components["responses"]["StaleVersion"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    reopenDiscrepancy: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ticket's `version` as read (a bare integer, or quoted as an entity tag). */
+                "If-Match"?: string;
+                /** @description Any 1-255 printable characters, unique per request (a UUID). The same key again, within 24 h, replays the first answer instead of doing the work twice: send it again after a timeout or a 5xx. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The ticket, open again. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscrepancyWithHistory"];
+                };
+            };
+            400: components["responses"]["IdempotencyKeyMissingOrValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInProgressOrTicketNotClosed"];
+            412: components["responses"]["StaleVersion"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    commentOnDiscrepancy: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Any 1-255 printable characters, unique per request (a UUID). The same key again, within 24 h, replays the first answer instead of doing the work twice: send it again after a timeout or a 5xx. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The ticket with the comment in its history. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscrepancyWithHistory"];
+                };
+            };
+            400: components["responses"]["IdempotencyKeyMissingOrValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };

@@ -7,9 +7,10 @@ import {
   INSERT_TICKETS,
   LOCK_FOR_SYNC,
   LOCK_TICKET,
+  LOCK_TICKETS,
   type TicketRow,
   UPDATE_TICKETS,
-  WORK_TICKET,
+  WORK_TICKETS,
 } from './tickets.sql';
 import type { Ticket, TicketCounts, TicketEvent, TicketEventView, TicketStatus } from './ticket.views';
 
@@ -163,14 +164,32 @@ export class TicketRepository {
 
   /** A person's change of a ticket locked by `lock`: its owner and status; answers its new version. */
   async work(tenantId: string, ticket: Ticket): Promise<{ version: number; updatedAt: Date }> {
-    const [row] = await this.db.query(WORK_TICKET, {
-      tenantId,
-      id: ticket.id,
-      owner: ticket.owner,
-      status: ticket.status,
-      resolvedAt: ticket.resolvedAt,
-    });
-    return { version: row!.version, updatedAt: row!.updated_at };
+    return (await this.workMany(tenantId, [ticket])).get(ticket.id)!;
+  }
+
+  /** People's changes of tickets locked by `lock` or `lockMany`; answers each one's new version by id. */
+  async workMany(
+    tenantId: string,
+    tickets: readonly Ticket[],
+  ): Promise<Map<string, { version: number; updatedAt: Date }>> {
+    const worked = new Map<string, { version: number; updatedAt: Date }>();
+    for (const slice of slices(tickets)) {
+      const rows = await this.db.query(WORK_TICKETS, {
+        tenantId,
+        ids: slice.map((ticket) => ticket.id),
+        owners: slice.map((ticket) => ticket.owner),
+        statuses: slice.map((ticket) => ticket.status),
+        resolvedAts: slice.map((ticket) => ticket.resolvedAt),
+        dueAts: slice.map((ticket) => ticket.dueAt),
+      });
+      for (const row of rows) worked.set(row.id, { version: row.version, updatedAt: row.updated_at });
+    }
+    return worked;
+  }
+
+  /** The tenant's tickets among `ids` (lower-case), locked in id order until the current transaction ends. */
+  async lockMany(tenantId: string, ids: readonly string[]): Promise<Ticket[]> {
+    return (await this.db.query(LOCK_TICKETS, { tenantId, ids })).map(fromRow);
   }
 
   /** The ticket, locked until the current transaction ends. */

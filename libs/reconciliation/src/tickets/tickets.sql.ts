@@ -116,16 +116,28 @@ UPDATE discrepancies d
        AS u(id, status, summary, amount_minor, currency, evidence, resolved_at, last_seen_run_id, due_at)
  WHERE d.tenant_id = :tenantId AND d.id = u.id`);
 
-/** A person's change to a ticket they locked (LOCK_TICKET): owner and status, one version on. */
-export const WORK_TICKET = sql<
-  { tenantId: string; id: string; owner: string; status: string; resolvedAt: Date | null },
-  { version: number; updated_at: Date }
+/**
+ * People's changes to tickets they locked (LOCK_TICKET, LOCK_TICKETS): owner, status and due date, each
+ * one version on; answers each ticket's new version.
+ */
+export const WORK_TICKETS = sql<
+  {
+    tenantId: string;
+    ids: string[];
+    owners: string[];
+    statuses: string[];
+    resolvedAts: (Date | null)[];
+    dueAts: Date[];
+  },
+  { id: string; version: number; updated_at: Date }
 >(`
-UPDATE discrepancies
-   SET owner = :owner, status = :status, resolved_at = :resolvedAt::timestamptz, updated_at = now(),
-       version = version + 1
- WHERE tenant_id = :tenantId AND id = :id
-RETURNING version, updated_at`);
+UPDATE discrepancies d
+   SET owner = w.owner, status = w.status, resolved_at = w.resolved_at, due_at = w.due_at, updated_at = now(),
+       version = d.version + 1
+  FROM unnest(:ids::uuid[], :owners::text[], :statuses::text[], :resolvedAts::timestamptz[], :dueAts::timestamptz[])
+       AS w(id, owner, status, resolved_at, due_at)
+ WHERE d.tenant_id = :tenantId AND d.id = w.id
+RETURNING d.id, d.version, d.updated_at`);
 
 /** Each ticket's events are numbered on from its last one, in the order given. */
 export const APPEND_EVENTS = sql<{
@@ -149,6 +161,17 @@ SELECT :tenantId, e.discrepancy_id,
 /** A ticket a person is changing, locked until the change commits (Prisma Client cannot lock a row). */
 export const LOCK_TICKET = sql<{ tenantId: string; id: string }, TicketRow>(`
 SELECT ${TICKET_COLUMNS} FROM discrepancies WHERE tenant_id = :tenantId AND id = :id FOR UPDATE`);
+
+/**
+ * Tickets a person changes together, locked until the change commits, in id order: the order a run's sync
+ * locks in (LOCK_FOR_SYNC), so that neither ever waits for the other in a circle. Ids of another tenant
+ * match nothing.
+ */
+export const LOCK_TICKETS = sql<{ tenantId: string; ids: readonly string[] }, TicketRow>(`
+SELECT ${TICKET_COLUMNS} FROM discrepancies
+ WHERE tenant_id = :tenantId AND id = ANY(:ids::uuid[])
+ ORDER BY id
+   FOR UPDATE`);
 
 /**
  * Tickets per status and how many of them are overdue: one pass over the (tenant_id, status, due_at)
