@@ -4,6 +4,9 @@ import { CurrentPrincipal, type Principal } from '@ledger/auth';
 import { DomainError } from '@ledger/errors';
 import { instantSchema, positiveAmountSchema } from '@ledger/ledger';
 import {
+  CANDIDATES_DEFAULT,
+  CANDIDATES_MAX,
+  CANDIDATE_WINDOW_DAYS,
   CountDiscrepanciesUseCase,
   DISCREPANCY_KINDS,
   GetDiscrepancyUseCase,
@@ -11,12 +14,14 @@ import {
   ListDiscrepanciesUseCase,
   ListRunsUseCase,
   RunReconciliationUseCase,
+  SuggestCandidatesUseCase,
   UpdateDiscrepancyUseCase,
 } from '@ledger/reconciliation';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
 import {
+  candidateList,
   runPage,
   runView,
   ticketCountsView,
@@ -38,6 +43,16 @@ const discrepanciesQuerySchema = pageQuerySchema.extend({
   minAmount: positiveAmountSchema.optional(),
   /** Age filter: tickets opened before this instant. */
   openedBefore: instantSchema.optional(),
+});
+
+const candidatesQuerySchema = z.strictObject({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(CANDIDATES_MAX)
+    .default(CANDIDATES_DEFAULT)
+    .meta({ description: 'Suggestions at most.' }),
 });
 
 const updateDiscrepancySchema = z.strictObject({
@@ -71,6 +86,7 @@ export class ReconciliationController {
     private readonly getDiscrepancy: GetDiscrepancyUseCase,
     private readonly countDiscrepancies: CountDiscrepanciesUseCase,
     private readonly updateDiscrepancy: UpdateDiscrepancyUseCase,
+    private readonly suggestCandidates: SuggestCandidatesUseCase,
   ) {}
 
   /** Runs every check now and brings the tickets up to date; answers the run with its stats. */
@@ -161,6 +177,29 @@ export class ReconciliationController {
   })
   discrepancy(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.getDiscrepancy.execute({ tenantId: principal.tenantId, id });
+  }
+
+  @Get('discrepancies/:id/candidates')
+  @Endpoint({
+    operationId: 'suggestDiscrepancyCandidates',
+    summary: "Suggest ledger transactions for a ticket's statement lines",
+    description:
+      "Unmatched posted entries on the source's account, same currency, effective within " +
+      `${CANDIDATE_WINDOW_DAYS} days of the lines' booking dates and within half of their total either way, or ` +
+      "of a transaction whose externalRef is one of the lines' references; scored (exact amount first, then " +
+      'closeness, the date, a shared reference, a word of the counterparty) and best first. Match one with ' +
+      '`POST /v1/matches`. A ticket about a ledger entry (`missing_in_statement`) or about no line has none.',
+    access: READERS,
+    query: candidatesQuerySchema,
+    answer: { status: 200, description: 'The suggestions, best first.', schema: candidateList },
+    errors: ['NOT_FOUND'],
+  })
+  candidates(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query(new ZodValidationPipe(candidatesQuerySchema, 'query')) query: z.output<typeof candidatesQuerySchema>,
+  ) {
+    return this.suggestCandidates.execute({ tenantId: principal.tenantId, id, limit: query.limit });
   }
 
   /** Assign, acknowledge, resolve or ignore (these two need a note); every change lands in the history. */
