@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CANDIDATE_AMOUNT_BAND_BPS,
+  CANDIDATE_NEARBY_MAX,
+  CANDIDATE_WINDOW_DAYS,
+} from '../libs/reconciliation/src/matching/suggest-candidates.use-case';
+import { SUGGEST_TRANSACTIONS } from '../libs/reconciliation/src/matching/suggestions.sql';
 import { type ApiHarness, startApi } from './support/api-harness';
 import {
   DAY_MS,
@@ -10,6 +16,7 @@ import {
   expectValidationError,
   mustPost,
   seededTenant,
+  sqlRows,
 } from './support/ledger-fixtures';
 import {
   bankCsv,
@@ -204,4 +211,84 @@ describe('a ticket about a ledger entry', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ data: [] });
   });
+});
+
+/** Every plan node of an EXPLAIN (FORMAT JSON) answer, depth first. */
+function planNodes(node: any): any[] {
+  return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}
+
+describe('suggestions on an account with tens of thousands of entries', () => {
+  const DEPOSITS = 20_000;
+  const BATCH = 1_000;
+
+  it('are one bounded statement that reads the entries through their indexes, never a scan of the table', async () => {
+    const { tenant, key } = await bankTenant('candidates at scale');
+    for (let first = 0; first < DEPOSITS; first += BATCH) {
+      const transactions = Array.from({ length: BATCH }, (_, index) => {
+        const n = first + index;
+        return deposit(String(1_000 + ((n * 7919) % 500_000)), {
+          ...(n % 10 === 0 ? { ref: `LOAD-${n}` } : {}),
+          description: `load ${n}`,
+          daysAgo: 1 + (n % 29),
+        });
+      });
+      const batch = await api.request('POST', '/v1/transactions/batch', {
+        key: tenant.posterKey,
+        idempotencyKey: randomUUID(),
+        body: { transactions },
+      });
+      expect(batch.status, JSON.stringify(batch.body).slice(0, 300)).toBe(201);
+    }
+    await uploadStatement(
+      api,
+      key,
+      'bank',
+      'statement.csv',
+      bankCsv([`${statementDay(-3)},${statementDay(-3)},Unknown,1234.56,USD,LOAD-40,Acme`]),
+    );
+    await runReconciliation(api, key);
+    const [ticket] = await listTickets(api, key, '&kind=amount_mismatch');
+    expect(ticket, 'LOAD-40 has another amount').toBeDefined();
+    await sqlRows(api, 'ANALYZE entries, transactions, statement_lines, matches');
+
+    const response = await candidates(key, ticket.id, '?limit=50');
+    expect(response.status).toBe(200);
+    expect(response.body.data.length).toBeGreaterThan(1);
+    expect(response.body.data.length).toBeLessThanOrEqual(50);
+    const named = response.body.data.flatMap((candidate: any) => candidate.reasons);
+    expect(named).toContainEqual(expect.objectContaining({ code: 'reference', detail: 'LOAD-40' }));
+
+    const [source] = await sqlRows<{ id: string; account_id: string }>(
+      api,
+      'SELECT id, account_id FROM statement_sources WHERE tenant_id = $1',
+      [tenant.tenantId],
+    );
+    const params: Record<string, unknown> = {
+      tenantId: tenant.tenantId,
+      sourceId: source!.id,
+      accountId: source!.account_id,
+      normalBalance: 'debit',
+      lineIds: [ticket.evidence.statementLineId],
+      windowDays: CANDIDATE_WINDOW_DAYS,
+      bandBps: CANDIDATE_AMOUNT_BAND_BPS,
+      nearbyMax: CANDIDATE_NEARBY_MAX,
+      limit: 50,
+    };
+    const [explained] = await sqlRows<{ 'QUERY PLAN': any[] }>(
+      api,
+      `EXPLAIN (ANALYZE, FORMAT JSON) ${SUGGEST_TRANSACTIONS.text}`,
+      SUGGEST_TRANSACTIONS.parameterNames.map((name) => params[name]),
+    );
+    const nodes = planNodes(explained!['QUERY PLAN'][0].Plan);
+    const onEntries = nodes.filter((node) => node['Relation Name'] === 'entries');
+    expect(onEntries.length).toBeGreaterThan(0);
+    if (process.env.SHOW_PLAN) console.log(JSON.stringify(explained!['QUERY PLAN'][0], null, 1));
+    for (const node of onEntries) expect(node['Node Type'], JSON.stringify(node).slice(0, 300)).not.toBe('Seq Scan');
+    const entriesRead = onEntries.reduce(
+      (sum, node) => sum + (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'],
+      0,
+    );
+    expect(entriesRead, 'entries read: the nearest amounts, not the account').toBeLessThan(DEPOSITS / 10);
+  }, 300_000);
 });

@@ -185,7 +185,7 @@ export class ReconciliationController {
     summary: "Suggest ledger transactions for a ticket's statement lines",
     description:
       "Unmatched posted entries on the source's account, same currency, effective within " +
-      `${CANDIDATE_WINDOW_DAYS} days of the lines' booking dates and within half of their total either way, or ` +
+      `${CANDIDATE_WINDOW_DAYS} days of the lines' booking dates and within a fifth of their total either way, or ` +
       "of a transaction whose externalRef is one of the lines' references; scored (exact amount first, then " +
       'closeness, the date, a shared reference, a word of the counterparty) and best first. Match one with ' +
       '`POST /v1/matches`. A ticket about a ledger entry (`missing_in_statement`) or about no line has none.',

@@ -12,8 +12,10 @@ export const CANDIDATES_DEFAULT = 10;
 export const CANDIDATES_MAX = 50;
 /** An entry effective up to this many days before or after the lines' booking dates is near. */
 export const CANDIDATE_WINDOW_DAYS = 7;
-/** An entry within this share of the lines' total (in basis points: 50%) is near in amount. */
-export const CANDIDATE_AMOUNT_BAND_BPS = 5_000;
+/** An entry within this share of the lines' total (in basis points: 20%) is near in amount. */
+export const CANDIDATE_AMOUNT_BAND_BPS = 2_000;
+/** Entries looked at on either side of the lines' total: what bounds the work on a busy account. */
+export const CANDIDATE_NEARBY_MAX = 200;
 
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -54,6 +56,7 @@ export class SuggestCandidatesUseCase {
       lineIds,
       windowDays: CANDIDATE_WINDOW_DAYS,
       bandBps: CANDIDATE_AMOUNT_BAND_BPS,
+      nearbyMax: CANDIDATE_NEARBY_MAX,
       limit: command.limit,
     });
     return { data: rows.map((row) => candidateView(row, CANDIDATE_WINDOW_DAYS)) };

@@ -15,6 +15,8 @@ export type SuggestionParams = MatchScope & {
   windowDays: number;
   /** How far an entry's amount may be from the lines' total, in basis points of that total. */
   bandBps: number;
+  /** Entries looked at on either side of the lines' total. */
+  nearbyMax: number;
   limit: number;
 };
 
@@ -38,16 +40,44 @@ export interface SuggestionRow {
   score: number;
 }
 
-/** Points per kind of evidence; the total is at most 100. */
-export const SCORE = { sameAmount: 50, nearAmountMax: 30, sameDay: 20, perDayApart: 2, reference: 25, token: 5 };
+/**
+ * Points per kind of evidence; the total is at most 100. A reference the transaction carries weighs most
+ * (the reconciler's first rule), an exact amount next; a near amount scores down to 0 at the band's edge,
+ * the date down to 1 at the window's, and a word of the counterparty's name in the description adds a little.
+ */
+export const SCORE = { sameAmount: 35, nearAmountMax: 20, sameDay: 15, perDayApart: 2, reference: 40, token: 10 };
 
 const WINDOW_DAYS = ':windowDays::int4';
+const BAND = 'abs(g.amount) * :bandBps::int4 / 10000';
+
+/**
+ * The unmatched entries nearest the lines' total on one side of it (at most :nearbyMax, within the band),
+ * effective within the window: the account's amounts index walked outward from the total, so the work
+ * is bounded by :nearbyMax however many entries the account has.
+ */
+const ABOVE = `e.amount_minor >= abs(g.amount) AND e.amount_minor <= abs(g.amount) + ${BAND}`;
+const BELOW = `e.amount_minor < abs(g.amount) AND e.amount_minor >= abs(g.amount) - ${BAND}`;
+
+const side = (name: 'above' | 'below') => `${name} AS MATERIALIZED (
+  SELECT n.transaction_id, n.leg
+    FROM target g
+   CROSS JOIN LATERAL (
+     SELECT e.transaction_id, e.leg
+       FROM entries e
+      WHERE e.tenant_id = :tenantId AND e.account_id = :accountId AND NOT e.pending
+        AND ${name === 'above' ? ABOVE : BELOW}
+        AND e.effective_at >= ((g.first_on - ${WINDOW_DAYS})::timestamp AT TIME ZONE 'UTC')
+        AND e.effective_at < ((g.last_on + ${WINDOW_DAYS} + 1)::timestamp AT TIME ZONE 'UTC')
+        AND e.currency = g.currency AND (e.direction = :normalBalance) = (g.amount > 0)
+        AND ${UNMATCHED_ENTRY}
+      ORDER BY e.amount_minor ${name === 'above' ? 'ASC' : 'DESC'}
+      LIMIT :nearbyMax::int4) n
+)`;
 
 /**
  * Who is looked at: the ticket's unmatched lines (one, or a group's), their total in one currency, their
- * references and the words of their counterparty's name. Then two index-driven sets of entries on the
- * source's account, unioned: those effective within the window whose amount is within the band of the
- * total (entries_account_effective_idx), and those of a transaction whose externalRef is one of the
+ * references and the words of their counterparty's name. Then the entries on the source's account
+ * nearest the total on either side (above), and those of a transaction whose externalRef is one of the
  * references (the unique externalRef index), whatever their amount and date.
  */
 const NEARBY = `
@@ -69,16 +99,10 @@ WITH lines AS MATERIALIZED (
     FROM lines l
    CROSS JOIN LATERAL regexp_split_to_table(lower(coalesce(l.counterparty->>'name', '')), '[^[:alnum:]]+') AS w(token)
    WHERE length(w.token) >= 3
-), nearby AS (
-  SELECT e.transaction_id, e.leg
-    FROM target g
-    JOIN entries e ON e.tenant_id = :tenantId AND e.account_id = :accountId AND NOT e.pending
-                  AND e.effective_at >= ((g.first_on - ${WINDOW_DAYS})::timestamp AT TIME ZONE 'UTC')
-                  AND e.effective_at < ((g.last_on + ${WINDOW_DAYS} + 1)::timestamp AT TIME ZONE 'UTC')
-                  AND e.currency = g.currency
-                  AND e.amount_minor BETWEEN abs(g.amount) - abs(g.amount) * :bandBps::int4 / 10000
-                                         AND abs(g.amount) + abs(g.amount) * :bandBps::int4 / 10000
-                  AND (e.direction = :normalBalance) = (g.amount > 0)
+), ${side('above')}, ${side('below')}, nearby AS (
+  SELECT transaction_id, leg FROM above
+  UNION
+  SELECT transaction_id, leg FROM below
   UNION
   SELECT e.transaction_id, e.leg
     FROM refs r
@@ -117,7 +141,7 @@ const CANDIDATES = `${NEARBY}, candidates AS (
     JOIN transactions t ON t.tenant_id = :tenantId AND t.id = c.transaction_id
 )`;
 
-/** Exact amount first, then closeness; then the date, a shared reference, a counterparty's word. */
+/** The score of each candidate; ties go to the closer amount, then the closer date. */
 const SCORED = `
 SELECT f.transaction_id, f.external_ref, f.description, f.effective_at, f.entries, f.line_ids, f.currency::text,
        f.amount::text, f.line_amount::text, f.days_apart, f.reference,
@@ -126,7 +150,7 @@ SELECT f.transaction_id, f.external_ref, f.description, f.effective_at, f.entrie
        f.token,
        (CASE WHEN f.difference = 0 THEN ${SCORE.sameAmount}
              ELSE greatest(0, floor(${SCORE.nearAmountMax} - ${SCORE.nearAmountMax} * f.difference::numeric
-                                                               / greatest(abs(f.line_amount), 1)))::int4 END
+                                      / greatest(abs(f.line_amount) * :bandBps::int4 / 10000, 1)))::int4 END
         + CASE WHEN f.days_apart <= ${WINDOW_DAYS}
                THEN greatest(0, ${SCORE.sameDay} - ${SCORE.perDayApart} * f.days_apart) ELSE 0 END
         + CASE WHEN f.reference IS NULL THEN 0 ELSE ${SCORE.reference} END
