@@ -7,21 +7,17 @@ import {
 } from '../libs/reconciliation/src/matching/suggest-candidates.use-case';
 import { SUGGEST_TRANSACTIONS } from '../libs/reconciliation/src/matching/suggestions.sql';
 import { type ApiHarness, startApi } from './support/api-harness';
+import { bankTenant as bankOf, deposit } from './support/candidate-fixtures';
 import {
-  DAY_MS,
   type TestTenant,
-  createAccount,
   createApiKey,
   expectError,
   expectValidationError,
   mustPost,
-  seededTenant,
   sqlRows,
 } from './support/ledger-fixtures';
 import {
   bankCsv,
-  createSource,
-  financeKey,
   listTickets,
   runReconciliation,
   statementDay,
@@ -36,33 +32,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** Money in to an account: debit it (an asset), credit income. */
-function deposit(amount: string, options: { account?: string; ref?: string; description?: string; daysAgo: number }) {
-  return {
-    ...(options.ref ? { externalRef: options.ref } : {}),
-    ...(options.description ? { description: options.description } : {}),
-    effectiveAt: new Date(Date.now() - options.daysAgo * DAY_MS).toISOString(),
-    entries: [
-      { account: options.account ?? 'assets:bank', direction: 'debit', amount, currency: 'USD' },
-      { account: 'income:sales', direction: 'credit', amount, currency: 'USD' },
-    ],
-  };
-}
-
-async function bankTenant(name: string): Promise<{ tenant: TestTenant; key: string }> {
-  const tenant = await seededTenant(api, name);
-  for (const code of ['assets:bank', 'assets:other'])
-    await createAccount(api, tenant.adminKey, { code, currency: 'USD', normalBalance: 'debit', allowNegative: true });
-  await createAccount(api, tenant.adminKey, {
-    code: 'income:sales',
-    currency: 'USD',
-    normalBalance: 'credit',
-    allowNegative: true,
-  });
-  const key = await financeKey(api, tenant);
-  await createSource(api, key, { name: 'bank', account: 'assets:bank', format: 'csv:bank' });
-  return { tenant, key };
-}
+const bankTenant = (name: string) => bankOf(api, name);
 
 const candidates = (key: string, id: string, query = '') =>
   api.request('GET', `/v1/discrepancies/${id}/candidates${query}`, { key });

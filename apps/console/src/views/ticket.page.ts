@@ -9,6 +9,7 @@ import { link } from '../router';
 import { actionsView, type TicketActions } from './ticket-actions';
 import { type Explanation, evidenceView } from './ticket-evidence';
 import { historyView } from './ticket-history';
+import { type Candidate, type CandidatesState, candidatesView, matchBodyOf } from './ticket-candidates';
 import { explainError, failure, loading, notice } from './states';
 
 type TicketWithHistory = Ticket & { history: TicketEvent[] };
@@ -49,6 +50,20 @@ async function explain(ticket: Ticket): Promise<Explanation> {
   };
 }
 
+/** Suggestions are for a ticket still being worked that is about statement lines. */
+const wantsCandidates = (ticket: Ticket) =>
+  (ticket.status === 'open' || ticket.status === 'acknowledged') && statementLineIds(ticket.evidence).length > 0;
+
+async function readCandidates(ticket: Ticket): Promise<CandidatesState | undefined> {
+  if (!wantsCandidates(ticket)) return undefined;
+  try {
+    const found = await api.get<{ data: Candidate[] }>(apiPath`/v1/discrepancies/${ticket.id}/candidates`);
+    return { status: 'loaded', data: found.data };
+  } catch {
+    return { status: 'failed' };
+  }
+}
+
 const OVERDUE_BADGE = html` <span class="badge overdue">Overdue</span>`;
 
 function summary(ticket: Ticket): TemplateResult {
@@ -74,6 +89,7 @@ export const ticketPage: Page = async (context) => {
   context.render(html`${back}<h1 tabindex="-1">Ticket</h1>${loading('the ticket')}`);
   let ticket: TicketWithHistory;
   let explanation: Explanation | undefined;
+  let candidates: CandidatesState | undefined;
   let outcome: TemplateResult = notice(undefined);
   let busy = false;
 
@@ -82,6 +98,7 @@ export const ticketPage: Page = async (context) => {
       <h1 tabindex="-1">${ticket.summary}</h1>
       ${summary(ticket)}
       ${evidenceView(ticket, explanation)}
+      ${candidates ? candidatesView(candidates, canWork(context.principal) ? actions.matchCandidate : undefined) : ''}
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">Work this ticket</h2>
         <div id="outcome" tabindex="-1">${outcome}</div>
@@ -110,13 +127,22 @@ export const ticketPage: Page = async (context) => {
     // The form used may be gone (a resolved ticket has none): the reader continues at the outcome.
     document.getElementById('outcome')?.focus();
   };
-  const actions: TicketActions = {
+  const actions: TicketActions & { matchCandidate(candidate: Candidate): void } = {
     update: (change, done) => void run(() => api.patch(apiPath`/v1/discrepancies/${id}`, change), done),
     match: (body) =>
       void run(async () => {
         await api.post(apiPath`/v1/matches`, body);
         explanation = await explain(ticket);
       }, 'Matched. The next reconciliation run resolves the ticket if the match explains it.'),
+    // The suggestion's lines and entries matched by hand, and the ticket resolved saying so.
+    matchCandidate: (candidate) =>
+      void run(async () => {
+        await api.post(apiPath`/v1/matches`, matchBodyOf(candidate));
+        const note = `Matched to transaction ${candidate.transactionId} from the suggestions.`;
+        await api.patch(apiPath`/v1/discrepancies/${id}`, { status: 'resolved', note });
+        candidates = undefined;
+        explanation = await explain(ticket);
+      }, 'Matched and resolved.'),
   };
 
   try {
@@ -125,7 +151,8 @@ export const ticketPage: Page = async (context) => {
     context.render(html`${back}<h1 tabindex="-1">Ticket</h1>${failure(error, context.reload)}`);
     return;
   }
+  candidates = wantsCandidates(ticket) ? { status: 'loading' } : undefined;
   draw();
-  explanation = await explain(ticket);
+  [explanation, candidates] = await Promise.all([explain(ticket), readCandidates(ticket)]);
   draw();
 };
