@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CANDIDATE_AMOUNT_BAND_BPS,
   CANDIDATE_NEARBY_MAX,
+  CANDIDATE_SCAN_MAX,
   CANDIDATE_WINDOW_DAYS,
 } from '../libs/reconciliation/src/matching/suggest-candidates.use-case';
 import { SUGGEST_TRANSACTIONS } from '../libs/reconciliation/src/matching/suggestions.sql';
@@ -243,6 +244,7 @@ describe('suggestions on an account with tens of thousands of entries', () => {
       windowDays: CANDIDATE_WINDOW_DAYS,
       bandBps: CANDIDATE_AMOUNT_BAND_BPS,
       nearbyMax: CANDIDATE_NEARBY_MAX,
+      scanMax: CANDIDATE_SCAN_MAX,
       limit: 50,
     };
     const [explained] = await sqlRows<{ 'QUERY PLAN': any[] }>(

@@ -14,8 +14,9 @@ export const CANDIDATES_MAX = 50;
 export const CANDIDATE_WINDOW_DAYS = 7;
 /** An entry within this share of the lines' total (in basis points: 20%) is near in amount. */
 export const CANDIDATE_AMOUNT_BAND_BPS = 2_000;
-/** Entries looked at on either side of the lines' total: what bounds the work on a busy account. */
+/** Entries in the window kept, and entries read at most, on either side of the lines' total (the bound). */
 export const CANDIDATE_NEARBY_MAX = 200;
+export const CANDIDATE_SCAN_MAX = 2_000;
 
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -57,6 +58,7 @@ export class SuggestCandidatesUseCase {
       windowDays: CANDIDATE_WINDOW_DAYS,
       bandBps: CANDIDATE_AMOUNT_BAND_BPS,
       nearbyMax: CANDIDATE_NEARBY_MAX,
+      scanMax: CANDIDATE_SCAN_MAX,
       limit: command.limit,
     });
     return { data: rows.map((row) => candidateView(row, CANDIDATE_WINDOW_DAYS)) };

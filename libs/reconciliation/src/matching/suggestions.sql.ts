@@ -15,8 +15,9 @@ export type SuggestionParams = MatchScope & {
   windowDays: number;
   /** How far an entry's amount may be from the lines' total, in basis points of that total. */
   bandBps: number;
-  /** Entries looked at on either side of the lines' total. */
+  /** Entries of the window kept, and entries read, on either side of the lines' total. */
   nearbyMax: number;
+  scanMax: number;
   limit: number;
 };
 
@@ -50,23 +51,28 @@ export const SCORE = { sameAmount: 35, nearAmountMax: 20, sameDay: 15, perDayApa
 const WINDOW_DAYS = ':windowDays::int4';
 const BAND = 'abs(g.amount) * :bandBps::int4 / 10000';
 
-/**
- * The unmatched entries nearest the lines' total on one side of it (at most :nearbyMax, within the band),
- * effective within the window: the account's amounts index walked outward from the total, so the work
- * is bounded by :nearbyMax however many entries the account has.
- */
 const ABOVE = `e.amount_minor >= abs(g.amount) AND e.amount_minor <= abs(g.amount) + ${BAND}`;
 const BELOW = `e.amount_minor < abs(g.amount) AND e.amount_minor >= abs(g.amount) - ${BAND}`;
 
+/**
+ * The unmatched entries nearest the lines' total on one side of it (within the band, at most
+ * :nearbyMax) that are effective within the window. The account's amounts index
+ * (entries_account_amount_idx) is walked outward from the total for at most :scanMax entries, and only
+ * those are filtered: the work is bounded however many entries the account has, at the price of missing
+ * an entry in the window when more than :scanMax entries outside it are nearer in amount.
+ */
 const side = (name: 'above' | 'below') => `${name} AS MATERIALIZED (
   SELECT n.transaction_id, n.leg
     FROM target g
    CROSS JOIN LATERAL (
-     SELECT e.transaction_id, e.leg
-       FROM entries e
-      WHERE e.tenant_id = :tenantId AND e.account_id = :accountId AND NOT e.pending
-        AND ${name === 'above' ? ABOVE : BELOW}
-        AND e.effective_at >= ((g.first_on - ${WINDOW_DAYS})::timestamp AT TIME ZONE 'UTC')
+     SELECT e.transaction_id, e.leg, e.amount_minor
+       FROM (SELECT e.tenant_id, e.transaction_id, e.leg, e.amount_minor, e.currency, e.direction, e.effective_at
+               FROM entries e
+              WHERE e.tenant_id = :tenantId AND e.account_id = :accountId AND NOT e.pending
+                AND ${name === 'above' ? ABOVE : BELOW}
+              ORDER BY e.amount_minor ${name === 'above' ? 'ASC' : 'DESC'}
+              LIMIT :scanMax::int4) e
+      WHERE e.effective_at >= ((g.first_on - ${WINDOW_DAYS})::timestamp AT TIME ZONE 'UTC')
         AND e.effective_at < ((g.last_on + ${WINDOW_DAYS} + 1)::timestamp AT TIME ZONE 'UTC')
         AND e.currency = g.currency AND (e.direction = :normalBalance) = (g.amount > 0)
         AND ${UNMATCHED_ENTRY}
