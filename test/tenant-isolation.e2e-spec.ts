@@ -67,6 +67,7 @@ const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string | Record<
   '/v1/matches/{id}': (o) => o.matchId,
   '/v1/reconciliation/runs/{id}': (o) => o.runId,
   '/v1/discrepancies/{id}': (o) => o.discrepancyId,
+  '/v1/discrepancies/{id}/candidates': (o) => o.discrepancyId,
   '/v1/webhooks/{id}': (o) => o.webhookId,
   '/v1/api-keys/{id}': (o) => o.apiKeyId,
   '/v1/owner-routes/{id}': (o) => o.ownerRouteId,
