@@ -69,6 +69,7 @@ const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string | Record<
   '/v1/discrepancies/{id}': (o) => o.discrepancyId,
   '/v1/discrepancies/{id}/reopen': (o) => o.discrepancyId,
   '/v1/discrepancies/{id}/comments': (o) => o.discrepancyId,
+  '/v1/discrepancies/{id}/candidates': (o) => o.discrepancyId,
   '/v1/webhooks/{id}': (o) => o.webhookId,
   '/v1/api-keys/{id}': (o) => o.apiKeyId,
   '/v1/owner-routes/{id}': (o) => o.ownerRouteId,

@@ -27,6 +27,13 @@ export type { TicketView, TicketEventView, TicketStatus, TicketCounts } from './
 export { DISCREPANCY_KINDS, KIND_POLICY, type DiscrepancyKind, type Finding } from './domain/finding';
 export { ownerFor, UNASSIGNED, type OwnerRoute } from './domain/routing';
 export { ManageMatchesUseCase, MANUAL_MATCH_MEMBERS_MAX, type MatchView } from './matching/manage-matches.use-cases';
+export {
+  SuggestCandidatesUseCase,
+  CANDIDATES_DEFAULT,
+  CANDIDATES_MAX,
+  CANDIDATE_WINDOW_DAYS,
+} from './matching/suggest-candidates.use-case';
+export type { CandidateView, CandidateReason } from './matching/candidate-reasons';
 export { MatchingRulesUseCases, type MatchingRulesView, type MatchingRuleView } from './rules/matching-rules.use-cases';
 export {
   matchingRule,

@@ -8,6 +8,7 @@ import { MatchRepository } from './matching/match.repository';
 import { MatchStatements } from './matching/match-statements';
 import { MatchViews } from './matching/match-views';
 import { MatchingRepository } from './matching/matching.repository';
+import { SuggestCandidatesUseCase } from './matching/suggest-candidates.use-case';
 import { MatchingRuleRepository } from './rules/matching-rule.repository';
 import { MatchingRulesUseCases } from './rules/matching-rules.use-cases';
 import { ReconciliationStatisticsUseCase } from './reconciliation-statistics.use-case';
@@ -35,6 +36,7 @@ import {
 
 const useCases = [
   ManageMatchesUseCase,
+  SuggestCandidatesUseCase,
   MatchingRulesUseCases,
   RunReconciliationUseCase,
   GetRunUseCase,

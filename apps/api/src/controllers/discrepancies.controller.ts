@@ -4,12 +4,16 @@ import { Audited, CurrentPrincipal, type Principal } from '@ledger/auth';
 import { instantSchema, positiveAmountSchema } from '@ledger/ledger';
 import {
   BulkUpdateDiscrepanciesUseCase,
+  CANDIDATES_DEFAULT,
+  CANDIDATES_MAX,
+  CANDIDATE_WINDOW_DAYS,
   CommentOnDiscrepancyUseCase,
   CountDiscrepanciesUseCase,
   DISCREPANCY_KINDS,
   GetDiscrepancyUseCase,
   ListDiscrepanciesUseCase,
   ReopenDiscrepancyUseCase,
+  SuggestCandidatesUseCase,
   UpdateDiscrepancyUseCase,
 } from '@ledger/reconciliation';
 import { z } from 'zod';
@@ -17,7 +21,12 @@ import { IfMatchHeader, expectedVersionOf } from '../http/if-match';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
 import { bulkTicketResultsView } from '../openapi/views/discrepancies.views';
-import { ticketCountsView, ticketPage, ticketWithHistoryView } from '../openapi/views/reconciliation.views';
+import {
+  candidateList,
+  ticketCountsView,
+  ticketPage,
+  ticketWithHistoryView,
+} from '../openapi/views/reconciliation.views';
 import { pageQuerySchema } from './query.schemas';
 import {
   type BulkTicketChange,
@@ -40,6 +49,16 @@ const discrepanciesQuerySchema = pageQuerySchema.extend({
   openedBefore: instantSchema.optional(),
 });
 
+const candidatesQuerySchema = z.strictObject({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(CANDIDATES_MAX)
+    .default(CANDIDATES_DEFAULT)
+    .meta({ description: 'Suggestions at most.' }),
+});
+
 const READERS = ['finance', 'auditor', 'admin'] as const;
 
 /** The discrepancy tickets: the queue, one ticket, and the ways a person works them. */
@@ -54,6 +73,7 @@ export class DiscrepanciesController {
     private readonly reopenDiscrepancy: ReopenDiscrepancyUseCase,
     private readonly commentOnDiscrepancy: CommentOnDiscrepancyUseCase,
     private readonly bulkUpdateDiscrepancies: BulkUpdateDiscrepanciesUseCase,
+    private readonly suggestCandidates: SuggestCandidatesUseCase,
   ) {}
 
   @Get()
@@ -126,6 +146,29 @@ export class DiscrepanciesController {
   }
 
   /** Assign, acknowledge, resolve or ignore (these two need a note); every change lands in the history. */
+  @Get(':id/candidates')
+  @Endpoint({
+    operationId: 'suggestDiscrepancyCandidates',
+    summary: "Suggest ledger transactions for a ticket's statement lines",
+    description:
+      "Unmatched posted entries on the source's account, same currency, effective within " +
+      `${CANDIDATE_WINDOW_DAYS} days of the lines' booking dates and within a fifth of their total either way, or ` +
+      "of a transaction whose externalRef is one of the lines' references; scored (exact amount first, then " +
+      'closeness, the date, a shared reference, a word of the counterparty) and best first. Match one with ' +
+      '`POST /v1/matches`. A ticket about a ledger entry (`missing_in_statement`) or about no line has none.',
+    access: READERS,
+    query: candidatesQuerySchema,
+    answer: { status: 200, description: 'The suggestions, best first.', schema: candidateList },
+    errors: ['NOT_FOUND'],
+  })
+  candidates(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query(new ZodValidationPipe(candidatesQuerySchema, 'query')) query: z.output<typeof candidatesQuerySchema>,
+  ) {
+    return this.suggestCandidates.execute({ tenantId: principal.tenantId, id, limit: query.limit });
+  }
+
   @Patch(':id')
   @Endpoint({
     operationId: 'updateDiscrepancy',

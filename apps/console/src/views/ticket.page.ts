@@ -10,6 +10,7 @@ import { actionsView, type TicketActions } from './ticket-actions';
 import { type Explanation, evidenceView } from './ticket-evidence';
 import { historyView } from './ticket-history';
 import { STALE_TICKET_TEXT, commentKeys } from './ticket-lifecycle';
+import { type Candidate, type CandidatesState, candidatesView, matchBodyOf } from './ticket-candidates';
 import { explainError, failure, loading, notice } from './states';
 
 type TicketWithHistory = Ticket & { history: TicketEvent[] };
@@ -50,6 +51,20 @@ async function explain(ticket: Ticket): Promise<Explanation> {
   };
 }
 
+/** Suggestions are for a ticket still being worked that is about statement lines. */
+const wantsCandidates = (ticket: Ticket) =>
+  (ticket.status === 'open' || ticket.status === 'acknowledged') && statementLineIds(ticket.evidence).length > 0;
+
+async function readCandidates(ticket: Ticket): Promise<CandidatesState | undefined> {
+  if (!wantsCandidates(ticket)) return undefined;
+  try {
+    const found = await api.get<{ data: Candidate[] }>(apiPath`/v1/discrepancies/${ticket.id}/candidates`);
+    return { status: 'loaded', data: found.data };
+  } catch {
+    return { status: 'failed' };
+  }
+}
+
 const OVERDUE_BADGE = html` <span class="badge overdue">Overdue</span>`;
 
 function summary(ticket: Ticket): TemplateResult {
@@ -75,6 +90,7 @@ export const ticketPage: Page = async (context) => {
   context.render(html`${back}<h1 tabindex="-1">Ticket</h1>${loading('the ticket')}`);
   let ticket: TicketWithHistory;
   let explanation: Explanation | undefined;
+  let candidates: CandidatesState | undefined;
   let outcome: TemplateResult = notice(undefined);
   let busy = false;
 
@@ -83,6 +99,7 @@ export const ticketPage: Page = async (context) => {
       <h1 tabindex="-1">${ticket.summary}</h1>
       ${summary(ticket)}
       ${evidenceView(ticket, explanation)}
+      ${candidates ? candidatesView(candidates, canWork(context.principal) ? actions.matchCandidate : undefined) : ''}
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">Work this ticket</h2>
         <div id="outcome" tabindex="-1">${outcome}</div>
@@ -122,7 +139,7 @@ export const ticketPage: Page = async (context) => {
   };
   const comments = commentKeys();
   const path = apiPath`/v1/discrepancies/${id}`;
-  const actions: TicketActions = {
+  const actions: TicketActions & { matchCandidate(candidate: Candidate): void } = {
     update: (change, done) => void run(() => api.patch(path, change, { ifMatch: ticket.version }), done),
     match: (body) =>
       void run(async () => {
@@ -136,6 +153,15 @@ export const ticketPage: Page = async (context) => {
         await api.post(apiPath`/v1/discrepancies/${id}/comments`, { note }, { idempotencyKey: comments.keyFor(note) });
         comments.stored();
       }, 'Comment added.'),
+    // The suggestion's lines and entries matched by hand, and the ticket resolved saying so.
+    matchCandidate: (candidate) =>
+      void run(async () => {
+        await api.post(apiPath`/v1/matches`, matchBodyOf(candidate));
+        const note = `Matched to transaction ${candidate.transactionId} from the suggestions.`;
+        await api.patch(path, { status: 'resolved', note }, { ifMatch: ticket.version });
+        candidates = undefined;
+        explanation = await explain(ticket);
+      }, 'Matched and resolved.'),
   };
 
   try {
@@ -144,7 +170,8 @@ export const ticketPage: Page = async (context) => {
     context.render(html`${back}<h1 tabindex="-1">Ticket</h1>${failure(error, context.reload)}`);
     return;
   }
+  candidates = wantsCandidates(ticket) ? { status: 'loading' } : undefined;
   draw();
-  explanation = await explain(ticket);
+  [explanation, candidates] = await Promise.all([explain(ticket), readCandidates(ticket)]);
   draw();
 };

@@ -633,6 +633,28 @@ export interface paths {
         patch: operations["updateDiscrepancy"];
         trace?: never;
     };
+    "/v1/discrepancies/{id}/candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Suggest ledger transactions for a ticket's statement lines
+         * @description Unmatched posted entries on the source's account, same currency, effective within 7 days of the lines' booking dates and within a fifth of their total either way, or of a transaction whose externalRef is one of the lines' references; scored (exact amount first, then closeness, the date, a shared reference, a word of the counterparty) and best first. Match one with `POST /v1/matches`. A ticket about a ledger entry (`missing_in_statement`) or about no line has none.
+         *
+         *     An API key with one of the roles finance, auditor or admin.
+         */
+        get: operations["suggestDiscrepancyCandidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/discrepancies/{id}/reopen": {
         parameters: {
             query?: never;
@@ -1755,6 +1777,57 @@ export interface components {
                     code: string;
                     message: string;
                 };
+            }[];
+        };
+        /** @description Ledger transactions likely to explain the ticket, best first. */
+        DiscrepancyCandidates: {
+            data: {
+                /**
+                 * Format: uuid
+                 * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+                 */
+                transactionId: string;
+                externalRef: string | null;
+                description: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC.
+                 * @example 2026-11-29T10:00:00.000Z
+                 */
+                effectiveAt: string;
+                entries: {
+                    leg: number;
+                    /** @enum {string} */
+                    direction: "debit" | "credit";
+                    /**
+                     * @description An amount of minor units as a string of digits ("1050" is 10.50 USD).
+                     * @example 1050
+                     */
+                    amount: string;
+                    /** @example USD */
+                    currency: string;
+                }[];
+                /** @description The ticket's lines still unmatched, to match with it. */
+                statementLines: string[];
+                /**
+                 * @description The entries signed like the lines (money in positive).
+                 * @example -250
+                 */
+                amount: string;
+                /** @example USD */
+                currency: string;
+                score: number;
+                reasons: {
+                    /** @enum {string} */
+                    code: "same_amount" | "near_amount" | "reference" | "date_within_days" | "counterparty_token";
+                    /**
+                     * @description What the reason is about: the difference (minor units), the reference, the days, the word.
+                     * @example INV-123
+                     */
+                    detail: string | null;
+                    /** @description The reason in words. */
+                    text: string;
+                }[];
             }[];
         };
         DiscrepancyCounts: {
@@ -4733,6 +4806,38 @@ export interface operations {
             404: components["responses"]["NotFound"];
             412: components["responses"]["StaleVersion"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    suggestDiscrepancyCandidates: {
+        parameters: {
+            query?: {
+                /** @description Suggestions at most. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suggestions, best first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscrepancyCandidates"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };

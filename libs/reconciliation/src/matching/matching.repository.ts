@@ -29,6 +29,7 @@ import {
   UNMATCHED_LINES,
   type UnmatchedLineRow,
 } from './unexplained.sql';
+import { SUGGEST_TRANSACTIONS, type SuggestionParams, type SuggestionRow } from './suggestions.sql';
 
 export const exactness = (rule: MatchingRule): Exactness =>
   rule.toleranceMinor === 0n && rule.toleranceBps === 0 ? 'exact' : 'tolerant';
@@ -116,6 +117,11 @@ export class MatchingRepository {
 
   missingInStatement(scope: MatchScope, graceDays: number, limit: number): Promise<MissingInStatementRow[]> {
     return this.db.query(MISSING_IN_STATEMENT, { ...scope, graceDays, limit });
+  }
+
+  /** The ledger transactions most likely to explain these statement lines, best first (a ticket's suggestions). */
+  suggestTransactions(params: SuggestionParams): Promise<SuggestionRow[]> {
+    return this.db.query(SUGGEST_TRANSACTIONS, params);
   }
 
   /** Inside a step's transaction: a read that probes indexes per row with nested loops allowed, bulk plans after. */

@@ -8,6 +8,7 @@ import type {
   MatchingRulesView,
   MatchView,
   RunView,
+  SuggestCandidatesUseCase,
   TicketView,
 } from '@ledger/reconciliation';
 import { DISCREPANCY_KINDS } from '@ledger/reconciliation';
@@ -146,6 +147,40 @@ export const matchingRulesView = component(
   }),
 );
 
+const candidateReason = z.strictObject({
+  code: z.enum(['same_amount', 'near_amount', 'reference', 'date_within_days', 'counterparty_token']),
+  detail: z
+    .string()
+    .nullable()
+    .meta({
+      description: 'What the reason is about: the difference (minor units), the reference, the days, the word.',
+      examples: ['INV-123'],
+    }),
+  text: z.string().meta({ description: 'The reason in words.' }),
+});
+
+export const candidateList = component(
+  'DiscrepancyCandidates',
+  z
+    .strictObject({
+      data: z.array(
+        z.strictObject({
+          transactionId: id,
+          externalRef: z.string().nullable(),
+          description: z.string().nullable(),
+          effectiveAt: instant,
+          entries: z.array(z.strictObject({ leg: z.number().int().min(0), direction: side, amount, currency })),
+          statementLines: z.array(id).meta({ description: "The ticket's lines still unmatched, to match with it." }),
+          amount: signedAmount.meta({ description: 'The entries signed like the lines (money in positive).' }),
+          currency,
+          score: z.number().int().min(0).max(100),
+          reasons: z.array(candidateReason),
+        }),
+      ),
+    })
+    .meta({ description: 'Ledger transactions likely to explain the ticket, best first.' }),
+);
+
 export const ownerRouteView = component(
   'OwnerRoute',
   z.strictObject({
@@ -170,6 +205,7 @@ export type ReconciliationViewsMatch = [
   Assert<Same<TicketView, Output<typeof ticketView>>>,
   Assert<Same<Answer<GetDiscrepancyUseCase['execute']>, Output<typeof ticketWithHistoryView>>>,
   Assert<Same<Answer<CountDiscrepanciesUseCase['execute']>, Output<typeof ticketCountsView>>>,
+  Assert<Same<Answer<SuggestCandidatesUseCase['execute']>, Output<typeof candidateList>>>,
   Assert<
     Same<MatchView, Omit<MatchOutput, 'entries'> & { entries: Widened<MatchOutput['entries'][number], 'direction'>[] }>
   >,
