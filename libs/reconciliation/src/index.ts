@@ -15,6 +15,7 @@ export {
   CountDiscrepanciesUseCase,
 } from './tickets/discrepancy-reads.use-cases';
 export { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';
+export { AdjustDiscrepancyUseCase, type AdjustmentResult } from './tickets/adjust-discrepancy.use-case';
 export type { TicketView, TicketEventView, TicketStatus, TicketCounts } from './tickets/ticket.views';
 export { DISCREPANCY_KINDS, KIND_POLICY, type DiscrepancyKind, type Finding } from './domain/finding';
 export { ownerFor, UNASSIGNED, type OwnerRoute } from './domain/routing';

@@ -23,6 +23,7 @@ import { OwnerRouteRepository } from './tickets/owner-route.repository';
 import { SyncTickets } from './tickets/sync-tickets';
 import { TicketRepository } from './tickets/ticket.repository';
 import { UpdateDiscrepancyUseCase } from './tickets/update-discrepancy.use-case';
+import { AdjustDiscrepancyUseCase } from './tickets/adjust-discrepancy.use-case';
 import {
   DeleteOwnerRouteUseCase,
   ListOwnerRoutesUseCase,
@@ -39,6 +40,7 @@ const useCases = [
   CountDiscrepanciesUseCase,
   GetDiscrepancyUseCase,
   UpdateDiscrepancyUseCase,
+  AdjustDiscrepancyUseCase,
   CreateOwnerRouteUseCase,
   ListOwnerRoutesUseCase,
   UpdateOwnerRouteUseCase,
