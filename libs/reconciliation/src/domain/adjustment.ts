@@ -50,7 +50,9 @@ export function adjustmentScope(ticket: {
   const { evidence } = ticket;
   if (ticket.kind === 'missing_in_ledger') {
     const lineId = text(evidence.statementLineId);
-    return lineId === undefined ? { reason: 'its evidence names no line' } : { statementLineIds: [lineId], entries: [] };
+    return lineId === undefined
+      ? { reason: 'its evidence names no line' }
+      : { statementLineIds: [lineId], entries: [] };
   }
   if (ticket.kind !== 'amount_mismatch')
     return { reason: `a ${ticket.kind} ticket is not fixed by booking: only missing_in_ledger and amount_mismatch` };
@@ -58,7 +60,12 @@ export function adjustmentScope(ticket: {
   const lineId = text(evidence.statementLineId);
   const transactionId = text(evidence.transactionId);
   const ledgerAmount = text(evidence.ledgerAmount);
-  if (lineId === undefined || transactionId === undefined || ledgerAmount === undefined || !/^-?\d+$/.test(ledgerAmount))
+  if (
+    lineId === undefined ||
+    transactionId === undefined ||
+    ledgerAmount === undefined ||
+    !/^-?\d+$/.test(ledgerAmount)
+  )
     return { reason: 'its evidence does not name the line and the transaction' };
   return { statementLineIds: [lineId], entries: [{ transactionId, signedAmountMinor: BigInt(ledgerAmount) }] };
 }

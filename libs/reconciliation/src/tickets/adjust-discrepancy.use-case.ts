@@ -200,7 +200,9 @@ export class AdjustDiscrepancyUseCase {
     const legs = adjustmentLegs(booking.differenceMinor, booking.source.normalBalance);
     // An amount mismatch's reference already names the transaction it differs from.
     const externalRef =
-      ticket.kind === 'missing_in_ledger' ? bookingReference(booking.lines[0]!.refs, EXTERNAL_REF_LENGTH_MAX) : undefined;
+      ticket.kind === 'missing_in_ledger'
+        ? bookingReference(booking.lines[0]!.refs, EXTERNAL_REF_LENGTH_MAX)
+        : undefined;
     const line = booking.lines.length === 1 ? booking.lines[0]!.description : '';
     const description = command.description ?? (line || ticket.summary);
     const { transaction, created } = await this.posting.execute({
@@ -212,7 +214,12 @@ export class AdjustDiscrepancyUseCase {
         effectiveAt: command.effectiveAt ?? defaultEffectiveAt(booking.lines, new Date()),
         metadata: { discrepancyId: ticket.id },
         entries: [
-          { account: booking.source.code, direction: legs.source, amount: legs.amountMinor, currency: booking.currency },
+          {
+            account: booking.source.code,
+            direction: legs.source,
+            amount: legs.amountMinor,
+            currency: booking.currency,
+          },
           { account: counter.code, direction: legs.counter, amount: legs.amountMinor, currency: booking.currency },
         ],
       },

@@ -85,9 +85,9 @@ export const ticketWithHistoryView = component(
 
 export const ticketAdjustmentView = component(
   'DiscrepancyAdjustment',
-  z
-    .strictObject({ transaction: transactionView, ticket: ticketWithHistoryView })
-    .meta({ description: 'The transaction that booked the ticket, and the ticket resolved, naming it in its history.' }),
+  z.strictObject({ transaction: transactionView, ticket: ticketWithHistoryView }).meta({
+    description: 'The transaction that booked the ticket, and the ticket resolved, naming it in its history.',
+  }),
 );
 
 export const ticketCountsView = component(
