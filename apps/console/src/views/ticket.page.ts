@@ -7,6 +7,7 @@ import { formatAge, formatInstant, formatMinor, humanize } from '../format';
 import { type Page, canWork } from '../page';
 import { link } from '../router';
 import { actionsView, type TicketActions } from './ticket-actions';
+import { adjustmentPanel } from './ticket-adjustment';
 import { type Explanation, evidenceView } from './ticket-evidence';
 import { historyView } from './ticket-history';
 import { explainError, failure, loading, notice } from './states';
@@ -81,6 +82,7 @@ export const ticketPage: Page = async (context) => {
     context.render(html`${back}
       <h1 tabindex="-1">${ticket.summary}</h1>
       ${summary(ticket)}
+      ${adjustment(ticket)}
       ${evidenceView(ticket, explanation)}
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">Work this ticket</h2>
@@ -110,6 +112,13 @@ export const ticketPage: Page = async (context) => {
     // The form used may be gone (a resolved ticket has none): the reader continues at the outcome.
     document.getElementById('outcome')?.focus();
   };
+  // A booking matches the line too: the evidence is read again to show the new transaction.
+  const adjustment = adjustmentPanel(canWork(context.principal), draw, (work, done) =>
+    run(async () => {
+      await work();
+      explanation = await explain(ticket);
+    }, done),
+  );
   const actions: TicketActions = {
     update: (change, done) => void run(() => api.patch(apiPath`/v1/discrepancies/${id}`, change), done),
     match: (body) =>
