@@ -12,6 +12,7 @@ import {
   mustPost,
   seededTenant,
   sqlRows,
+  transfer,
 } from './support/ledger-fixtures';
 import {
   bankCsv,
@@ -313,5 +314,54 @@ describe('POST /v1/discrepancies/:id/adjustments', () => {
     const bank = await api.request('GET', '/v1/accounts/assets:bank', { key: tenant.posterKey });
     // 20.00 + 100.00 + 7.00 deposited, -12.50 fee, -0.50 difference, +3.21 interest.
     expect(bank.body.balances.posted).toBe(String(2000 + 10000 + 700 - 1250 - 50 + 321));
+  });
+});
+
+describe('booking the difference of a payout group', () => {
+  it('books what the lines and entries of the group differ by, and matches them all with the new entry', async () => {
+    const tenant = await seededTenant(api, 'group adjustment');
+    for (const [code, normalBalance] of [
+      ['assets:gateway:clearing', 'debit'],
+      ['income:sales', 'credit'],
+    ] as const)
+      await createAccount(api, tenant.adminKey, { code, currency: 'USD', normalBalance, allowNegative: true });
+    const finance = await financeKey(api, tenant);
+    await createSource(api, finance, { name: 'gateway', account: 'assets:gateway:clearing', format: 'csv:gateway' });
+    const sales = await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('assets:gateway:clearing', 'income:sales', '2999', 'USD', { externalRef: 'po_M' }),
+    );
+    const header = 'id,created,available_on,currency,gross,fee,net,reporting_category,source_id,payout_id,description';
+    const rows = [1, 2].map(
+      (n) =>
+        `txn_${n},${statementDay(-2)} 09:00:00,${statementDay(-1)} 00:00:00,usd,${n}0.00,0.00,${n}0.00,charge,` +
+        `ch_${n},po_M,Order ${n}`,
+    );
+    await uploadStatement(api, finance, 'gateway', 'gateway.csv', `${[header, ...rows].join('\n')}\n`);
+    await runReconciliation(api, finance);
+    const [ticket] = (await listTickets(api, finance, '&kind=amount_mismatch')) as any[];
+    expect(ticket).toMatchObject({ amount: '1', evidence: { reference: 'po_M', statementLines: 2 } });
+
+    const booked = await adjust(finance, ticket.id, { counterAccount: 'income:sales', description: 'rounding' });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    expect(legs(booked.body.transaction)).toEqual([
+      { accountCode: 'assets:gateway:clearing', direction: 'debit', amount: '1', currency: 'USD' },
+      { accountCode: 'income:sales', direction: 'credit', amount: '1', currency: 'USD' },
+    ]);
+    expect(booked.body.ticket.status).toBe('resolved');
+    const lineIds = ticket.evidence.statementLineIds as string[];
+    const matches = (await api.request('GET', `/v1/matches?statementLine=${lineIds[0]}`, { key: finance })).body.data;
+    expect(matches).toHaveLength(1);
+    expect(matches[0].statementLines.map((line: any) => line.id).sort()).toEqual([...lineIds].sort());
+    expect(matches[0].entries.map((entry: any) => entry.transactionId).sort()).toEqual(
+      [sales.id, booked.body.transaction.id].sort(),
+    );
+
+    const run = await runReconciliation(api, finance);
+    expect(run.stats).toMatchObject({ opened: 0, reopened: 0 });
+    expect(
+      (await listTickets(api, finance, '&status=open')).filter((each) => each.kind !== 'invariant_violation'),
+    ).toEqual([]);
   });
 });
