@@ -67,6 +67,7 @@ const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string | Record<
   '/v1/matches/{id}': (o) => o.matchId,
   '/v1/reconciliation/runs/{id}': (o) => o.runId,
   '/v1/discrepancies/{id}': (o) => o.discrepancyId,
+  '/v1/discrepancies/{id}/adjustments': (o) => o.discrepancyId,
   '/v1/webhooks/{id}': (o) => o.webhookId,
   '/v1/api-keys/{id}': (o) => o.apiKeyId,
   '/v1/owner-routes/{id}': (o) => o.ownerRouteId,
@@ -118,6 +119,8 @@ const crossReferences = (o: TenantObjects): Probe[] => [
     path: '/v1/matches',
     body: { statementLines: [o.lineId], entries: [{ transaction: o.transactionId }] },
   },
+  // A valid body, so that the ticket itself is what B is refused (B has an assets:bank of its own).
+  { method: 'POST', path: `/v1/discrepancies/${o.discrepancyId}/adjustments`, body: { counterAccount: 'assets:bank' } },
   { method: 'POST', path: '/v1/sources', body: { name: 'stolen', account: o.accountId, format: 'csv:bank' } },
 ];
 
