@@ -166,6 +166,23 @@ describe('reconciliation answers as its OpenAPI document says', () => {
     expect(twice.status).toBe(400);
     const missing = { statementLines: [randomUUID()], entries: [{ transaction: fee.id }] };
     expect((await call('POST', '/v1/matches', { key: finance, ...once(), body: missing })).status).toBe(404);
+    // The acknowledged ticket, its line unmatched again, is fixed by booking it; a second booking is refused.
+    const booking = { counterAccount: 'income:sales' };
+    const adjusted = await call('POST', '/v1/discrepancies/{id}/adjustments', {
+      key: finance,
+      ...once(),
+      path,
+      body: booking,
+    });
+    expect(adjusted.status).toBe(201);
+    expect(adjusted.body.ticket.status).toBe('resolved');
+    const again = await call('POST', '/v1/discrepancies/{id}/adjustments', {
+      key: finance,
+      ...once(),
+      path,
+      body: booking,
+    });
+    expect(again.body.error.code).toBe('NOT_ADJUSTABLE');
   });
 
   it('proofs and exports', async () => {

@@ -70,6 +70,7 @@ const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string | Record<
   '/v1/discrepancies/{id}/reopen': (o) => o.discrepancyId,
   '/v1/discrepancies/{id}/comments': (o) => o.discrepancyId,
   '/v1/discrepancies/{id}/candidates': (o) => o.discrepancyId,
+  '/v1/discrepancies/{id}/adjustments': (o) => o.discrepancyId,
   '/v1/webhooks/{id}': (o) => o.webhookId,
   '/v1/api-keys/{id}': (o) => o.apiKeyId,
   '/v1/owner-routes/{id}': (o) => o.ownerRouteId,
@@ -121,6 +122,8 @@ const crossReferences = (o: TenantObjects): Probe[] => [
     path: '/v1/matches',
     body: { statementLines: [o.lineId], entries: [{ transaction: o.transactionId }] },
   },
+  // A valid body, so that the ticket itself is what B is refused (B has an assets:bank of its own).
+  { method: 'POST', path: `/v1/discrepancies/${o.discrepancyId}/adjustments`, body: { counterAccount: 'assets:bank' } },
   { method: 'POST', path: '/v1/sources', body: { name: 'stolen', account: o.accountId, format: 'csv:bank' } },
   // With a valid body, so that the ticket is looked for: A's is not found.
   { method: 'POST', path: `/v1/discrepancies/${o.discrepancyId}/reopen`, body: { note: 'mine now' } },

@@ -18,6 +18,7 @@ import { ExportsController } from './controllers/exports.controller';
 import { HealthController } from './controllers/health.controller';
 import { ImportsController } from './controllers/imports.controller';
 import { AuditLogController } from './controllers/audit-log.controller';
+import { DiscrepancyAdjustmentsController } from './controllers/discrepancy-adjustments.controller';
 import { InboundController } from './controllers/inbound.controller';
 import { MatchesController } from './controllers/matches.controller';
 import { MatchingRulesController } from './controllers/matching-rules.controller';
@@ -96,6 +97,7 @@ export class ApiModule {
         StatementLinesController,
         ReconciliationController,
         DiscrepanciesController,
+        DiscrepancyAdjustmentsController,
         OwnerRoutesController,
         MatchesController,
         MatchingRulesController,

@@ -22,7 +22,15 @@ export { ReadBooksUseCase, type Books, type JournalHead } from './journal/read-b
 export { chainHash, JOURNAL_GENESIS_HASH } from './domain/journal-encoding';
 export type { AccountPostedTotals } from './accounts/account.repository';
 export { balancesOf, type Balances, type Side } from './domain/balances';
-export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, LEGS_PER_TRANSACTION_MAX, BATCH_SIZE_MAX } from './domain/limits';
+export {
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+  LEGS_PER_TRANSACTION_MAX,
+  BATCH_SIZE_MAX,
+  DESCRIPTION_LENGTH_MAX,
+  EXTERNAL_REF_LENGTH_MAX,
+} from './domain/limits';
+export { BACKDATE_WINDOW_MS, FUTURE_SKEW_MAX_MS } from './domain/effective-at';
 export { instantSchema, metadataSchema, positiveAmountSchema, currencySchema } from './domain/field-schemas';
 export { AccountReader } from './accounts/account-reader';
 export type { AccountSummary, EntrySummary } from './accounts/account-reads.repository';

@@ -23,6 +23,7 @@ export {
   type BulkOutcome,
   type BulkResult,
 } from './tickets/bulk-update-discrepancies.use-case';
+export { AdjustDiscrepancyUseCase, type AdjustmentResult } from './tickets/adjust-discrepancy.use-case';
 export type { TicketView, TicketEventView, TicketStatus, TicketCounts } from './tickets/ticket.views';
 export { DISCREPANCY_KINDS, KIND_POLICY, type DiscrepancyKind, type Finding } from './domain/finding';
 export { ownerFor, UNASSIGNED, type OwnerRoute } from './domain/routing';

@@ -28,6 +28,7 @@ import { BulkUpdateDiscrepanciesUseCase } from './tickets/bulk-update-discrepanc
 import { CommentOnDiscrepancyUseCase } from './tickets/comment-on-discrepancy.use-case';
 import { ReopenDiscrepancyUseCase } from './tickets/reopen-discrepancy.use-case';
 import { TicketChanges } from './tickets/ticket-changes';
+import { AdjustDiscrepancyUseCase } from './tickets/adjust-discrepancy.use-case';
 import {
   DeleteOwnerRouteUseCase,
   ListOwnerRoutesUseCase,
@@ -48,6 +49,7 @@ const useCases = [
   ReopenDiscrepancyUseCase,
   BulkUpdateDiscrepanciesUseCase,
   CommentOnDiscrepancyUseCase,
+  AdjustDiscrepancyUseCase,
   CreateOwnerRouteUseCase,
   ListOwnerRoutesUseCase,
   UpdateOwnerRouteUseCase,

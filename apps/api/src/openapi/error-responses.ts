@@ -34,6 +34,9 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   IMPORT_INVALID: 'the file cannot be read exactly; `details.errors` lists every bad line, nothing was stored',
   NOT_A_HOLD: 'the transaction is not a pending hold',
   NOT_REVERSIBLE: 'this transaction cannot be reversed (a hold, or a reversal)',
+  NOT_ADJUSTABLE:
+    'the ticket cannot be fixed by booking: not a missing_in_ledger or amount_mismatch ticket, no longer being ' +
+    'worked, or its lines are matched since',
   RATE_LIMITED:
     'the key sent more requests than its limit (or the tenant had its limit of new balance proofs this minute); ' +
     'wait `Retry-After` seconds',

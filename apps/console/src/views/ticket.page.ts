@@ -7,6 +7,7 @@ import { formatAge, formatInstant, formatMinor, humanize } from '../format';
 import { type Page, canWork } from '../page';
 import { link } from '../router';
 import { actionsView, type TicketActions } from './ticket-actions';
+import { adjustmentPanel } from './ticket-adjustment';
 import { type Explanation, evidenceView } from './ticket-evidence';
 import { historyView } from './ticket-history';
 import { STALE_TICKET_TEXT, commentKeys } from './ticket-lifecycle';
@@ -98,6 +99,7 @@ export const ticketPage: Page = async (context) => {
     context.render(html`${back}
       <h1 tabindex="-1">${ticket.summary}</h1>
       ${summary(ticket)}
+      ${adjustment(ticket)}
       ${evidenceView(ticket, explanation)}
       ${candidates ? candidatesView(candidates, canWork(context.principal) ? actions.matchCandidate : undefined) : ''}
       <section aria-labelledby="actions-heading">
@@ -137,6 +139,13 @@ export const ticketPage: Page = async (context) => {
     document.getElementById('outcome')?.focus();
     return ok;
   };
+  // A booking matches the line too: the evidence is read again to show the new transaction.
+  const adjustment = adjustmentPanel(canWork(context.principal), draw, (work, done) =>
+    run(async () => {
+      await work();
+      explanation = await explain(ticket);
+    }, done),
+  );
   const comments = commentKeys();
   const path = apiPath`/v1/discrepancies/${id}`;
   const actions: TicketActions & { matchCandidate(candidate: Candidate): void } = {

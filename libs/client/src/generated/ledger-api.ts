@@ -699,6 +699,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/discrepancies/{id}/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a ticket's statement lines into the ledger
+         * @description Posts one transaction between the account of the ticket's source and `counterAccount`: a `missing_in_ledger` line for its exact amount (its reference as `externalRef`), an `amount_mismatch` for the difference between the statement and the ledger side. Money in on the statement goes to the source account's normal side (an asset grows). The lines are matched by hand with the ledger side and the new entry, so the next run opens nothing for them, and the ticket is resolved with the transaction in its history; all in one database transaction. `effectiveAt` defaults to the booking day of the line when the ledger accepts that date, otherwise now. Other kinds, and tickets no longer open or acknowledged, answer 422 `NOT_ADJUSTABLE`.
+         *
+         *     An API key with the role finance.
+         */
+        post: operations["adjustDiscrepancy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/owner-routes": {
         parameters: {
             query?: never;
@@ -1759,6 +1781,11 @@ export interface components {
             /** @description Bumped by every change, by a person or a run; send it as `If-Match` to change the ticket. */
             version: number;
         };
+        /** @description The transaction that booked the ticket, and the ticket resolved, naming it in its history. */
+        DiscrepancyAdjustment: {
+            transaction: components["schemas"]["Transaction"];
+            ticket: components["schemas"]["DiscrepancyWithHistory"];
+        };
         /** @description One answer per id, in the order sent, with the ticket as it is now (unless not found). */
         DiscrepancyBulkResults: {
             results: {
@@ -2583,6 +2610,26 @@ export interface components {
             };
         };
         /**
+         * @description `NOT_ADJUSTABLE`: the ticket cannot be fixed by booking: not a missing_in_ledger or amount_mismatch ticket, no longer being worked, or its lines are matched since.
+         * @example {
+         *       "error": {
+         *         "code": "NOT_ADJUSTABLE",
+         *         "message": "the ticket cannot be fixed by booking: not a missing_in_ledger or amount_mismatch ticket, no longer being worked, or its lines are matched since",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        NotAdjustableError: {
+            error: {
+                /** @constant */
+                code: "NOT_ADJUSTABLE";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
          * @description `NOT_FOUND`: no such object in this tenant (another tenant's objects are not found either).
          * @example {
          *       "error": {
@@ -3255,6 +3302,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["AlreadyReversedError"] | components["schemas"]["IdempotencyKeyInProgressError"];
+            };
+        };
+        /** @description Refused: `AMOUNT_OUT_OF_RANGE` an amount or balance beyond 2^63 - 1 minor units; `CURRENCY_MISMATCH` an entry's currency is not its account's; `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `INSUFFICIENT_FUNDS` an account that may not go below zero would; `details` has the account and amounts; `NOT_ADJUSTABLE` the ticket cannot be fixed by booking: not a missing_in_ledger or amount_mismatch ticket, no longer being worked, or its lines are matched since. */
+        AmountOutOfRangeOrCurrencyMismatchOrIdempotencyKeyReusedOrInsufficientFundsOrNotAdjustable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AmountOutOfRangeError"] | components["schemas"]["CurrencyMismatchError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["InsufficientFundsError"] | components["schemas"]["NotAdjustableError"];
             };
         };
         /** @description Refused: `AMOUNT_OUT_OF_RANGE` an amount or balance beyond 2^63 - 1 minor units; `CURRENCY_MISMATCH` an entry's currency is not its account's; `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `INSUFFICIENT_FUNDS` an account that may not go below zero would; `details` has the account and amounts; `UNBALANCED` the entries do not sum to zero per currency. */
@@ -4927,6 +4983,57 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    adjustDiscrepancy: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Any 1-255 printable characters, unique per request (a UUID). The same key again, within 24 h, replays the first answer instead of doing the work twice: send it again after a timeout or a 5xx. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The code or id of the account that takes the other side (an expense, an income). */
+                    counterAccount: string;
+                    description?: string;
+                    /**
+                     * Format: date-time
+                     * @description An ISO 8601 time with an offset.
+                     * @example 2026-11-29T10:00:00Z
+                     */
+                    effectiveAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The transaction and the resolved ticket. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscrepancyAdjustment"];
+                };
+            };
+            400: components["responses"]["IdempotencyKeyMissingOrValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ExternalRefConflictOrIdempotencyKeyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AmountOutOfRangeOrCurrencyMismatchOrIdempotencyKeyReusedOrInsufficientFundsOrNotAdjustable"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };

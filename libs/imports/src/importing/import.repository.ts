@@ -39,6 +39,9 @@ export interface LineSummary {
   amountMinor: bigint;
   currency: string;
   bookedOn: string;
+  description: string;
+  /** The references the statement gives (`endToEndId`, `customerReference`, ...). */
+  refs: Record<string, string>;
 }
 
 function importView(row: ImportRow): ImportView {
@@ -164,10 +167,22 @@ export class ImportRepository {
     if (ids.length === 0) return [];
     const rows = await this.db.prisma.statementLine.findMany({
       where: { tenantId, id: { in: [...ids] } },
-      select: { id: true, sourceId: true, amountMinor: true, currency: true, bookedOn: true },
+      select: {
+        id: true,
+        sourceId: true,
+        amountMinor: true,
+        currency: true,
+        bookedOn: true,
+        description: true,
+        refs: true,
+      },
     });
     // A date column arrives as midnight UTC of that day.
-    return rows.map((row) => ({ ...row, bookedOn: row.bookedOn.toISOString().slice(0, 10) }));
+    return rows.map((row) => ({
+      ...row,
+      bookedOn: row.bookedOn.toISOString().slice(0, 10),
+      refs: row.refs as Record<string, string>,
+    }));
   }
 
   /** Completed imports' statements that do not add up, at most `limit`. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import {
+  ANY_LIVE_MEMBER,
   CONFIRM_MATCH,
   FIND_MATCH,
   INSERT_MANUAL_MATCH,
@@ -58,6 +59,21 @@ export class MatchRepository {
       ...decision,
     });
     return changed.length > 0;
+  }
+
+  /** Whether a match that is not undone holds any of these lines or entries. */
+  async anyLive(
+    tenantId: string,
+    lineIds: readonly string[],
+    entries: readonly { transactionId: string; leg: number }[],
+  ): Promise<boolean> {
+    const [row] = await this.db.query(ANY_LIVE_MEMBER, {
+      tenantId,
+      lineIds: [...lineIds],
+      transactionIds: entries.map((entry) => entry.transactionId),
+      legs: entries.map((entry) => entry.leg),
+    });
+    return row!.live;
   }
 
   /** The events of these matches (made by hand, confirmed, undone, with their notes), oldest first. */

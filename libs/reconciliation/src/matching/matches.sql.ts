@@ -126,3 +126,18 @@ SELECT group_id, at, actor, action, note
   FROM match_events
  WHERE tenant_id = :tenantId AND group_id = ANY(:groupIds::uuid[])
  ORDER BY group_id, at, id`);
+
+/** Whether any of these lines or entries is in a match that is not undone. */
+export const ANY_LIVE_MEMBER = sql<
+  { tenantId: string; lineIds: string[]; transactionIds: string[]; legs: number[] },
+  { live: boolean }
+>(`
+SELECT EXISTS (
+  SELECT 1 FROM matches m
+   WHERE m.tenant_id = :tenantId AND m.undone_at IS NULL AND m.statement_line_id = ANY(:lineIds::uuid[])
+  UNION ALL
+  SELECT 1 FROM matches m
+    JOIN unnest(:transactionIds::uuid[], :legs::int2[]) AS e(transaction_id, leg)
+      ON m.transaction_id = e.transaction_id AND m.leg = e.leg
+   WHERE m.tenant_id = :tenantId AND m.undone_at IS NULL
+) AS live`);

@@ -1,4 +1,5 @@
 import type {
+  AdjustDiscrepancyUseCase,
   CountDiscrepanciesUseCase,
   CreateOwnerRouteUseCase,
   GetDiscrepancyUseCase,
@@ -15,6 +16,7 @@ import { DISCREPANCY_KINDS } from '@ledger/reconciliation';
 import { z } from 'zod';
 import { type Assert, type Same, type Widened, component, pageOf } from '../components';
 import { actor, amount, currency, day, id, instant, side, signedAmount } from './fields';
+import { transactionView } from './ledger.views';
 
 const ticketStatus = z.enum(['open', 'acknowledged', 'resolved', 'ignored']);
 
@@ -80,6 +82,13 @@ export const ticketWithHistoryView = component(
   z
     .strictObject({ ...ticketFields, history: z.array(ticketEventView) })
     .meta({ description: 'A ticket, oldest event first.' }),
+);
+
+export const ticketAdjustmentView = component(
+  'DiscrepancyAdjustment',
+  z.strictObject({ transaction: transactionView, ticket: ticketWithHistoryView }).meta({
+    description: 'The transaction that booked the ticket, and the ticket resolved, naming it in its history.',
+  }),
 );
 
 export const ticketCountsView = component(
@@ -206,6 +215,7 @@ export type ReconciliationViewsMatch = [
   Assert<Same<Answer<GetDiscrepancyUseCase['execute']>, Output<typeof ticketWithHistoryView>>>,
   Assert<Same<Answer<CountDiscrepanciesUseCase['execute']>, Output<typeof ticketCountsView>>>,
   Assert<Same<Answer<SuggestCandidatesUseCase['execute']>, Output<typeof candidateList>>>,
+  Assert<Same<Answer<AdjustDiscrepancyUseCase['execute']>, Output<typeof ticketAdjustmentView>>>,
   Assert<
     Same<MatchView, Omit<MatchOutput, 'entries'> & { entries: Widened<MatchOutput['entries'][number], 'direction'>[] }>
   >,
