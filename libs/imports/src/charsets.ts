@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { StatementFormat } from './parse';
 
 /**
@@ -9,6 +10,12 @@ export type StatementCharset = (typeof STATEMENT_CHARSETS)[number];
 
 export function isStatementCharset(value: string): value is StatementCharset {
   return (STATEMENT_CHARSETS as readonly string[]).includes(value);
+}
+
+/** A charset read back from the database, whose CHECK constraint admits only these. */
+export function storedCharset(value: string): StatementCharset {
+  assert.ok(isStatementCharset(value), `stored charset ${value} is not a statement charset`);
+  return value;
 }
 
 /**

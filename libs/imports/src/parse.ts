@@ -87,8 +87,8 @@ async function* checkedItems(
 /**
  * Streams the items of a statement file: lines, then their statement, and errors (the file is still read
  * to the end so that every bad line is reported, except after malformed XML, a CSV quoting error or text
- * that cannot be decoded, where nothing that follows can be trusted). An unknown format or profile throws at once: it is the
- * caller's mistake, not the file's.
+ * that cannot be decoded, where nothing that follows can be trusted). An unknown format or profile throws at
+ * once: it is the caller's mistake, not the file's.
  */
 export function parse(
   format: StatementFormat,
