@@ -15,7 +15,7 @@ const TAG_LINE = /^:(\d{2}[A-Z]?|NS):(.*)$/;
 const ENVELOPE_CONTROLS = /[\u0001\u0003]/;
 // The tags that may follow the :86: narrative. Banks wrap :86: text at 65 characters, so a continuation line
 // can start with text that looks like a tag (":26:03", ":12:30"); only these, at the start of a line, end it.
-const TAGS_AFTER_NARRATIVE = new Set(['20', '61', '62F', '62M', '64', '65', '86']);
+const TAGS_AFTER_NARRATIVE = new Set(['20', '61', '62F', '62M', '64', '65', '86', 'NS']);
 const END_OF_MESSAGE = /^-(\}.*|[A-Z]*)$/;
 // Lines tolerated between statements: SWIFT FIN block headers and bank envelopes. Anything else outside a
 // statement is reported, which is how a file that is not MT940 at all (wolph's invalid_statement.sta) fails.
