@@ -18,7 +18,7 @@ async function decoded(
 const bytesOf = (text: string): number[] => [...Buffer.from(text, 'latin1')];
 
 describe('decodeText', () => {
-  it('reads every Windows-1252 byte from 0x80 to 0x9F as the standard maps it, and ISO-8859-1 the same way', async () => {
+  it('reads each Windows-1252 byte from 0x80 to 0x9F as the standard maps it, ISO-8859-1 alike', async () => {
     const high = Array.from({ length: 32 }, (_, index) => 0x80 + index);
     const expected =
       '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F' +
