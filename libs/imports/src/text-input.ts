@@ -32,6 +32,57 @@ function firstNonAscii(bytes: Uint8Array): number {
   return -1;
 }
 
+/** Hands decoded text on in bounded slices, counting its lines, dropping a BOM at the start, refusing NUL. */
+class DecodedText {
+  /** Newlines handed on so far: the line of the next character is this plus 1. */
+  newlinesSeen = 0;
+  private first = true;
+  private charsSinceTurn = 0;
+
+  /** The line of a character at `offset` in text that has not been handed on yet. */
+  lineAt(text: string, offset: number): number {
+    return this.newlinesSeen + countNewlines(text.slice(0, offset)) + 1;
+  }
+
+  async *emit(text: string): AsyncGenerator<string> {
+    const nulAt = text.indexOf(NUL);
+    if (nulAt !== -1) {
+      throw new InputDecodeError(
+        this.lineAt(text, nulAt),
+        'the line has a NUL character (U+0000): the file is binary or UTF-16, not text',
+      );
+    }
+    this.newlinesSeen += countNewlines(text);
+    // TextDecoder keeps the byte order mark here (ignoreBOM), so that only one at the very start is dropped.
+    const start = this.first && text.startsWith('\uFEFF') ? 1 : 0;
+    if (text !== '') this.first = false;
+    for (let at = start; at < text.length; at += TEXT_CHUNK_CHARS_MAX) {
+      const slice = text.slice(at, at + TEXT_CHUNK_CHARS_MAX);
+      yield slice;
+      this.charsSinceTurn += slice.length;
+      if (this.charsSinceTurn >= TEXT_CHUNK_CHARS_MAX) {
+        this.charsSinceTurn = 0;
+        await nextTurn();
+      }
+    }
+  }
+}
+
+/** A streaming UTF-8 decoder that reports the line of the first bad byte with `reason`. */
+function utf8Decoder(utf8: InstanceType<typeof TextDecoder>, out: DecodedText, reason: string): ChunkDecoder {
+  return {
+    decode: (bytes) => {
+      try {
+        return utf8.decode(bytes, { stream: true });
+      } catch {
+        // Locate the bad byte's line with a lenient decode of the same bytes (its first replacement char).
+        const lenient = new TextDecoder('utf-8').decode(bytes);
+        throw new InputDecodeError(out.lineAt(lenient, Math.max(0, lenient.indexOf('\uFFFD'))), reason);
+      }
+    },
+  };
+}
+
 /**
  * Decodes the input, drops a leading byte order mark, and slices the text so that no consumer is handed more
  * than TEXT_CHUNK_CHARS_MAX. UTF-8 is recognised first: the file's first character beyond ASCII decides. If
@@ -49,33 +100,7 @@ export async function* decodeText(
   charset: StatementCharset = 'utf-8',
   onCharset?: (used: StatementCharset) => void,
 ): AsyncGenerator<string, void, undefined> {
-  let newlinesSeen = 0;
-  let first = true;
-  const slices = function* (text: string): Generator<string> {
-    const nulAt = text.indexOf(NUL);
-    if (nulAt !== -1) {
-      throw new InputDecodeError(
-        newlinesSeen + countNewlines(text.slice(0, nulAt)) + 1,
-        'the line has a NUL character (U+0000): the file is binary or UTF-16, not text',
-      );
-    }
-    newlinesSeen += countNewlines(text);
-    // TextDecoder keeps the byte order mark here (ignoreBOM), so that only one at the very start is dropped.
-    const start = first && text.startsWith('\uFEFF') ? 1 : 0;
-    if (text !== '') first = false;
-    for (let at = start; at < text.length; at += TEXT_CHUNK_CHARS_MAX) yield text.slice(at, at + TEXT_CHUNK_CHARS_MAX);
-  };
-  let charsSinceTurn = 0;
-  const emit = async function* (text: string): AsyncGenerator<string> {
-    for (const slice of slices(text)) {
-      yield slice;
-      charsSinceTurn += slice.length;
-      if (charsSinceTurn >= TEXT_CHUNK_CHARS_MAX) {
-        charsSinceTurn = 0;
-        await nextTurn();
-      }
-    }
-  };
+  const out = new DecodedText();
   const ascii = new TextDecoder('utf-8');
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let decoder: ChunkDecoder | null = null;
@@ -85,58 +110,39 @@ export async function* decodeText(
   const decide = (utf8Sequence: boolean): ChunkDecoder => {
     used = utf8Sequence || charset === 'utf-8' ? 'utf-8' : charset;
     onCharset?.(used);
-    if (used !== 'utf-8') return singleByteDecoder(used as Exclude<StatementCharset, 'utf-8'>);
-    return {
-      decode: (bytes) => {
-        try {
-          return utf8.decode(bytes, { stream: true });
-        } catch {
-          // Locate the bad byte's line with a lenient decode of the same bytes (its first replacement char).
-          const lenient = new TextDecoder('utf-8').decode(bytes);
-          const badAt = Math.max(0, lenient.indexOf('\uFFFD'));
-          const reason = utf8Sequence && charset !== 'utf-8' ? MIXED : NOT_UTF8;
-          throw new InputDecodeError(newlinesSeen + countNewlines(lenient.slice(0, badAt)) + 1, reason);
-        }
-      },
-    };
+    if (used !== 'utf-8') return singleByteDecoder(used);
+    return utf8Decoder(utf8, out, utf8Sequence && charset !== 'utf-8' ? MIXED : NOT_UTF8);
   };
   for await (const chunk of input) {
     if (typeof chunk === 'string') {
-      if (decoder === null) decoder = decide(true);
-      yield* emit(chunk);
+      decoder ??= decide(true);
+      yield* out.emit(chunk);
       continue;
     }
     const bytes: Uint8Array = held === null ? chunk : Buffer.concat([held, chunk]);
     held = null;
     if (decoder === null) {
       const at = firstNonAscii(bytes);
-      if (at === -1) {
-        yield* emit(ascii.decode(bytes));
-        continue;
-      }
-      const verdict = utf8SequenceAt(bytes, at);
-      if (verdict === 'incomplete') {
-        yield* emit(ascii.decode(bytes.subarray(0, at)));
-        held = Uint8Array.from(bytes.subarray(at));
+      const verdict = at === -1 ? 'ascii' : utf8SequenceAt(bytes, at);
+      if (verdict === 'ascii' || verdict === 'incomplete') {
+        yield* out.emit(ascii.decode(at === -1 ? bytes : bytes.subarray(0, at)));
+        if (verdict === 'incomplete') held = Uint8Array.from(bytes.subarray(at));
         continue;
       }
       decoder = decide(verdict === 'valid');
     }
-    yield* emit(decoder.decode(bytes));
+    yield* out.emit(decoder.decode(bytes));
   }
-  if (held !== null) {
-    // The file ends inside what began as a UTF-8 sequence: it is not one.
-    decoder = decide(false);
-    yield* emit(decoder.decode(held));
-  }
-  if (decoder === null) onCharset?.('utf-8');
+  // The file ends inside what began as a UTF-8 sequence: it is not one.
+  if (held !== null) yield* out.emit(decide(false).decode(held));
+  else if (decoder === null) onCharset?.('utf-8');
   let rest: string;
   try {
     rest = used === 'utf-8' ? utf8.decode() : '';
   } catch {
-    throw new InputDecodeError(newlinesSeen + 1, 'the file ends inside a UTF-8 character (only UTF-8 is accepted)');
+    throw new InputDecodeError(out.newlinesSeen + 1, 'the file ends inside a UTF-8 character (only UTF-8 is accepted)');
   }
-  if (rest !== '') yield* emit(rest);
+  if (rest !== '') yield* out.emit(rest);
 }
 
 export interface SourceLine {
