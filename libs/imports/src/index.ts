@@ -1,5 +1,6 @@
 export { balanceCheck, type BalanceCheck, type LineAmount } from './balance-check';
 export { BANK_CSV_PROFILE, CSV_COLUMNS_MAX, type CsvProfile, csvProfileSchema } from './csv/csv-profile';
+export { defaultCharset, isStatementCharset, STATEMENT_CHARSETS, type StatementCharset } from './charsets';
 export { CSV_DATE_FORMATS, type CsvDateFormat } from './dates';
 export { IDENTICAL_LINE_KEYS_PER_STATEMENT_MAX } from './line-identity';
 export { DESCRIPTION_CHARS_MAX, FIELD_CHARS_MAX, PARSE_ERRORS_MAX, RAW_CHARS_MAX } from './limits';

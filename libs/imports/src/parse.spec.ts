@@ -60,7 +60,7 @@ describe('parse()', () => {
         {
           kind: 'error',
           lineNumber: 3,
-          reason: 'the line has a NUL character (U+0000): the file is binary or UTF-16, not UTF-8 text',
+          reason: 'the line has a NUL character (U+0000): the file is binary or UTF-16, not text',
         },
       ]);
     }

@@ -12,7 +12,8 @@ import {
   type StatementItem,
   type StatementLine,
 } from './statement-items';
-import { decodeUtf8, InputDecodeError, type StatementInput } from './text-input';
+import type { StatementCharset } from './charsets';
+import { decodeText, InputDecodeError, type StatementInput } from './text-input';
 
 /** 'csv:gateway' and 'csv:bank' are built in; 'csv:<name>' looks the name up in options.csvProfiles. */
 export type StatementFormat = 'camt053' | 'mt940' | `csv:${string}`;
@@ -22,6 +23,10 @@ export interface ParseOptions {
   accountId?: string;
   /** Custom CSV profiles by name, e.g. a tenant's stored profiles; validated with csvProfileSchema. */
   csvProfiles?: Readonly<Record<string, CsvProfile>>;
+  /** What a file that is not UTF-8 is written in; 'utf-8' (the default) refuses it. See decodeText. */
+  charset?: StatementCharset;
+  /** Hears the charset the file was read in, once it is known. */
+  onCharset?: (used: StatementCharset) => void;
 }
 
 type FormatParser = (text: AsyncIterable<string>) => AsyncGenerator<StatementItem, void, undefined>;
@@ -48,12 +53,13 @@ function formatParser(format: StatementFormat, options: ParseOptions): FormatPar
 async function* checkedItems(
   parser: FormatParser,
   input: StatementInput,
+  options: ParseOptions,
 ): AsyncGenerator<StatementItem, void, undefined> {
   let statementsSeen = 0;
   let linesOfStatement = 0;
   let errors = 0;
   try {
-    for await (const item of parser(decodeUtf8(input))) {
+    for await (const item of parser(decodeText(input, options.charset, options.onCharset))) {
       // Lines precede their statement item; a parser that breaks this order is a bug, not bad input.
       if (item.kind === 'line') {
         assert.equal(item.statementIndex, statementsSeen, 'a line must belong to the statement item that follows it');
@@ -80,16 +86,16 @@ async function* checkedItems(
 
 /**
  * Streams the items of a statement file: lines, then their statement, and errors (the file is still read
- * to the end so that every bad line is reported, except after malformed XML, a CSV quoting error or invalid
- * UTF-8, where nothing that follows can be trusted). An unknown format or profile throws at once: it is the
- * caller's mistake, not the file's.
+ * to the end so that every bad line is reported, except after malformed XML, a CSV quoting error or text
+ * that cannot be decoded, where nothing that follows can be trusted). An unknown format or profile throws at
+ * once: it is the caller's mistake, not the file's.
  */
 export function parse(
   format: StatementFormat,
   input: StatementInput,
   options: ParseOptions = {},
 ): AsyncGenerator<StatementItem, void, undefined> {
-  return checkedItems(formatParser(format, options), input);
+  return checkedItems(formatParser(format, options), input, options);
 }
 
 export interface CollectOptions extends ParseOptions {
@@ -101,6 +107,8 @@ export interface CollectedStatements {
   statements: StatementHeader[];
   lines: StatementLine[];
   errors: StatementError[];
+  /** The charset the file was read in. */
+  charset: StatementCharset;
 }
 
 /** Statements kept by collectStatement: one file rarely has more than a few hundred. */
@@ -113,8 +121,12 @@ export async function collectStatement(
   options: CollectOptions,
 ): Promise<CollectedStatements> {
   assert.ok(Number.isSafeInteger(options.linesMax) && options.linesMax >= 0, 'linesMax must be a non-negative integer');
-  const collected: CollectedStatements = { statements: [], lines: [], errors: [] };
-  for await (const item of parse(format, input, options)) {
+  const collected: CollectedStatements = { statements: [], lines: [], errors: [], charset: 'utf-8' };
+  const onCharset = (used: StatementCharset): void => {
+    collected.charset = used;
+    options.onCharset?.(used);
+  };
+  for await (const item of parse(format, input, { ...options, onCharset })) {
     if (item.kind === 'error') collected.errors.push(item);
     else if (item.kind === 'line' && collected.lines.length >= options.linesMax) {
       collected.errors.push(

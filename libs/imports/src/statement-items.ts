@@ -34,6 +34,8 @@ export interface StatementHeader {
   closingBalance: StatementBalance | null;
   /** Number of line items yielded for this statement. */
   lineCount: number;
+  /** What the statement lacks that the import reports without refusing it (an MT940 without :62a:). */
+  warnings?: string[];
 }
 
 export interface LineReferences {

@@ -2,7 +2,15 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { CollectedStatements, CsvProfile, StatementFormat, StatementInput } from '@ledger/imports';
+import {
+  type CollectedStatements,
+  type CsvProfile,
+  defaultCharset,
+  isStatementCharset,
+  type StatementCharset,
+  type StatementFormat,
+  type StatementInput,
+} from '@ledger/imports';
 
 // Vitest provides __dirname here (the tsconfig's CommonJS target rejects import.meta). This file lives in
 // libs/imports/test, three levels below the repository root. The third-party samples: ./statement-samples.
@@ -49,16 +57,24 @@ export async function* textInput(text: string, chunkChars = 7): AsyncGenerator<s
 
 /**
  * Fixture naming: .xml camt053, .sta mt940, .gateway.csv / .bank.csv built-in profiles, .custom.csv with
- * <base>.profile.json.
+ * <base>.profile.json. A charset before the ending (`x.windows-1250.sta`) is the source's charset; without
+ * one the format's default is used.
  */
-export function fixtureFormat(file: string): { format: StatementFormat; csvProfiles?: Record<string, CsvProfile> } {
-  if (file.endsWith('.xml')) return { format: 'camt053' };
-  if (file.endsWith('.sta')) return { format: 'mt940' };
-  if (file.endsWith('.gateway.csv')) return { format: 'csv:gateway' };
-  if (file.endsWith('.bank.csv')) return { format: 'csv:bank' };
+export function fixtureFormat(file: string): {
+  format: StatementFormat;
+  charset: StatementCharset;
+  csvProfiles?: Record<string, CsvProfile>;
+} {
+  const named = /\.([a-z0-9-]+)\.(sta|xml|(gateway|bank|custom)\.csv)$/.exec(file)?.[1];
+  const charsetOf = (format: StatementFormat) =>
+    named !== undefined && isStatementCharset(named) ? named : defaultCharset(format);
+  if (file.endsWith('.xml')) return { format: 'camt053', charset: charsetOf('camt053') };
+  if (file.endsWith('.sta')) return { format: 'mt940', charset: charsetOf('mt940') };
+  if (file.endsWith('.gateway.csv')) return { format: 'csv:gateway', charset: charsetOf('csv:gateway') };
+  if (file.endsWith('.bank.csv')) return { format: 'csv:bank', charset: charsetOf('csv:bank') };
   if (file.endsWith('.custom.csv')) {
     const profile = JSON.parse(readFileSync(file.replace(/\.custom\.csv$/, '.profile.json'), 'utf8')) as CsvProfile;
-    return { format: 'csv:custom', csvProfiles: { custom: profile } };
+    return { format: 'csv:custom', charset: charsetOf('csv:custom'), csvProfiles: { custom: profile } };
   }
   throw new Error(`no format for fixture ${file}`);
 }
@@ -67,7 +83,7 @@ export function fixtureFormat(file: string): { format: StatementFormat; csvProfi
 export function comparable(collected: CollectedStatements): unknown {
   const lines = collected.lines.map(({ raw: _raw, ...line }) => line);
   return JSON.parse(
-    JSON.stringify({ statements: collected.statements, lines }, (_key, value: unknown) =>
+    JSON.stringify({ charset: collected.charset, statements: collected.statements, lines }, (_key, value: unknown) =>
       typeof value === 'bigint' ? value.toString() : value,
     ),
   );

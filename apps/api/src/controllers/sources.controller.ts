@@ -1,7 +1,13 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Audited, CurrentPrincipal, type Principal } from '@ledger/auth';
-import { CreateSourceUseCase, ListSourcesUseCase, SaveCsvProfileUseCase, csvProfileSchema } from '@ledger/imports';
+import {
+  CreateSourceUseCase,
+  ListSourcesUseCase,
+  SaveCsvProfileUseCase,
+  STATEMENT_CHARSETS,
+  csvProfileSchema,
+} from '@ledger/imports';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
@@ -11,6 +17,14 @@ const createSourceSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'letters, digits and _ . : - only, at most 64'),
   account: z.string().min(1).max(128),
   format: z.string().min(1).max(80).optional(),
+  charset: z
+    .enum(STATEMENT_CHARSETS)
+    .optional()
+    .meta({
+      description:
+        "What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is " +
+        'recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 windows-1252, the other formats UTF-8 only.',
+    }),
 });
 
 const saveCsvProfileSchema = z.strictObject({

@@ -2180,7 +2180,15 @@ export interface components {
              * @example csv:bank
              */
             format: string;
+            /**
+             * @description The charset the file was read in (`utf-8` when it is UTF-8 or ASCII).
+             * @example utf-8
+             * @example windows-1252
+             * @enum {string}
+             */
+            charset: "utf-8" | "iso-8859-1" | "windows-1252" | "iso-8859-2" | "windows-1250";
             fileName: string | null;
+            /** @description SHA-256 of the file as received (its bytes, not its text). */
             fileSha256: string;
             /** @example 3 */
             fileBytes: string;
@@ -2828,6 +2836,11 @@ export interface components {
              * @example camt053
              */
             format: string | null;
+            /**
+             * @description What its files are written in when they are not UTF-8; null: the format's default.
+             * @example windows-1250
+             */
+            charset: ("utf-8" | "iso-8859-1" | "windows-1252" | "iso-8859-2" | "windows-1250") | null;
             /** @description The ledger account its lines belong to. */
             account: string;
             /**
@@ -4350,6 +4363,11 @@ export interface operations {
                     name: string;
                     account: string;
                     format?: string;
+                    /**
+                     * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 windows-1252, the other formats UTF-8 only.
+                     * @enum {string}
+                     */
+                    charset?: "utf-8" | "iso-8859-1" | "windows-1252" | "iso-8859-2" | "windows-1250";
                 };
             };
         };

@@ -4,6 +4,7 @@ import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { OutboxRepository } from '@ledger/outbox';
 import { type LineAmount, balanceCheck } from '../balance-check';
+import { defaultCharset, isStatementCharset, type StatementCharset } from '../charsets';
 import { type CsvProfile, csvProfileSchema } from '../csv/csv-profile';
 import { type StatementFormat, parse } from '../parse';
 import type { StatementError, StatementHeader } from '../statement-items';
@@ -58,6 +59,8 @@ interface Progress {
   statements: StatementSummary[];
   /** Sum of the current statement's lines per currency, for its balance check. */
   totals: Map<string, bigint>;
+  /** Per statement, in file order: what it lacks and why it does not add up. */
+  warnings: string[];
 }
 
 function summary(header: StatementHeader, totals: readonly LineAmount[]): StatementSummary {
@@ -112,7 +115,13 @@ export class ImportStatementUseCase {
       );
     }
     const csvProfiles = await this.csvProfiles(command.tenantId, format);
+    // The hash and byte count are of the bytes as received, whatever charset they are read in.
     const input = new HashedInput(command.input, IMPORT_FILE_BYTES_MAX, command.onProgress);
+    const charset =
+      source.charset !== null && isStatementCharset(source.charset)
+        ? source.charset
+        : defaultCharset(format as StatementFormat);
+    let charsetUsed: StatementCharset = 'utf-8';
     const importId = newId();
     return this.db.transaction('read committed', async () => {
       const fileName = command.fileName?.slice(0, 255) ?? null;
@@ -128,7 +137,14 @@ export class ImportStatementUseCase {
         command.tenantId,
         source.id,
         importId,
-        parse(format as StatementFormat, input, { accountId: source.name, csvProfiles }),
+        parse(format as StatementFormat, input, {
+          accountId: source.name,
+          csvProfiles,
+          charset,
+          onCharset: (used) => {
+            charsetUsed = used;
+          },
+        }),
       );
       const record = {
         id: importId,
@@ -138,12 +154,11 @@ export class ImportStatementUseCase {
         actor: command.actor,
         fileSha256: input.digest(),
         fileBytes: input.bytes,
+        charset: charsetUsed,
         lines: progress.lines,
         duplicates: progress.lines - progress.inserted,
         statements: progress.statements,
-        warnings: progress.statements
-          .filter((statement) => statement.balanced === false)
-          .map((statement) => `statement ${statement.statementIndex}: ${statement.balanceProblem}`),
+        warnings: progress.warnings,
       };
       const createdAt = await this.imports.completeImport(command.tenantId, record);
       if (createdAt === undefined) {
@@ -189,6 +204,7 @@ export class ImportStatementUseCase {
       errors: [],
       statements: [],
       totals: new Map(),
+      warnings: [],
     };
     const flush = async () => {
       const batch = progress.batch;
@@ -219,8 +235,13 @@ export class ImportStatementUseCase {
           currency,
           amountMinor,
         }));
-        progress.statements.push(summary(item, totals));
+        const statement = summary(item, totals);
+        progress.statements.push(statement);
         progress.totals = new Map();
+        for (const warning of item.warnings ?? [])
+          progress.warnings.push(`statement ${item.statementIndex}: ${warning}`);
+        if (statement.balanced === false)
+          progress.warnings.push(`statement ${item.statementIndex}: ${statement.balanceProblem}`);
       }
     }
     if (progress.errors.length > 0) {

@@ -15,6 +15,7 @@ import {
   OPEN_IMPORT,
   UNDO_TO_IMPORT_START,
 } from './imports.sql';
+import { storedCharset } from '../charsets';
 import type { ImportView, StatementSummary, StoredLineView } from './import.views';
 import type { StatementLineColumns } from './line-columns';
 
@@ -26,6 +27,7 @@ export interface NewImport {
   actor: string;
   fileSha256: Buffer;
   fileBytes: bigint;
+  charset: string;
   lines: number;
   duplicates: number;
   statements: StatementSummary[];
@@ -49,6 +51,7 @@ function importView(row: ImportRow): ImportView {
     id: row.id,
     source: row.source,
     format: row.format,
+    charset: storedCharset(row.charset),
     fileName: row.file_name,
     fileSha256: row.file_sha256,
     fileBytes: row.file_bytes.toString(),
@@ -119,6 +122,7 @@ export class ImportRepository {
         id: record.id,
         fileSha256: record.fileSha256,
         fileBytes: record.fileBytes,
+        charset: record.charset,
         lines: record.lines,
         duplicates: record.duplicates,
         statements: json(record.statements),

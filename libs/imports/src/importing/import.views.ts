@@ -1,6 +1,10 @@
+import type { StatementCharset } from '../charsets';
+
 export interface SourceView {
   name: string;
   format: string | null;
+  /** What its files are written in when they are not UTF-8; null: the format's default. */
+  charset: StatementCharset | null;
   /** The ledger account the source's lines belong to. */
   account: string;
   accountId: string;
@@ -28,6 +32,8 @@ export interface ImportView {
   id: string;
   source: string;
   format: string;
+  /** The charset the file was read in; the hash and byte count are of the file as received. */
+  charset: StatementCharset;
   fileName: string | null;
   fileSha256: string;
   fileBytes: string;

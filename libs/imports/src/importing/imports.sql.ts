@@ -74,6 +74,7 @@ export const COMPLETE_IMPORT = sql<
     id: string;
     fileSha256: Buffer;
     fileBytes: bigint;
+    charset: string;
     lines: number;
     duplicates: number;
     /** JSON texts. */
@@ -83,7 +84,7 @@ export const COMPLETE_IMPORT = sql<
   { created_at: Date }
 >(`
 UPDATE statement_imports
-   SET file_sha256 = :fileSha256, file_bytes = :fileBytes, lines = :lines, duplicates = :duplicates,
+   SET file_sha256 = :fileSha256, file_bytes = :fileBytes, charset = :charset, lines = :lines, duplicates = :duplicates,
        statements = :statements::text::jsonb, warnings = :warnings::text::jsonb, completed_at = now()
  WHERE tenant_id = :tenantId AND id = :id AND completed_at IS NULL
 RETURNING created_at`);
@@ -92,6 +93,7 @@ export interface ImportRow {
   id: string;
   source: string;
   format: string;
+  charset: string;
   file_name: string | null;
   file_sha256: string;
   file_bytes: bigint;
@@ -104,8 +106,8 @@ export interface ImportRow {
 }
 
 const IMPORT_VIEW = `
-SELECT i.id, s.name AS source, i.format, i.file_name, encode(i.file_sha256, 'hex') AS file_sha256, i.file_bytes,
-       i.lines, i.duplicates, i.statements, i.warnings, i.actor, i.created_at
+SELECT i.id, s.name AS source, i.format, i.charset, i.file_name, encode(i.file_sha256, 'hex') AS file_sha256,
+       i.file_bytes, i.lines, i.duplicates, i.statements, i.warnings, i.actor, i.created_at
   FROM statement_imports i JOIN statement_sources s ON s.tenant_id = i.tenant_id AND s.id = i.source_id`;
 
 export const FIND_IMPORT = sql<{ tenantId: string; id: string }, ImportRow>(`${IMPORT_VIEW}

@@ -24,7 +24,7 @@ async function tenantWithAccount(database: Database): Promise<{ tenantId: string
 async function expectWritesInTheAmbientTransaction(database: Database): Promise<void> {
   const sources = new SourceRepository(database);
   const { tenantId, accountId } = await tenantWithAccount(database);
-  const source = { name: 'bank', accountId, format: 'camt053' };
+  const source = { name: 'bank', accountId, format: 'camt053', charset: null };
   const createdAt = await database.transaction('read committed', async () => {
     const first = await sources.insert(tenantId, { id: newId(), ...source });
     expect(await sources.insert(tenantId, { id: newId(), ...source })).toBeUndefined();

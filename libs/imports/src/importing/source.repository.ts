@@ -7,11 +7,12 @@ export interface SourceRecord {
   id: string;
   name: string;
   format: string | null;
+  charset: string | null;
   accountId: string;
   createdAt: Date;
 }
 
-const SOURCE = { id: true, name: true, format: true, accountId: true, createdAt: true } as const;
+const SOURCE = { id: true, name: true, format: true, charset: true, accountId: true, createdAt: true } as const;
 
 /** Statement sources and the tenants' own CSV profiles: plain rows, read and written with Prisma Client. */
 @Injectable()
@@ -47,7 +48,7 @@ export class SourceRepository {
    */
   async insert(
     tenantId: string,
-    source: { id: string; name: string; accountId: string; format: string | null },
+    source: { id: string; name: string; accountId: string; format: string | null; charset: string | null },
   ): Promise<Date | undefined> {
     const rows = await this.db.prisma.statementSource.createManyAndReturn({
       data: [{ tenantId, ...source }],

@@ -3,6 +3,7 @@ import { Database } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { AccountReader } from '@ledger/ledger';
+import { isStatementCharset, STATEMENT_CHARSETS } from '../charsets';
 import { type CsvProfile } from '../csv/csv-profile';
 import type { SourceView } from './import.views';
 import { STATEMENT_FORMAT_PATTERN } from './import-statement.use-case';
@@ -17,6 +18,8 @@ export interface CreateSourceCommand {
   /** The ledger account (id or code) the source's lines belong to. */
   account: string;
   format?: string;
+  /** What its files are written in when they are not UTF-8 (see STATEMENT_CHARSETS). */
+  charset?: string;
 }
 
 /** A statement source: a bank account or a gateway, mapped to the ledger account its lines belong to. */
@@ -34,6 +37,11 @@ export class CreateSourceUseCase {
         fields: [{ path: 'format', message: 'unknown format' }],
       });
     }
+    if (command.charset !== undefined && !isStatementCharset(command.charset)) {
+      throw new DomainError('VALIDATION_FAILED', `charset must be one of ${STATEMENT_CHARSETS.join(', ')}`, {
+        fields: [{ path: 'charset', message: 'unsupported charset' }],
+      });
+    }
     const account = await this.accounts.findByRef(command.tenantId, command.account);
     if (account === undefined)
       throw new DomainError('ACCOUNT_NOT_FOUND', `unknown account ${command.account}`, { accounts: [command.account] });
@@ -44,6 +52,7 @@ export class CreateSourceUseCase {
         name: command.name,
         accountId: account.id,
         format: command.format ?? null,
+        charset: command.charset ?? null,
       }),
     );
     if (createdAt === undefined)
@@ -54,6 +63,7 @@ export class CreateSourceUseCase {
       id,
       name: command.name,
       format: command.format ?? null,
+      charset: command.charset === undefined ? null : command.charset,
       account: account.code,
       accountId: account.id,
       currency: account.currency,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccountReader, type AccountSummary } from '@ledger/ledger';
+import { storedCharset } from '../charsets';
 import type { SourceView } from './import.views';
 import { ImportRepository } from './import.repository';
 import { type SourceRecord, SourceRepository } from './source.repository';
@@ -9,6 +10,7 @@ export interface StatementSource {
   id: string;
   name: string;
   format: string | null;
+  charset: string | null;
   account: AccountSummary;
   createdAt: Date;
 }
@@ -30,6 +32,7 @@ export function sourceView(source: StatementSource): SourceView & { id: string }
     id: source.id,
     name: source.name,
     format: source.format,
+    charset: source.charset === null ? null : storedCharset(source.charset),
     account: source.account.code,
     accountId: source.account.id,
     currency: source.account.currency,

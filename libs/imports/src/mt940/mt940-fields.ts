@@ -11,9 +11,12 @@ const REFERENCE_CHARS_MAX = 16;
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 const BALANCE_PATTERN = /^([CD])(\d{6})([A-Z]{3})([0-9][0-9.,]*)$/;
-// value date, entry date, mark (RC/RD before C/D), funds code, amount, transaction type, the rest.
-const STATEMENT_LINE_PATTERN = /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])?([0-9][0-9.,]*)([NFS][A-Z0-9]{3})(.*)$/;
+// value date, entry date (four spaces where a bank leaves it blank), mark (RC/RD before C/D), funds code,
+// amount, transaction type, the rest.
+const STATEMENT_LINE_PATTERN = /^(\d{6})(\d{4}| {4})?(RC|RD|C|D)([A-Z])?([0-9][0-9.,]*)([NFS][A-Z0-9]{3})(.*)$/;
 const AMOUNT_PATTERN = /^\d+,\d*$/;
+// Some Dutch banks leave the decimal comma out of a :61: amount when it is whole ("C500NTRF" is 500,00).
+const WHOLE_AMOUNT_PATTERN = /^\d+$/;
 
 // Two-digit SWIFT years: 80-99 are 1980-1999, 00-79 are 2000-2079.
 function fullYear(twoDigits: number): number {
@@ -51,12 +54,14 @@ function entryDate(monthDay: string, valueOn: string): string | null {
   return candidates.reduce((best, date) => (distance(date) < distance(best) ? date : best));
 }
 
-export function mt940Amount(text: string, currency: string): Parsed<bigint> {
-  if (text.length > MT940_AMOUNT_CHARS_MAX || !AMOUNT_PATTERN.test(text)) {
+export function mt940Amount(text: string, currency: string, wholeWithoutComma = false): Parsed<bigint> {
+  const whole = wholeWithoutComma && WHOLE_AMOUNT_PATTERN.test(text);
+  if (text.length > MT940_AMOUNT_CHARS_MAX || !(whole || AMOUNT_PATTERN.test(text))) {
     return { ok: false, reason: `amount ${shown(text)} is not an MT940 amount (digits with a decimal comma)` };
   }
   // "100," is a whole amount in MT940; libs/money wants a digit after the separator.
-  const amount = toMinor(text.endsWith(',') ? `${text}0` : text, currency, { decimalSeparator: ',' });
+  const decimal = whole ? `${text},0` : text.endsWith(',') ? `${text}0` : text;
+  const amount = toMinor(decimal, currency, { decimalSeparator: ',' });
   return amount.ok ? amount : { ok: false, reason: amount.reason };
 }
 
@@ -114,6 +119,7 @@ function references(rest: string): Pick<Mt940Movement, 'customerReference' | 'ba
 
 /**
  * :61: value date, [entry date], D|C|RD|RC, [funds code], amount, type, customer ref, [//bank ref].
+ * The funds code is the third letter of the currency (DD212,39 is a debit of 212,39 in funds code D).
  * RC is the reversal of a credit, so it takes money out (negative); RD puts money back (positive).
  */
 export function parseStatementLine(value: string, currency: string): Parsed<Mt940Movement> {
@@ -127,9 +133,9 @@ export function parseStatementLine(value: string, currency: string): Parsed<Mt94
   const [, valueText, entryText, mark, , amountText, typeCode, rest] = match;
   const valueOn = mt940Date(valueText, true);
   if (valueOn === null) return { ok: false, reason: `value date ${shown(valueText)} is not a valid YYMMDD date` };
-  const bookedOn = entryText === undefined ? valueOn : entryDate(entryText, valueOn);
+  const bookedOn = entryText === undefined || entryText === '    ' ? valueOn : entryDate(entryText, valueOn);
   if (bookedOn === null) return { ok: false, reason: `entry date ${shown(entryText ?? '')} is not a valid MMDD date` };
-  const amount = mt940Amount(amountText, currency);
+  const amount = mt940Amount(amountText, currency, true);
   if (!amount.ok) return amount;
   const incoming = mark === 'C' || mark === 'RD';
   return {

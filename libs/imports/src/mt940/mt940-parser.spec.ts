@@ -241,6 +241,29 @@ describe('MT940 rules', () => {
     ]);
   });
 
+  it('ends a :86: narrative only at a tag that may follow it; elsewhere a tag-like line is a tag', async () => {
+    const { lines, errors, statements } = await collectText(
+      ':20:A\n:25:A\n:60F:C240101EUR0,\n:61:240101C1,NMSC\n:86:paid at\n:12:30 today\n:28C:not a tag here\n' +
+        ':20:B\n:25:B\n:60F:C240101EUR0,\n:61:240101C2,NMSC\n:12:30 right after :61:\n:62F:C240101EUR2,\n',
+    );
+    expect(lines.map((line) => line.description)).toEqual(['paid at :12:30 today :28C:not a tag here', '']);
+    expect(statements.map((statement) => statement.statementId)).toEqual(['A', 'B']);
+    expect(errors.map((error) => [error.lineNumber, error.reason])).toEqual([
+      [12, 'unknown tag :12: in an MT940 statement'],
+    ]);
+  });
+
+  it('reads SOH and ETX around messages; a whole amount without a comma only in :61:', async () => {
+    const { lines, errors } = await collectText(
+      '\u0001:20:T\n:25:A\n:60F:C240101EUR0,\n:61:240101C7NMSC\n:62F:C240101EUR7,\n-\u0003\u0001\n' +
+        ':20:U\n:25:A\n:60F:C240101EUR7\n:62F:C240101EUR7,\n-\u0003\n',
+    );
+    expect(lines.map((line) => line.amountMinor)).toEqual([700n]);
+    expect(errors.map((error) => [error.lineNumber, error.reason])).toEqual([
+      [9, 'amount "7" is not an MT940 amount (digits with a decimal comma)'],
+    ]);
+  });
+
   it('reports an overlong line and an empty file', async () => {
     expect((await collectText(statement(`:86:${'x'.repeat(3000)}`))).errors.map((error) => error.reason)).toEqual([
       'line is longer than 2048 characters',

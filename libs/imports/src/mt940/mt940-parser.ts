@@ -10,6 +10,12 @@ export const MT940_LINE_CHARS_MAX = 2048;
 export const MT940_LINES_PER_MOVEMENT_MAX = 100;
 
 const TAG_LINE = /^:(\d{2}[A-Z]?|NS):(.*)$/;
+// SOH and ETX of a SWIFT envelope, at the start and end of each message (sometimes both on one line).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these two control characters are what it finds
+const ENVELOPE_CONTROLS = /[\u0001\u0003]/;
+// The tags that may follow the :86: narrative. Banks wrap :86: text at 65 characters, so a continuation line
+// can start with text that looks like a tag (":26:03", ":12:30"); only these, at the start of a line, end it.
+const TAGS_AFTER_NARRATIVE = new Set(['20', '61', '62F', '62M', '64', '65', '86', 'NS']);
 const END_OF_MESSAGE = /^-(\}.*|[A-Z]*)$/;
 // Lines tolerated between statements: SWIFT FIN block headers and bank envelopes. Anything else outside a
 // statement is reported, which is how a file that is not MT940 at all (wolph's invalid_statement.sta) fails.
@@ -20,6 +26,8 @@ const ENVELOPE_LINES: readonly RegExp[] = [
   /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, // a sender BIC on its own line (ABN AMRO)
   /^0000 \d{2}[A-Z]{6}[A-Z0-9]{2}[A-Z0-9]{3,}\d*$/, // "0000 01INGBNL2AXXXX00001" (ING)
 ];
+
+const NO_CLOSING_BALANCE = 'the statement has no closing balance (:62F: or :62M:); its balance is not checked';
 
 type Phase = 'header' | 'lines' | 'closed';
 type Continuation = 'information' | 'supplementary' | 'ignore' | 'none';
@@ -55,6 +63,8 @@ class Mt940Reader {
   private statement: OpenStatement | null = null;
   private pending: PendingMovement | null = null;
   private continuation: Continuation = 'none';
+  /** The last tag was :86: (of a line or of the statement): its continuation lines are free text. */
+  private inNarrative = false;
   private statementCount = 0;
   private errorCount = 0;
 
@@ -64,9 +74,18 @@ class Mt940Reader {
 
   accept({ lineNumber, text, tooLong }: SourceLine): void {
     if (tooLong) return this.error(lineNumber, `line is longer than ${MT940_LINE_CHARS_MAX} characters`);
+    if (ENVELOPE_CONTROLS.test(text)) {
+      for (const part of text.split(ENVELOPE_CONTROLS)) this.acceptText(lineNumber, part);
+      return;
+    }
+    this.acceptText(lineNumber, text);
+  }
+
+  private acceptText(lineNumber: number, text: string): void {
     if (text.trim() === '') return;
     const tag = TAG_LINE.exec(text);
-    if (tag !== null) return this.tag(tag[1], tag[2], lineNumber, text);
+    if (tag !== null && (!this.inNarrative || TAGS_AFTER_NARRATIVE.has(tag[1])))
+      return this.tag(tag[1], tag[2], lineNumber, text);
     if (END_OF_MESSAGE.test(text)) return this.endStatement();
     // Continuation lines belong to the last tag, even to one that was refused (they are then ignored too).
     if (this.continuation !== 'none') return this.continueTag(text, text, lineNumber);
@@ -104,6 +123,7 @@ class Mt940Reader {
     if (tag !== '86') this.flushPending();
     // Single-line tags take no continuation: a stray line after :25: or :62F: is reported, not swallowed.
     this.continuation = 'none';
+    this.inNarrative = tag === '86';
     if (tag === '20') {
       this.endStatement();
       this.startStatement(lineNumber, value.trim());
@@ -265,11 +285,13 @@ class Mt940Reader {
   private endStatement(): void {
     this.flushPending();
     this.continuation = 'none';
+    this.inNarrative = false;
     const statement = this.statement;
     if (statement === null) return;
     this.statement = null;
     if (!statement.openingSeen) this.error(statement.line, 'statement has no opening balance :60F:');
-    else if (!statement.closingSeen) this.error(statement.line, 'statement has no closing balance :62F:');
+    // Interim statements of some banks end without any closing balance: their lines are still what was booked.
+    const warnings = statement.openingSeen && !statement.closingSeen ? [NO_CLOSING_BALANCE] : [];
     this.out.push({
       kind: 'statement',
       format: 'mt940',
@@ -283,6 +305,7 @@ class Mt940Reader {
       openingBalance: statement.opening,
       closingBalance: statement.closing,
       lineCount: statement.builder?.lineCount ?? 0,
+      ...(warnings.length > 0 ? { warnings } : {}),
     });
   }
 }

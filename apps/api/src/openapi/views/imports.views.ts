@@ -7,7 +7,7 @@ import type {
   SourceView,
   StoredLineView,
 } from '@ledger/imports';
-import { csvProfileSchema } from '@ledger/imports';
+import { csvProfileSchema, STATEMENT_CHARSETS } from '@ledger/imports';
 import { z } from 'zod';
 import { type Assert, type Same, component, pageOf } from '../components';
 import { actor, amount, counter, currency, day, id, instant, sha256Hex, signedAmount } from './fields';
@@ -22,6 +22,13 @@ export const sourceView = component(
         .string()
         .nullable()
         .meta({ description: 'The default format of its files.', examples: ['camt053'] }),
+      charset: z
+        .enum(STATEMENT_CHARSETS)
+        .nullable()
+        .meta({
+          description: "What its files are written in when they are not UTF-8; null: the format's default.",
+          examples: ['windows-1250'],
+        }),
       account: z.string().meta({ description: 'The ledger account its lines belong to.' }),
       accountId: id,
       currency,
@@ -53,8 +60,12 @@ export const importView = component(
       id,
       source: z.string(),
       format: z.string().meta({ examples: ['camt053', 'mt940', 'csv:bank'] }),
+      charset: z.enum(STATEMENT_CHARSETS).meta({
+        description: 'The charset the file was read in (`utf-8` when it is UTF-8 or ASCII).',
+        examples: ['utf-8', 'windows-1252'],
+      }),
       fileName: z.string().nullable(),
-      fileSha256: sha256Hex,
+      fileSha256: sha256Hex.meta({ description: 'SHA-256 of the file as received (its bytes, not its text).' }),
       fileBytes: counter,
       lines: z.number().int().min(0).meta({ description: 'Lines the file holds.' }),
       duplicates: z.number().int().min(0).meta({ description: 'Of those, lines the source already had.' }),
