@@ -13,7 +13,10 @@ import { MatchingRulesUseCases } from './rules/matching-rules.use-cases';
 import { ReconciliationStatisticsUseCase } from './reconciliation-statistics.use-case';
 import { RunRepository } from './run.repository';
 import { CreateOwnerRouteUseCase, GetRunUseCase, ListRunsUseCase } from './run-reads.use-cases';
+import { ExecuteQueuedRunUseCase } from './execute-queued-run.use-case';
+import { RunExecution } from './run-execution';
 import { RunReconciliationUseCase } from './run-reconciliation.use-case';
+import { StartReconciliationUseCase } from './start-reconciliation.use-case';
 import {
   CountDiscrepanciesUseCase,
   GetDiscrepancyUseCase,
@@ -33,6 +36,8 @@ const useCases = [
   ManageMatchesUseCase,
   MatchingRulesUseCases,
   RunReconciliationUseCase,
+  StartReconciliationUseCase,
+  ExecuteQueuedRunUseCase,
   GetRunUseCase,
   ListRunsUseCase,
   ListDiscrepanciesUseCase,
@@ -58,7 +63,7 @@ const repositories = [
 /** Reads statement sources and lines through libs/imports' readers, accounts and entries through the ledger's. */
 @Module({
   imports: [LedgerModule, ImportsModule, OutboxModule],
-  providers: [...repositories, InvariantChecks, MatchStatements, MatchViews, SyncTickets, ...useCases],
+  providers: [...repositories, InvariantChecks, MatchStatements, MatchViews, SyncTickets, RunExecution, ...useCases],
   exports: [...useCases, RunRepository],
 })
 export class ReconciliationModule {}
