@@ -23,13 +23,14 @@ export class ExecuteQueuedRunUseCase {
   ) {}
 
   async execute(): Promise<QueuedRunOutcome> {
-    const run = await this.db.transaction('read committed', async () => {
-      await this.runs.abandonAllSilent();
-      return this.runs.claimQueued();
-    });
+    await this.runs.abandonAllSilent();
+    if (!(await this.runs.anyQueued())) return { kind: 'idle' };
+    // Before the claim, as every run does (another worker may claim the run meanwhile: then it was for nothing).
+    const timings = await this.execution.prepare();
+    const run = await this.db.transaction('read committed', () => this.runs.claimQueued());
     if (run === undefined) return { kind: 'idle' };
     try {
-      return { kind: 'completed', run: await this.execution.perform(run) };
+      return { kind: 'completed', run: await this.execution.perform(run, timings) };
     } catch (error) {
       return { kind: 'failed', tenantId: run.tenantId, runId: run.id, error };
     }

@@ -37,7 +37,7 @@ const CHECKED_KINDS: readonly DiscrepancyKind[] = [
  * hold back the event feed (which serves only what commits behind every running transaction) and
  * vacuum for all of that time. The journal's re-computation, a read of append-only rows, runs in a
  * transaction of its own beside the checks and matching. Between its steps the run beats (its lease)
- * and records its phase and counts. It must not be called inside a transaction.
+ * and records its phase and counts, and a timer beats while a step lasts. It must not be called inside a transaction.
  */
 @Injectable()
 export class RunExecution {
@@ -51,18 +51,26 @@ export class RunExecution {
     private readonly outbox: OutboxRepository,
   ) {}
 
-  /** The finished run; a failure is recorded on the run (with the phase it happened in), then thrown. */
-  async perform(run: ClaimedRun): Promise<RunView> {
+  /**
+   * The planner's statistics brought up to date, before the run is claimed (ANALYZE may take longer
+   * than a run's lease on a busy machine, and a claimed run must beat within its lease). In autocommit,
+   * so that ANALYZE's lock lasts only as long as ANALYZE. Answers the run's timings so far.
+   */
+  async prepare(): Promise<RunTimings> {
     const timings = new RunTimings();
-    let progress: RunProgress = { ...QUEUED_PROGRESS, phase: 'statistics' };
+    await timings.step('statistics', () => this.matching.refreshStatistics());
+    return timings;
+  }
+
+  /** The finished run; a failure is recorded on the run (with the phase it happened in), then thrown. */
+  async perform(run: ClaimedRun, timings: RunTimings): Promise<RunView> {
+    let progress: RunProgress = { ...QUEUED_PROGRESS, phase: 'checks' };
     const beat = (phase: RunPhase, matching?: MatchingProgress) => {
       progress = { ...progress, ...matching, phase };
       return this.runs.heartbeat(run.tenantId, run.id, progress);
     };
+    const alive = this.keepAlive(run);
     try {
-      // In autocommit, so that ANALYZE's lock lasts only as long as ANALYZE.
-      await timings.step('statistics', () => this.matching.refreshStatistics());
-      await beat('checks');
       const { outcomes, result: matching } = await this.checks.runAlongside(run.tenantId, () =>
         timings.step('matching', () => this.matcher.run(run.tenantId, run.id, (done) => beat('matching', done))),
       );
@@ -76,7 +84,30 @@ export class RunExecution {
         error: error instanceof Error ? error.message.slice(0, 2000) : String(error),
       });
       throw error;
+    } finally {
+      alive.stop();
     }
+  }
+
+  /**
+   * Beats on a timer too, beside the beats between steps: a step may last longer than the lease on a
+   * busy machine, and the lease is there to give up the run of a process that died, not of a slow one.
+   * A beat that fails is left to the run's next step to notice (the database being away fails it).
+   */
+  private keepAlive(run: ClaimedRun): { stop(): void } {
+    let touching = false;
+    const timer = setInterval(() => {
+      if (touching) return;
+      touching = true;
+      this.runs
+        .touch(run.tenantId, run.id)
+        .catch(() => undefined)
+        .finally(() => {
+          touching = false;
+        });
+    }, this.runs.touchIntervalMs);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
   }
 
   /** The tickets, the run's record and its events, in one transaction. */

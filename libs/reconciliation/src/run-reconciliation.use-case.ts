@@ -35,6 +35,7 @@ export class RunReconciliationUseCase {
   ) {}
 
   async execute(command: RunCommand): Promise<RunView> {
+    const timings = await this.execution.prepare();
     const claim = await this.db.transaction('read committed', async () => {
       // One that went silent is given up first.
       await this.runs.abandonSilent(command.tenantId);
@@ -42,6 +43,6 @@ export class RunReconciliationUseCase {
       return run === undefined ? { inTheWay: await this.runs.activeId(command.tenantId) } : { run };
     });
     if (claim.run === undefined) throw reconciliationInProgress(claim.inTheWay);
-    return this.execution.perform(claim.run);
+    return this.execution.perform(claim.run, timings);
   }
 }

@@ -5,11 +5,13 @@ import {
   ABANDON_SILENT_RUN,
   ABANDON_SILENT_RUNS,
   ACTIVE_RUN,
+  ANY_QUEUED_RUN,
   CLAIM_QUEUED_RUN,
   CLAIM_RUN,
   ENQUEUE_RUN,
   FINISH_RUN,
   HEARTBEAT,
+  TOUCH,
 } from './runs.sql';
 
 /**
@@ -26,7 +28,7 @@ export const RECONCILER_ACTOR = 'reconciler';
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed';
 
 /** Where a run is: queued, then each step in turn, then finished (a failed run keeps the phase it failed in). */
-export type RunPhase = 'queued' | 'statistics' | 'checks' | 'matching' | 'tickets' | 'finished';
+export type RunPhase = 'queued' | 'checks' | 'matching' | 'tickets' | 'finished';
 
 export interface RunProgress {
   phase: RunPhase;
@@ -80,7 +82,7 @@ const RUN = {
 /** Runs recorded before progress was: the phase their status implies. */
 function progressOf(status: RunStatus, stored: unknown): RunProgress {
   const recorded = (typeof stored === 'object' && stored !== null ? stored : {}) as Partial<RunProgress>;
-  const phase: RunPhase = status === 'queued' ? 'queued' : status === 'running' ? 'statistics' : 'finished';
+  const phase: RunPhase = status === 'queued' ? 'queued' : status === 'running' ? 'checks' : 'finished';
   return { ...QUEUED_PROGRESS, phase, ...recorded };
 }
 
@@ -125,7 +127,7 @@ export class RunRepository {
 
   /** Records the run as running now, unless another run of the tenant is queued or running. */
   async claim(run: Omit<ClaimedRun, 'startedAt'>): Promise<ClaimedRun | undefined> {
-    const progress = JSON.stringify({ ...QUEUED_PROGRESS, phase: 'statistics' });
+    const progress = JSON.stringify({ ...QUEUED_PROGRESS, phase: 'checks' });
     const [row] = await this.db.query(CLAIM_RUN, { ...run, progress });
     return row === undefined ? undefined : { ...run, startedAt: row.started_at };
   }
@@ -140,9 +142,14 @@ export class RunRepository {
     return (await this.db.query(ACTIVE_RUN, { tenantId }))[0]?.id;
   }
 
+  /** Whether any tenant has a run queued. */
+  async anyQueued(): Promise<boolean> {
+    return (await this.db.query(ANY_QUEUED_RUN)).length > 0;
+  }
+
   /** Makes the oldest queued run of any tenant running, and answers it; undefined when none is queued. */
   async claimQueued(): Promise<ClaimedRun | undefined> {
-    const progress = JSON.stringify({ ...QUEUED_PROGRESS, phase: 'statistics' });
+    const progress = JSON.stringify({ ...QUEUED_PROGRESS, phase: 'checks' });
     const [row] = await this.db.query(CLAIM_QUEUED_RUN, { progress });
     if (row === undefined) return undefined;
     return {
@@ -152,6 +159,16 @@ export class RunRepository {
       actor: row.actor,
       startedAt: row.started_at,
     };
+  }
+
+  /** How often a running run's process says it is alive: well within the lease. */
+  get touchIntervalMs(): number {
+    return (this.leaseSeconds * 1000) / 3;
+  }
+
+  /** The run's process is alive. */
+  async touch(tenantId: string, id: string): Promise<void> {
+    await this.db.query(TOUCH, { tenantId, id });
   }
 
   /** The run is alive (called between its steps), and this is where it is. */

@@ -1,6 +1,6 @@
 // A reconciliation run's lifecycle: queued (a start through the API), running, then completed or failed.
 
-import { sql } from '@ledger/db';
+import { type NoParams, sql } from '@ledger/db';
 
 /** Starts a run now unless one of the tenant is queued or running (the partial unique index says so). */
 export const CLAIM_RUN = sql<
@@ -25,6 +25,9 @@ RETURNING id`);
 /** The tenant's queued or running run (there is at most one). */
 export const ACTIVE_RUN = sql<{ tenantId: string }, { id: string }>(`
 SELECT id FROM reconciliation_runs WHERE tenant_id = :tenantId AND status IN ('queued', 'running')`);
+
+export const ANY_QUEUED_RUN = sql<NoParams, { found: number }>(`
+SELECT 1 AS found FROM reconciliation_runs WHERE status = 'queued' LIMIT 1`);
 
 /**
  * The oldest queued run of any tenant becomes running; one another worker is claiming is skipped,
@@ -52,6 +55,10 @@ export const ABANDON_SILENT_RUNS = sql<{ leaseSeconds: number }>(`
 UPDATE reconciliation_runs SET status = 'failed', finished_at = clock_timestamp(),
        error = 'abandoned: no sign of life since ' || heartbeat_at::text
  WHERE status = 'running' AND heartbeat_at < now() - make_interval(secs => :leaseSeconds)`);
+
+/** The run's process is alive (between its steps as during a long one). */
+export const TOUCH = sql<{ tenantId: string; id: string }>(`
+UPDATE reconciliation_runs SET heartbeat_at = now() WHERE tenant_id = :tenantId AND id = :id AND status = 'running'`);
 
 /** The run is alive, and this is where it is. */
 export const HEARTBEAT = sql<{ tenantId: string; id: string; progress: string }>(`

@@ -2605,7 +2605,7 @@ export interface components {
             /** @description Where the run is: its phase, statement sources matched of all, lines matched so far. A failed run keeps the phase it failed in. */
             progress: {
                 /** @enum {string} */
-                phase: "queued" | "statistics" | "checks" | "matching" | "tickets" | "finished";
+                phase: "queued" | "checks" | "matching" | "tickets" | "finished";
                 sourcesDone: number;
                 sourcesTotal: number | null;
                 linesMatched: number;

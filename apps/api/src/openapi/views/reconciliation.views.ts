@@ -33,7 +33,7 @@ export const runView = component(
       durationMs: z.number().int().min(0).nullable().meta({ description: 'From start to finish.' }),
       progress: z
         .strictObject({
-          phase: z.enum(['queued', 'statistics', 'checks', 'matching', 'tickets', 'finished']),
+          phase: z.enum(['queued', 'checks', 'matching', 'tickets', 'finished']),
           sourcesDone: z.number().int().min(0),
           sourcesTotal: z.number().int().min(0).nullable(),
           linesMatched: z.number().int().min(0),
