@@ -139,7 +139,7 @@ describe('kill -9 during a reconciliation run', () => {
     expect(finalTickets).toEqual(EVERY_LINE_ONCE);
   });
 
-  it('an API start killed before its 202 stores nothing: the same key then queues the run, which completes', async () => {
+  it('an API start killed before its 202 stores nothing; the same key then queues a run that completes', async () => {
     const before = await tickets();
     const runsBefore = (await runs()).length;
     const idempotencyKey = randomUUID();
@@ -192,7 +192,7 @@ describe('kill -9 during a reconciliation run', () => {
     expect(after).toEqual(EVERY_LINE_ONCE);
   });
 
-  it('a queued run whose worker is killed while it runs is given up after its lease; the next one completes', async () => {
+  it('a queued run whose worker is killed while it runs is given up after its lease; the next completes', async () => {
     const random = new SeededRandom(FAULT_SEED, 'reconciliation-kill queued');
     const before = await tickets();
     const firstKey = randomUUID();
