@@ -12,7 +12,9 @@ import { empty, explainError, notice } from './states';
 
 export const RUNS_PAGE_SIZE = 50;
 
-function chart(runs: Run[]): TemplateResult {
+function chart(all: Run[]): TemplateResult {
+  // A run queued, running or failed has no counts to chart.
+  const runs = all.filter((run) => run.status === 'completed');
   if (runs.length === 0) return html``;
   const at = (run: Run) => Date.parse(run.startedAt ?? run.queuedAt);
   const series = (name: string, value: (run: Run) => number) => ({
@@ -42,7 +44,7 @@ function runRows(runs: Run[]): TemplateResult {
     </tr></thead>
     <tbody>
       ${runs.map(
-        (run) => html`<tr><td>${run.startedAt === null ? 'queued' : formatInstant(run.startedAt)}</td>
+        (run) => html`<tr><td>${run.startedAt === null ? '—' : formatInstant(run.startedAt)}</td>
           <td>${run.trigger} <span class="muted by">by ${run.actor}</span></td>
           <td>${run.status}${run.error ? `: ${run.error}` : ''}</td>
           <td class="number">${statOf(run, 'findings')}</td>
