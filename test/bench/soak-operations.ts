@@ -205,7 +205,7 @@ async function importStatement(state: SoakState): Promise<void> {
   });
 }
 
-/** One start at a time from the soak, queued for the worker; its schedule races it (409 while one is queued or runs). */
+/** One start at a time from the soak, queued for the worker; its schedule races it (409 while one is queued, runs). */
 async function reconcile(state: SoakState): Promise<void> {
   if (state.reconcileInFlight) return readAccount(state);
   state.reconcileInFlight = true;
