@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { INestApplicationContext } from '@nestjs/common';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { type TestTenant, createAccount, createApiKey, seededTenant, sqlRows } from './support/ledger-fixtures';
@@ -84,6 +86,31 @@ describe('reconciliation runs in the background', () => {
     expect(Date.parse(done.startedAt)).toBeGreaterThanOrEqual(Date.parse(done.queuedAt));
     const listed = (await api.request('GET', '/v1/reconciliation/runs?limit=5', { key: finance })).body.data;
     expect(listed.map((run: { id: string }) => run.id)).toEqual([queued.id]);
+  });
+
+  it("GET shows a running run's phase and counts", async () => {
+    const { finance } = await teamWithADeposit('progress');
+    // Holding the tickets' table stalls the run at its last phase, once its lines are matched.
+    const blocker = new pg.Client({ connectionString: api.db.url });
+    await blocker.connect();
+    let running: any;
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE discrepancies IN ACCESS EXCLUSIVE MODE');
+      const queued = await startRun(api, finance);
+      worker = await startWorker(api, NEVER);
+      running = await waitUntil(finance, queued.id, (run) => run.progress.phase === 'tickets');
+    } finally {
+      await blocker.query('COMMIT');
+      await blocker.end();
+    }
+    expect(running).toMatchObject({
+      status: 'running',
+      startedAt: expect.any(String),
+      finishedAt: null,
+      progress: { phase: 'tickets', sourcesDone: 1, sourcesTotal: 1, linesMatched: 0 },
+    });
+    expect((await waitForRun(api, finance, running.id)).status).toBe('completed');
   });
 
   it('a start while a run is queued or running gets 409 with its id, kept under no key', async () => {
@@ -186,6 +213,20 @@ describe('reconciliation runs in the background', () => {
     expect((await waitForRun(api, other.finance, theirs.id)).status).toBe('completed');
   });
 });
+
+/** Reads of a run waited on: a bound so that a wait that cannot end fails instead of hanging. */
+const RUN_READS_MAX = 1_200;
+
+/** Reads the run until `holds`; a run that ended first fails the wait. */
+async function waitUntil(key: string, id: string, holds: (run: any) => boolean): Promise<any> {
+  for (let read = 0; read < RUN_READS_MAX; read++) {
+    const run = (await api.request('GET', `/v1/reconciliation/runs/${id}`, { key })).body;
+    if (holds(run)) return run;
+    if (run.status !== 'queued' && run.status !== 'running') throw new Error(`run ended: ${JSON.stringify(run)}`);
+    await sleep(50);
+  }
+  throw new Error(`run ${id}: not as waited for after ${RUN_READS_MAX} reads`);
+}
 
 async function storedKeys(tenant: TestTenant, keys: string[]): Promise<string[]> {
   const rows = await sqlRows<{ key: string }>(
