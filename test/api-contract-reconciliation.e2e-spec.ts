@@ -6,7 +6,7 @@ import { ApiContract, contractCaller } from './support/api-contract';
 import { type ApiHarness, startApi } from './support/api-harness';
 import type { Answer } from './support/http-json';
 import { DAY_MS, createAccount, createApiKey, mustPost, seededTenant } from './support/ledger-fixtures';
-import { bankCsv, statementDay } from './support/reconciliation-fixtures';
+import { bankCsv, executeQueuedRuns, statementDay } from './support/reconciliation-fixtures';
 
 // Statements, reconciliation, tickets, matches, proofs, exports and the inbox driven for real, every
 // answer checked against the committed OpenAPI document (see support/api-contract).
@@ -117,11 +117,15 @@ describe('reconciliation answers as its OpenAPI document says', () => {
     const route = { priority: 1, kind: 'missing_in_ledger', owner: 'treasury', minAmount: '100' };
     expect((await call('POST', '/v1/owner-routes', { key: finance, ...once(), body: route })).status).toBe(201);
     const run = await call('POST', '/v1/reconciliation/runs', { key: finance, ...once(), body: {} });
-    expect(run.body.status).toBe('completed');
+    expect(run.body.status).toBe('queued');
+    const queued = await call('GET', '/v1/reconciliation/runs/{id}', { key: reader, path: { id: run.body.id } });
+    expect(queued.body.progress.phase).toBe('queued');
+    const refused = await call('POST', '/v1/reconciliation/runs', { key: finance, ...once(), body: {} });
+    expect(refused.body.error.details.runId).toBe(run.body.id);
+    await executeQueuedRuns(api);
     expect((await call('GET', '/v1/reconciliation/runs', { key: reader })).body.data).toHaveLength(1);
-    expect((await call('GET', '/v1/reconciliation/runs/{id}', { key: reader, path: { id: run.body.id } })).status).toBe(
-      200,
-    );
+    const done = await call('GET', '/v1/reconciliation/runs/{id}', { key: reader, path: { id: run.body.id } });
+    expect(done.body).toMatchObject({ status: 'completed', progress: { phase: 'finished', sourcesDone: 1 } });
     const notFound = await call('GET', '/v1/reconciliation/runs/{id}', { key: reader, path: { id: randomUUID() } });
     expect(notFound.status).toBe(404);
     const queue = await call('GET', '/v1/discrepancies', {

@@ -3,6 +3,7 @@ import { type ApiHarness, startApi } from './support/api-harness';
 import { type ConsoleBrowser, openConsoleBrowser } from './support/console-browser';
 import { createAccount, createApiKey, mustPost, seededTenant, sqlRows } from './support/ledger-fixtures';
 import { bankCsv, createSource, financeKey } from './support/reconciliation-fixtures';
+import { startWorker } from './support/worker-harness';
 
 // The finance console in Debian's Chromium against the real server on PostgreSQL: the finance team's
 // day (sign in, import, reconcile, work a ticket) and an auditor who may look but not change.
@@ -142,13 +143,23 @@ describe('the finance console', () => {
     const { page } = browser;
     await page.getByRole('link', { name: 'Reconciliation runs', exact: true }).click();
     await page.getByText('No reconciliation run yet').waitFor();
+    // No worker yet: the run is queued, and the page says so while it follows the run.
     await page.getByRole('button', { name: 'Run reconciliation now' }).click();
-    await page.getByText('Run finished: 2 finding(s), 2 ticket(s) opened, 0 resolved.').waitFor(RUN_WAIT);
-    await page.getByRole('img', { name: /Runs on this page over time/ }).waitFor();
-    await expect.poll(() => page.locator('table tbody tr').count()).toBe(1);
-    // A second run finds the same two causes and opens nothing new: one more point on the chart.
-    await page.getByRole('button', { name: 'Run reconciliation now' }).click();
-    await page.getByText('Run finished: 2 finding(s), 0 ticket(s) opened, 0 resolved.').waitFor(RUN_WAIT);
+    await page.getByText('Run queued: waiting for the worker…').waitFor(RUN_WAIT);
+    await expect.poll(() => page.locator('table tbody tr td:nth-child(3)').allTextContents()).toEqual(['queued']);
+    await expect.poll(() => page.getByRole('button', { name: 'Running…' }).isDisabled()).toBe(true);
+    await browser.screenshot('06-run-queued');
+    const worker = await startWorker(api, { RECONCILE_CRON: '0 0 1 1 *' });
+    try {
+      await page.getByText('Run finished: 2 finding(s), 2 ticket(s) opened, 0 resolved.').waitFor(RUN_WAIT);
+      await page.getByRole('img', { name: /Runs on this page over time/ }).waitFor();
+      await expect.poll(() => page.locator('table tbody tr').count()).toBe(1);
+      // A second run finds the same two causes and opens nothing new: one more point on the chart.
+      await page.getByRole('button', { name: 'Run reconciliation now' }).click();
+      await page.getByText('Run finished: 2 finding(s), 0 ticket(s) opened, 0 resolved.').waitFor(RUN_WAIT);
+    } finally {
+      await worker.close();
+    }
     await expect.poll(() => page.locator('table tbody tr').count()).toBe(2);
     await expect
       .poll(() => page.locator('table tbody .by').allTextContents())

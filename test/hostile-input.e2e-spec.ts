@@ -13,7 +13,7 @@ import {
   transfer,
 } from './support/ledger-fixtures';
 import { itWithStatementSamples, STATEMENT_SAMPLES_DIR } from '../libs/imports/test/statement-samples';
-import { createSource } from './support/reconciliation-fixtures';
+import { createSource, runReconciliation } from './support/reconciliation-fixtures';
 
 // Hostile input over the API: random JSON, amounts at and past 2^63, control and unpaired unicode
 // characters, huge and deep bodies, duplicate keys, wrong content types. Each gets a clear 4xx with
@@ -282,12 +282,7 @@ describe('hostile input', () => {
       },
     });
     expect(rules.status, JSON.stringify(rules.body)).toBe(200);
-    const run = await api.request('POST', '/v1/reconciliation/runs', {
-      key: financeKey,
-      idempotencyKey: randomUUID(),
-      body: {},
-    });
-    expect(run.status, JSON.stringify(run.body)).toBe(201);
+    await runReconciliation(api, financeKey);
     await api.request('PUT', '/v1/matching-rules', {
       key: financeKey,
       idempotencyKey: randomUUID(),

@@ -16,11 +16,13 @@ import {
 } from './support/ledger-fixtures';
 import {
   createSource,
+  executeQueuedRuns,
   financeKey,
   listTickets,
   routeOwner,
   runReconciliation,
   uploadSample,
+  waitForRun,
 } from './support/reconciliation-fixtures';
 
 let api: ApiHarness;
@@ -262,7 +264,7 @@ describe('reconciliation runs and tickets', () => {
       body: {},
     });
     expect(refused.status).toBe(409);
-    expect(refused.body.error.code).toBe('RECONCILIATION_IN_PROGRESS');
+    expect(refused.body.error).toMatchObject({ code: 'RECONCILIATION_IN_PROGRESS', details: { runId: stuck } });
     await sqlRows(
       api,
       `UPDATE reconciliation_runs SET heartbeat_at = now() - interval '1 hour' WHERE tenant_id = $1 AND id = $2`,
@@ -277,7 +279,7 @@ describe('reconciliation runs and tickets', () => {
     });
   });
 
-  it('one run at a time per tenant: a concurrent run is refused, not doubled', async () => {
+  it('one run at a time per tenant: a concurrent start is refused with the run in the way, not doubled', async () => {
     const tenant = await seededTenant(api, 'concurrent runs');
     const key = await financeKey(api, tenant);
     const answers = await Promise.all(
@@ -285,9 +287,17 @@ describe('reconciliation runs and tickets', () => {
         api.request('POST', '/v1/reconciliation/runs', { key, idempotencyKey: randomUUID(), body: {} }),
       ),
     );
-    const statuses = answers.map((answer) => answer.status);
-    expect(statuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(1);
-    for (const answer of answers)
-      if (answer.status !== 201) expect(answer.body.error.code).toBe('RECONCILIATION_IN_PROGRESS');
+    // No worker here: the one run queued stays queued, and every other start meets it.
+    const queued = answers.filter((answer) => answer.status === 202);
+    expect(queued, JSON.stringify(answers.map((answer) => answer.body))).toHaveLength(1);
+    for (const answer of answers.filter((other) => other.status !== 202)) {
+      expect(answer.status).toBe(409);
+      expect(answer.body.error).toMatchObject({
+        code: 'RECONCILIATION_IN_PROGRESS',
+        details: { runId: queued[0]!.body.id },
+      });
+    }
+    await executeQueuedRuns(api);
+    expect(await waitForRun(api, key, queued[0]!.body.id)).toMatchObject({ status: 'completed' });
   });
 });

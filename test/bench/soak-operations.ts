@@ -205,14 +205,14 @@ async function importStatement(state: SoakState): Promise<void> {
   });
 }
 
-/** One run at a time from the soak; the worker's schedule races it (409 while either runs). */
+/** One start at a time from the soak, queued for the worker; its schedule races it (409 while one is queued, runs). */
 async function reconcile(state: SoakState): Promise<void> {
   if (state.reconcileInFlight) return readAccount(state);
   state.reconcileInFlight = true;
   try {
     await state.post(
       'reconciliation run',
-      ['201', '409 RECONCILIATION_IN_PROGRESS'],
+      ['202', '409 RECONCILIATION_IN_PROGRESS'],
       '/v1/reconciliation/runs',
       {},
       state.world.keys.finance,

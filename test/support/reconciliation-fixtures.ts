@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ExecuteQueuedRunUseCase, type QueuedRunOutcome } from '@ledger/reconciliation';
 import { expect } from 'vitest';
 import { STATEMENT_SAMPLES_DIR } from '../../libs/imports/test/statement-samples';
 import type { ApiHarness } from './api-harness';
@@ -73,14 +75,55 @@ export function bankCsv(rows: string[]): string {
   );
 }
 
-export async function runReconciliation(api: ApiHarness, key: string): Promise<any> {
-  const response = await api.request('POST', '/v1/reconciliation/runs', {
-    key,
-    idempotencyKey: randomUUID(),
-    body: {},
-  });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
+/** `POST /v1/reconciliation/runs`: the 202 with the queued run (any other answer fails the test). */
+export async function startRun(api: ApiHarness, key: string, idempotencyKey: string = randomUUID()): Promise<any> {
+  const response = await api.request('POST', '/v1/reconciliation/runs', { key, idempotencyKey, body: {} });
+  expect(response.status, JSON.stringify(response.body)).toBe(202);
+  expect(response.body).toMatchObject({ status: 'queued', startedAt: null, progress: { phase: 'queued' } });
   return response.body;
+}
+
+/** Queued runs carried out one after the other at most, per call (a test queues a handful). */
+const QUEUED_RUNS_PER_CALL_MAX = 100;
+
+/**
+ * What the worker's queue loop does, here in the test's process on the API's database: claims the
+ * queued runs one after the other and carries each out (no worker runs beside most tests).
+ */
+export async function executeQueuedRuns(api: ApiHarness): Promise<QueuedRunOutcome[]> {
+  const executeQueuedRun = api.app.get(ExecuteQueuedRunUseCase);
+  const outcomes: QueuedRunOutcome[] = [];
+  for (let count = 0; count < QUEUED_RUNS_PER_CALL_MAX; count++) {
+    const outcome = await executeQueuedRun.execute();
+    if (outcome.kind === 'idle') break;
+    outcomes.push(outcome);
+  }
+  return outcomes;
+}
+
+const RUN_POLL_INTERVAL_MS = 100;
+/** A bound, not a threshold: a run on a machine shared with other test files may take long. */
+const RUN_WAIT_MAX_MS = 60_000;
+
+/** Polls `GET /v1/reconciliation/runs/:id` until the run is neither queued nor running; answers it. */
+export async function waitForRun(api: ApiHarness, key: string, id: string): Promise<any> {
+  const deadline = Date.now() + RUN_WAIT_MAX_MS;
+  for (;;) {
+    const read = await api.request('GET', `/v1/reconciliation/runs/${id}`, { key });
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    if (read.body.status !== 'queued' && read.body.status !== 'running') return read.body;
+    if (Date.now() > deadline) throw new Error(`run ${id} still ${read.body.status}: ${JSON.stringify(read.body)}`);
+    await sleep(RUN_POLL_INTERVAL_MS);
+  }
+}
+
+/** A run as the API starts it: queued (202), carried out as the worker would, followed until it completed. */
+export async function runReconciliation(api: ApiHarness, key: string): Promise<any> {
+  const queued = await startRun(api, key);
+  await executeQueuedRuns(api);
+  const run = await waitForRun(api, key, queued.id);
+  expect(run.status, JSON.stringify(run)).toBe('completed');
+  return run;
 }
 
 export async function listTickets(api: ApiHarness, key: string, query = ''): Promise<any[]> {

@@ -94,6 +94,7 @@ async function show(): Promise<void> {
     reload() {
       void show();
     },
+    active: () => current === generation,
   };
   try {
     await PAGES[route.name](context);

@@ -16,6 +16,8 @@ export interface PageContext {
   navigate(hash: string): void;
   /** Show again the current route (after a change the page should re-read). */
   reload(): void;
+  /** Whether the person is still on this page (false once they moved on): work in the background stops. */
+  active(): boolean;
 }
 
 export type Page = (context: PageContext) => Promise<void>;

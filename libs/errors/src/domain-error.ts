@@ -38,6 +38,19 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * Answers about the moment, not about the request: the same request a little later may well succeed
+ * (another request with the key is still running, the tenant's reconciliation run is still going, too
+ * many requests, the database is away). Such an answer is never stored under an Idempotency-Key, so a
+ * retry with the same key does the work once the moment has passed.
+ */
+export const TRANSIENT_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'IDEMPOTENCY_KEY_IN_PROGRESS',
+  'RECONCILIATION_IN_PROGRESS',
+  'RATE_LIMITED',
+  'UNAVAILABLE',
+]);
+
 export type ErrorDetails = Record<string, unknown>;
 
 export class DomainError extends Error {
@@ -52,6 +65,11 @@ export class DomainError extends Error {
 
   get status(): number {
     return ERROR_STATUS[this.code];
+  }
+
+  /** See `TRANSIENT_ERRORS`. */
+  get transient(): boolean {
+    return TRANSIENT_ERRORS.has(this.code);
   }
 }
 

@@ -1,6 +1,7 @@
 export {
   DomainError,
   ERROR_STATUS,
+  TRANSIENT_ERRORS,
   errorBody,
   type ErrorBody,
   type ErrorCode,

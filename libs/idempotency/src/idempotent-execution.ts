@@ -23,10 +23,13 @@ export type Outcome =
   | { kind: 'failed'; error: DomainError }
   | { kind: 'replayed'; status: number; body: unknown };
 
-/** Deterministic client errors are stored and replayed; 5xx and lock contention are not. */
+/**
+ * Deterministic client errors are stored and replayed; 5xx are not, nor transient answers (a run or a
+ * request with the key still going: `TRANSIENT_ERRORS`), nor a key reused for another request.
+ */
 function isStorableFailure(error: unknown): error is DomainError {
   if (!(error instanceof DomainError)) return false;
-  if (error.code === 'IDEMPOTENCY_KEY_IN_PROGRESS' || error.code === 'IDEMPOTENCY_KEY_REUSED') return false;
+  if (error.transient || error.code === 'IDEMPOTENCY_KEY_REUSED') return false;
   return [400, 404, 409, 422].includes(error.status);
 }
 

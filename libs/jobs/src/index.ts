@@ -2,3 +2,4 @@
 // a lib, so that neither app imports the other.
 export { JobsModule, type JobsOptions } from './jobs.module';
 export { ScheduledJobs } from './scheduled-jobs';
+export { QueuedRunJobs } from './queued-run-jobs';

@@ -7,6 +7,7 @@ import { LedgerModule } from '@ledger/ledger';
 import { EventDeliveryModule } from '@ledger/outbox';
 import { ReconciliationModule, ReconciliationSettingsModule } from '@ledger/reconciliation';
 import { EventDeliveryJobs } from './event-delivery-jobs';
+import { QueuedRunJobs } from './queued-run-jobs';
 import { RECONCILE_CRON, ScheduledJobs } from './scheduled-jobs';
 
 export interface JobsOptions {
@@ -16,8 +17,9 @@ export interface JobsOptions {
 }
 
 /**
- * The worker's jobs: the scheduled ones (hold expiry, snapshots, purges, reconciliation) and the event
- * delivery loops. The worker process runs them, and so does the API process in embedded mode.
+ * The worker's jobs: the scheduled ones (hold expiry, snapshots, purges, reconciliation), the event
+ * delivery loops, and the queue of reconciliation runs started through the API. The worker process runs
+ * them, and so does the API process in embedded mode (or with LEDGER_WORKER_IN_PROCESS=true).
  */
 @Module({})
 export class JobsModule {
@@ -33,7 +35,12 @@ export class JobsModule {
         ReconciliationModule,
         EventDeliveryModule.forRoot(options.events),
       ],
-      providers: [ScheduledJobs, EventDeliveryJobs, { provide: RECONCILE_CRON, useValue: options.reconcileCron }],
+      providers: [
+        ScheduledJobs,
+        EventDeliveryJobs,
+        QueuedRunJobs,
+        { provide: RECONCILE_CRON, useValue: options.reconcileCron },
+      ],
     };
   }
 }

@@ -38,7 +38,7 @@ export class ScheduledJobs implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   /**
-   * Every tenant in turn, each on its own: a tenant whose run is still going elsewhere is skipped this
+   * Every tenant in turn, each on its own: a tenant whose run is queued or still going is skipped this
    * time, and one whose run fails is logged with its id (its run row, if it got one, says `failed` with
    * the error) while the tenants after it are still reconciled on the same tick.
    */

@@ -1,6 +1,8 @@
 export { ReconciliationModule } from './reconciliation.module';
 export { ReconciliationSettingsModule, type ReconciliationSettings } from './reconciliation-settings.module';
 export { RunReconciliationUseCase } from './run-reconciliation.use-case';
+export { StartReconciliationUseCase } from './start-reconciliation.use-case';
+export { ExecuteQueuedRunUseCase, type QueuedRunOutcome } from './execute-queued-run.use-case';
 export { GetRunUseCase, ListRunsUseCase, CreateOwnerRouteUseCase } from './run-reads.use-cases';
 export {
   DeleteOwnerRouteUseCase,
@@ -8,7 +10,16 @@ export {
   type OwnerRouteView,
   UpdateOwnerRouteUseCase,
 } from './tickets/owner-routes.use-cases';
-export { RunRepository, RUN_LEASE_SECONDS, RECONCILER_ACTOR, type RunView, type RunTrigger } from './run.repository';
+export {
+  RunRepository,
+  RUN_LEASE_SECONDS,
+  RECONCILER_ACTOR,
+  type RunView,
+  type RunTrigger,
+  type RunStatus,
+  type RunPhase,
+  type RunProgress,
+} from './run.repository';
 export {
   ListDiscrepanciesUseCase,
   GetDiscrepancyUseCase,

@@ -14,7 +14,10 @@ import { MatchingRulesUseCases } from './rules/matching-rules.use-cases';
 import { ReconciliationStatisticsUseCase } from './reconciliation-statistics.use-case';
 import { RunRepository } from './run.repository';
 import { CreateOwnerRouteUseCase, GetRunUseCase, ListRunsUseCase } from './run-reads.use-cases';
+import { ExecuteQueuedRunUseCase } from './execute-queued-run.use-case';
+import { RunExecution } from './run-execution';
 import { RunReconciliationUseCase } from './run-reconciliation.use-case';
+import { StartReconciliationUseCase } from './start-reconciliation.use-case';
 import {
   CountDiscrepanciesUseCase,
   GetDiscrepancyUseCase,
@@ -40,6 +43,8 @@ const useCases = [
   SuggestCandidatesUseCase,
   MatchingRulesUseCases,
   RunReconciliationUseCase,
+  StartReconciliationUseCase,
+  ExecuteQueuedRunUseCase,
   GetRunUseCase,
   ListRunsUseCase,
   ListDiscrepanciesUseCase,
@@ -69,7 +74,16 @@ const repositories = [
 /** Reads statement sources and lines through libs/imports' readers, accounts and entries through the ledger's. */
 @Module({
   imports: [LedgerModule, ImportsModule, OutboxModule],
-  providers: [...repositories, InvariantChecks, MatchStatements, MatchViews, SyncTickets, TicketChanges, ...useCases],
+  providers: [
+    ...repositories,
+    InvariantChecks,
+    MatchStatements,
+    MatchViews,
+    SyncTickets,
+    TicketChanges,
+    RunExecution,
+    ...useCases,
+  ],
   exports: [...useCases, RunRepository],
 })
 export class ReconciliationModule {}

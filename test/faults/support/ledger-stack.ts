@@ -157,3 +157,18 @@ export async function waitForWritingTransaction(stack: LedgerStack): Promise<voi
   }
   throw new Error(`no writing transaction within ${WRITE_WAIT_MAX_MS} ms:\n${stack.tails()}`);
 }
+
+const LOCK_WAITS = `
+SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+ WHERE a.datname = current_database() AND NOT l.granted AND l.relation = to_regclass($1)`;
+
+/** Waits until some process of the stack waits for a lock on `table` (one a test holds). */
+export async function waitForLockWait(stack: LedgerStack, table: string): Promise<void> {
+  const deadline = Date.now() + WRITE_WAIT_MAX_MS;
+  while (Date.now() < deadline) {
+    const [{ n }] = (await stack.sql<{ n: number }>(LOCK_WAITS, [table])) as [{ n: number }];
+    if (n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`nothing waited for a lock on ${table} within ${WRITE_WAIT_MAX_MS} ms:\n${stack.tails()}`);
+}

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@ledger/auth';
-import { GetRunUseCase, ListRunsUseCase, RunReconciliationUseCase } from '@ledger/reconciliation';
+import { GetRunUseCase, ListRunsUseCase, StartReconciliationUseCase } from '@ledger/reconciliation';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
@@ -16,28 +16,32 @@ const READERS = ['finance', 'auditor', 'admin'] as const;
 @Controller('v1')
 export class ReconciliationController {
   constructor(
-    private readonly runReconciliation: RunReconciliationUseCase,
+    private readonly startReconciliation: StartReconciliationUseCase,
     private readonly getRun: GetRunUseCase,
     private readonly listRuns: ListRunsUseCase,
   ) {}
 
-  /** Runs every check now and brings the tickets up to date; answers the run with its stats. */
+  /** Queues a run for the worker and answers it at once; GET the run to follow it. */
   @Post('reconciliation/runs')
+  @HttpCode(202)
   @Endpoint({
     operationId: 'runReconciliation',
-    summary: 'Run a reconciliation now',
+    summary: 'Start a reconciliation run',
     description:
-      "Checks the ledger's invariants and matches every source's statement lines, opening, updating and " +
-      'resolving tickets; one run at a time per tenant.',
+      "Queues a run that checks the ledger's invariants and matches every source's statement lines, opening, " +
+      'updating and resolving tickets. Answered at once with the run `queued`; a worker carries it out ' +
+      '(`running`, then `completed` or `failed`), and `GET /v1/reconciliation/runs/{id}` shows its status and ' +
+      'progress. One run at a time per tenant: a start while one is queued or running is refused with its ' +
+      'id, and that refusal is not stored under the Idempotency-Key.',
     access: ['finance'],
     idempotency: 'required',
     body: emptySchema,
     bodyOptional: true,
-    answer: { status: 201, description: 'The finished run with its stats.', schema: runView },
+    answer: { status: 202, description: 'The run, queued.', schema: runView },
     errors: ['RECONCILIATION_IN_PROGRESS'],
   })
   run(@CurrentPrincipal() principal: Principal, @Body(new ZodValidationPipe(emptySchema)) _body: object) {
-    return this.runReconciliation.execute({ tenantId: principal.tenantId, trigger: 'api', actor: principal.actor });
+    return this.startReconciliation.execute({ tenantId: principal.tenantId, actor: principal.actor });
   }
 
   @Get('reconciliation/runs')
@@ -60,7 +64,7 @@ export class ReconciliationController {
     operationId: 'getReconciliationRun',
     summary: 'Get a reconciliation run',
     access: READERS,
-    answer: { status: 200, description: 'The run.', schema: runView },
+    answer: { status: 200, description: 'The run: its status, and its progress while it goes.', schema: runView },
     errors: ['NOT_FOUND'],
   })
   runById(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {

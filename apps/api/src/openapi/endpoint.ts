@@ -16,7 +16,7 @@ import { OperationsTokenGuard } from '../metrics/operations-token.guard';
 export type EndpointAccess = 'public' | 'operator' | 'metrics' | 'any-key' | readonly [Role, ...Role[]];
 
 export interface EndpointAnswer {
-  status: 200 | 201 | 204;
+  status: 200 | 201 | 202 | 204;
   description: string;
   /** A registered view (JSON); or `text`: the media types of a text answer. */
   schema?: z.ZodType;

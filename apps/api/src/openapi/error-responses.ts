@@ -16,7 +16,9 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   ACCOUNT_CODE_CONFLICT: 'an account with this code exists',
   HOLD_ALREADY_RESOLVED: 'the hold was already posted, voided or expired',
   HOLD_EXPIRED: 'the hold is past its expiry',
-  RECONCILIATION_IN_PROGRESS: 'a run of this tenant is running',
+  RECONCILIATION_IN_PROGRESS:
+    'a run of this tenant is queued or running (`details.runId`: follow it with GET); not stored under the ' +
+    'Idempotency-Key, so the same request later starts a run',
   ALREADY_REVERSED: 'the transaction was reversed before',
   WEBHOOK_LIMIT_REACHED: 'the tenant has as many webhooks as allowed (`details.subscriptionsMax`); delete one first',
   LAST_ADMIN_KEY: "the key is the tenant's last live admin key; create another admin key before revoking it",

@@ -511,8 +511,8 @@ export interface paths {
         get: operations["listReconciliationRuns"];
         put?: never;
         /**
-         * Run a reconciliation now
-         * @description Checks the ledger's invariants and matches every source's statement lines, opening, updating and resolving tickets; one run at a time per tenant.
+         * Start a reconciliation run
+         * @description Queues a run that checks the ledger's invariants and matches every source's statement lines, opening, updating and resolving tickets. Answered at once with the run `queued`; a worker carries it out (`running`, then `completed` or `failed`), and `GET /v1/reconciliation/runs/{id}` shows its status and progress. One run at a time per tenant: a start while one is queued or running is refused with its id, and that refusal is not stored under the Idempotency-Key.
          *
          *     An API key with the role finance.
          */
@@ -2766,11 +2766,11 @@ export interface components {
             };
         };
         /**
-         * @description `RECONCILIATION_IN_PROGRESS`: a run of this tenant is running.
+         * @description `RECONCILIATION_IN_PROGRESS`: a run of this tenant is queued or running (`details.runId`: follow it with GET); not stored under the Idempotency-Key, so the same request later starts a run.
          * @example {
          *       "error": {
          *         "code": "RECONCILIATION_IN_PROGRESS",
-         *         "message": "a run of this tenant is running",
+         *         "message": "a run of this tenant is queued or running (details.runId: follow it with GET); not stored under the Idempotency-Key, so the same request later starts a run",
          *         "details": {}
          *       }
          *     }
@@ -2800,16 +2800,30 @@ export interface components {
              * @example reconciler
              */
             actor: string;
-            /** @enum {string} */
-            status: "running" | "completed" | "failed";
+            /**
+             * @description queued (waiting for a worker), running, then completed or failed.
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed";
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
              * @example 2026-11-29T10:00:00.000Z
              */
-            startedAt: string;
+            queuedAt: string;
+            /** @description Null while queued. */
+            startedAt: string | null;
             finishedAt: string | null;
+            /** @description From start to finish. */
             durationMs: number | null;
+            /** @description Where the run is: its phase, statement sources matched of all, lines matched so far. A failed run keeps the phase it failed in. */
+            progress: {
+                /** @enum {string} */
+                phase: "queued" | "checks" | "matching" | "tickets" | "finished";
+                sourcesDone: number;
+                sourcesTotal: number | null;
+                linesMatched: number;
+            };
             /** @description Counts of the run: checks, lines matched, tickets opened, updated and resolved. */
             stats: {
                 [key: string]: unknown;
@@ -3407,7 +3421,7 @@ export interface components {
                 "application/json": components["schemas"]["IdempotencyKeyInProgressError"];
             };
         };
-        /** @description Conflict: `IDEMPOTENCY_KEY_IN_PROGRESS` the first request with this key is still running; retry later with the same key; `RECONCILIATION_IN_PROGRESS` a run of this tenant is running. */
+        /** @description Conflict: `IDEMPOTENCY_KEY_IN_PROGRESS` the first request with this key is still running; retry later with the same key; `RECONCILIATION_IN_PROGRESS` a run of this tenant is queued or running (`details.runId`: follow it with GET); not stored under the Idempotency-Key, so the same request later starts a run. */
         IdempotencyKeyInProgressOrReconciliationInProgress: {
             headers: {
                 [name: string]: unknown;
@@ -4658,8 +4672,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The finished run with its stats. */
-            201: {
+            /** @description The run, queued. */
+            202: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -4691,7 +4705,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The run. */
+            /** @description The run: its status, and its progress while it goes. */
             200: {
                 headers: {
                     [name: string]: unknown;

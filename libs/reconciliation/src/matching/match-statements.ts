@@ -29,6 +29,13 @@ export interface MatchedCounts {
   reversal: number;
 }
 
+/** How far matching has come: reported between its steps. */
+export interface MatchingProgress {
+  sourcesDone: number;
+  sourcesTotal: number;
+  linesMatched: number;
+}
+
 export interface MatchingOutcome {
   matched: MatchedCounts;
   findings: Finding[];
@@ -52,16 +59,20 @@ export class MatchStatements {
 
   /**
    * Each rule of each source is one statement in a transaction of its own, committed before the next,
-   * so that no transaction of a run lasts longer than its largest statement; `afterStep` runs between.
+   * so that no transaction of a run lasts longer than its largest statement; `afterStep` runs between
+   * and is told how far matching has come.
    */
   async run(
     tenantId: string,
     runId: string,
-    afterStep: () => Promise<void> = async () => {},
+    afterStep: (progress: MatchingProgress) => Promise<void> = async () => {},
   ): Promise<MatchingOutcome> {
     const outcome: MatchingOutcome = { matched: { reference: 0, group: 0, amountDate: 0, reversal: 0 }, findings: [] };
     const { rules } = await this.rules.load(tenantId);
-    for (const source of await this.sources.list(tenantId, SOURCES_PER_RUN_MAX)) {
+    const sources = await this.sources.list(tenantId, SOURCES_PER_RUN_MAX);
+    const progress: MatchingProgress = { sourcesDone: 0, sourcesTotal: sources.length, linesMatched: 0 };
+    await afterStep(progress);
+    for (const source of sources) {
       const scope: MatchScope = {
         tenantId,
         sourceId: source.id,
@@ -78,12 +89,14 @@ export class MatchStatements {
         const matched = await this.step(probes(rule), () => this.matching.matchRule(rule, scope, runId));
         outcome.matched[rule.type === 'amount_date' ? 'amountDate' : rule.type] += matched;
         openLines -= matched;
-        await afterStep();
+        progress.linesMatched += matched;
+        await afterStep({ ...progress });
       }
       outcome.findings.push(
         ...(await this.step(false, () => this.unexplained(scope, source, sourceRules, openLines > 0))),
       );
-      await afterStep();
+      progress.sourcesDone++;
+      await afterStep({ ...progress });
     }
     return outcome;
   }

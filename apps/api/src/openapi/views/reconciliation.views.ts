@@ -27,10 +27,25 @@ export const runView = component(
       id,
       trigger: z.enum(['schedule', 'api', 'cli']),
       actor,
-      status: z.enum(['running', 'completed', 'failed']),
-      startedAt: instant,
+      status: z.enum(['queued', 'running', 'completed', 'failed']).meta({
+        description: 'queued (waiting for a worker), running, then completed or failed.',
+      }),
+      queuedAt: instant,
+      startedAt: instant.nullable().meta({ description: 'Null while queued.' }),
       finishedAt: instant.nullable(),
-      durationMs: z.number().int().min(0).nullable(),
+      durationMs: z.number().int().min(0).nullable().meta({ description: 'From start to finish.' }),
+      progress: z
+        .strictObject({
+          phase: z.enum(['queued', 'checks', 'matching', 'tickets', 'finished']),
+          sourcesDone: z.number().int().min(0),
+          sourcesTotal: z.number().int().min(0).nullable(),
+          linesMatched: z.number().int().min(0),
+        })
+        .meta({
+          description:
+            'Where the run is: its phase, statement sources matched of all, lines matched so far. A failed run ' +
+            'keeps the phase it failed in.',
+        }),
       stats: z.record(z.string(), z.unknown()).meta({
         description: 'Counts of the run: checks, lines matched, tickets opened, updated and resolved.',
       }),
