@@ -1,4 +1,4 @@
-import { encodeCursor } from '@ledger/db';
+import { pageOf } from '@ledger/db';
 import { isUuid } from '@ledger/ids';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
@@ -47,12 +47,7 @@ export class ListImportLinesUseCase {
       ? decodeLineCursor(command.cursor)
       : { lineNumber: 0, id: '00000000-0000-0000-0000-000000000000' };
     const rows = await this.imports.listLines(command.tenantId, found.id, after, command.limit + 1);
-    const page = rows.slice(0, command.limit);
-    const last = page.at(-1);
-    return {
-      data: page,
-      nextCursor: rows.length > command.limit && last ? encodeCursor([String(last.lineNumber), last.id]) : null,
-    };
+    return pageOf(rows, command.limit, (last) => [String(last.lineNumber), last.id]);
   }
 }
 
