@@ -156,7 +156,7 @@ describe('GET /v1/statement-lines', () => {
     expect(await listed(keys.finance, 'source=bank-second&status=unmatched', 5)).toEqual([]);
   });
 
-  it('refuses a missing or bad source, a bad status, limit or cursor with the field; unknown source is 404', async () => {
+  it('refuses a missing or bad source, status, limit or cursor with the field; an unknown source is 404', async () => {
     const get = (query: string) => api.request('GET', `/v1/statement-lines?${query}`, { key: keys.finance });
     expectValidationError(await get(''), 'source');
     expectValidationError(await get('source=a%2Fb'), 'source');
