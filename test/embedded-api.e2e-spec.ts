@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadDemoDataOnce } from '../apps/api/src/demo/demo-data';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { createAccount, isoFromNow, mustPost, seededTenant, transfer } from './support/ledger-fixtures';
 import {
   bankCsv,
   createSource,
   financeKey,
+  listTickets,
   runReconciliation,
   statementDay,
   uploadStatement,
@@ -53,5 +55,52 @@ describe('the API on the embedded database', () => {
     expect(second.stats).toMatchObject({ opened: 0, reopened: 0 });
     const [match] = (await api.request('GET', `/v1/matches?transaction=${posted.id}`, { key })).body.data;
     expect(match).toMatchObject({ rule: 'reference', entries: [{ transactionId: posted.id }] });
+  });
+});
+
+describe('the demo on first start', () => {
+  // A database of its own: the demo loads only into one without tenants.
+  let fresh: ApiHarness;
+  beforeAll(async () => {
+    fresh = await startApi({ embedded: true });
+  });
+  afterAll(async () => {
+    await fresh?.close();
+  });
+
+  it('imports its statement and reconciles once: a ticket of each common kind, owned; a second start adds none', {
+    timeout: 120_000,
+  }, async () => {
+    const demo = await loadDemoDataOnce(fresh.app);
+    expect(demo).toBeDefined();
+    const key = demo!.posterKey;
+    const tickets = await listTickets(fresh, key);
+    const ofKind = (kind: string) => tickets.filter((ticket) => ticket.kind === kind);
+    expect(ofKind('missing_in_ledger').length).toBeGreaterThanOrEqual(1);
+    expect(ofKind('missing_in_statement').length).toBeGreaterThanOrEqual(1);
+    expect(ofKind('amount_mismatch')).toHaveLength(1);
+    expect(tickets.length).toBeLessThanOrEqual(8);
+    for (const ticket of tickets) expect(ticket.owner).toMatch(/^(ana|ben)@finance$/);
+    // The bank fee, booked against the expense account the demo has for it.
+    const fee = ofKind('missing_in_ledger').find((ticket) => ticket.amount === '-795');
+    expect(fee).toMatchObject({ owner: 'ana@finance', currency: 'EUR', status: 'open' });
+    expect(ofKind('amount_mismatch')[0]).toMatchObject({ owner: 'ben@finance' });
+    const expenses = await fresh.request('GET', '/v1/accounts/expenses:bank-fees', { key });
+    expect(expenses.body).toMatchObject({ currency: 'EUR', normalBalance: 'debit' });
+    // Erik's deposit: booked a week before the bank's line, beyond the matcher's days, so the line is open.
+    const erik = ofKind('missing_in_ledger').find((ticket) => ticket.amount === '8900');
+    expect(erik).toBeDefined();
+    const runs = await fresh.request('GET', '/v1/reconciliation/runs', { key });
+    expect(runs.body.data).toHaveLength(1);
+    expect(runs.body.data[0]).toMatchObject({ status: 'completed', actor: 'demo' });
+    const imports = await fresh.request('GET', '/v1/imports', { key });
+    expect(imports.body.data.map((made: { source: string; lines: number }) => [made.source, made.lines])).toEqual([
+      ['bank-eur', 5],
+    ]);
+
+    expect(await loadDemoDataOnce(fresh.app)).toBeUndefined();
+    expect(await listTickets(fresh, key)).toEqual(tickets);
+    expect((await fresh.request('GET', '/v1/reconciliation/runs', { key })).body.data).toHaveLength(1);
+    expect((await fresh.request('GET', '/v1/imports', { key })).body.data).toHaveLength(1);
   });
 });

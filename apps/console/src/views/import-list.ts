@@ -48,7 +48,9 @@ export async function importList(
     <div class="field"><label for="imports-source">Imports of</label>
       <select id="imports-source" name="source" @change=${filter}>
         <option value="" ?selected=${source === ''}>every source</option>
-        ${sources.map((item) => html`<option value=${item.name} ?selected=${item.name === source}>${item.name}</option>`)}
+        ${sources.map(
+          (item) => html`<option value=${item.name} ?selected=${item.name === source}>${item.name}</option>`,
+        )}
       </select></div>
   </form>`;
   await pagedSection<StatementImport>({

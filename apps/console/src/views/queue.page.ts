@@ -6,7 +6,8 @@ import { formatAge, formatInstant, formatMinor, humanize } from '../format';
 import type { Page } from '../page';
 import { link } from '../router';
 import { pagedSection } from './paged-section';
-import { empty, failure } from './states';
+import { queueEmptyState } from './queue-empty';
+import { failure } from './states';
 
 export const QUEUE_PAGE_SIZE = 50;
 const DAY_MS = 24 * 3600 * 1000;
@@ -124,11 +125,7 @@ export const queuePage: Page = async (context) => {
         limit: String(QUEUE_PAGE_SIZE),
       }),
     rows: ticketRows,
-    empty: empty(
-      Object.keys(filters).length
-        ? 'No tickets match these filters.'
-        : 'No discrepancy tickets: every run so far found the books and statements in agreement.',
-    ),
+    empty: await queueEmptyState(Object.keys(filters).length > 0),
     update: (next) => {
       section = next;
       draw();
