@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import type { INestApplicationContext } from '@nestjs/common';
 import { ImportStatementUseCase } from '@ledger/imports';
@@ -7,8 +8,19 @@ import { CreateOwnerRouteUseCase, type DiscrepancyKind, RunReconciliationUseCase
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** The demo's own statement (not a third-party sample): its days are written `{D-8}`, eight days ago. */
-export const DEMO_STATEMENT = resolve(__dirname, '..', '..', '..', '..', 'fixtures', 'demo', 'bank-eur-statement.csv');
+const DEMO_STATEMENT = join('fixtures', 'demo', 'bank-eur-statement.csv');
+
+/**
+ * The demo's own statement (not a third-party sample), at the repository's root: four levels above this
+ * file's source, five above its build in dist/. Its days are written `{D-8}`, eight days ago.
+ */
+export function demoStatementPath(from = __dirname): string {
+  for (let directory = from, level = 0; level < 8; directory = dirname(directory), level++) {
+    const candidate = resolve(directory, DEMO_STATEMENT);
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error(`${DEMO_STATEMENT} not found above ${from}`);
+}
 
 /** `{D-n}` as the UTC day n days before `now`. */
 export function datedStatement(template: string, now: Date): string {
@@ -39,7 +51,7 @@ const DEMO_OWNER_ROUTES: { priority: number; kind?: DiscrepancyKind; owner: stri
  */
 export async function reconcileDemo(app: INestApplicationContext, tenantId: string, now: Date): Promise<void> {
   for (const route of DEMO_OWNER_ROUTES) await app.get(CreateOwnerRouteUseCase).execute({ tenantId, ...route });
-  const statement = datedStatement(await readFile(DEMO_STATEMENT, 'utf8'), now);
+  const statement = datedStatement(await readFile(demoStatementPath(), 'utf8'), now);
   await app.get(ImportStatementUseCase).execute({
     tenantId,
     actor: 'demo',
