@@ -104,6 +104,16 @@ describe('reconciliation answers as its OpenAPI document says', () => {
       importId,
     );
     expect((await call('GET', '/v1/imports/{id}', { key: reader, path: { id: randomUUID() } })).status).toBe(404);
+    const listed = await call('GET', '/v1/imports', { key: reader, query: { source: 'bank', limit: '5' } });
+    expect(listed.body.data.map((made: { id: string }) => made.id)).toEqual([importId]);
+    expect((await call('GET', '/v1/imports', { key: reader, query: { source: 'nowhere' } })).status).toBe(404);
+    const query = { source: 'bank', status: 'unmatched', limit: '1' };
+    const unmatched = await call('GET', '/v1/statement-lines', { key: reader, query });
+    expect(unmatched.body.data).toHaveLength(1);
+    expect(unmatched.body.nextCursor).not.toBeNull();
+    expect((await call('GET', '/v1/statement-lines', { key: reader, query: { status: 'unmatched' } })).status).toBe(
+      400,
+    );
   });
 
   it('rules, routes, runs, tickets and matches', async () => {

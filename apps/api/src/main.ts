@@ -1,29 +1,27 @@
 import 'reflect-metadata';
 import { resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
-import { TenantReader } from '@ledger/auth';
 import { type AppConfig, loadConfig, newOperatorToken, readOrCreateSecret, signingKey } from '@ledger/config';
 import { openMigratedDatabase } from '@ledger/db';
 // `npm start` runs the worker's jobs in this process too (embedded mode has one database connection).
 import { JobsModule } from '@ledger/jobs';
 import { createApiApp } from './create-api-app';
-import { loadDemoData } from './demo/demo-data';
+import { loadDemoDataOnce } from './demo/demo-data';
 
 async function operatorToken(config: AppConfig): Promise<string | undefined> {
   if (config.adminToken !== undefined || config.databaseUrl !== undefined) return config.adminToken;
   return readOrCreateSecret(config.dataDir, 'admin-token', newOperatorToken);
 }
 
-async function demoKey(config: AppConfig, app: Parameters<typeof loadDemoData>[0]): Promise<string | undefined> {
+async function demoKey(config: AppConfig, app: Parameters<typeof loadDemoDataOnce>[0]): Promise<string | undefined> {
   if (!config.demoData) return undefined;
-  const tenants = await app.get(TenantReader).count();
-  if (tenants > 0)
+  const demo = await loadDemoDataOnce(app);
+  if (demo === undefined)
     return readOrCreateSecret(
       config.dataDir,
       'demo-api-key',
       () => 'unknown: the demo was loaded by another data directory',
     );
-  const demo = await loadDemoData(app);
   await readOrCreateSecret(config.dataDir, 'demo-admin-key', () => demo.adminKey);
   return readOrCreateSecret(config.dataDir, 'demo-api-key', () => demo.posterKey);
 }

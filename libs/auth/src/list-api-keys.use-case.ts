@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeIdCursor, encodeCursor } from '@ledger/db';
+import { decodeIdCursor, pageOf } from '@ledger/db';
 import { ApiKeyRepository, type ApiKeyView } from './api-key.repository';
 
 /** The tenant's keys, revoked and expired ones included, newest first. */
@@ -14,7 +14,6 @@ export class ListApiKeysUseCase {
   }): Promise<{ data: ApiKeyView[]; nextCursor: string | null }> {
     const beforeId = query.cursor === undefined ? undefined : decodeIdCursor(query.cursor);
     const rows = await this.keys.list(query.tenantId, beforeId, query.limit + 1);
-    const page = rows.slice(0, query.limit);
-    return { data: page, nextCursor: rows.length > query.limit ? encodeCursor([page.at(-1)!.id]) : null };
+    return pageOf(rows, query.limit, (last) => [last.id]);
   }
 }

@@ -2,7 +2,7 @@ export { Database } from './database';
 export { sql, type NoParams, type SqlStatement } from './sql-statement';
 export { openMigratedDatabase } from './open-database';
 export { DatabaseModule } from './database.module';
-export { encodeCursor, decodeCursor, decodeIdCursor } from './page-cursor';
+export { encodeCursor, decodeCursor, decodeIdCursor, pageOf } from './page-cursor';
 export { createDatabase, type DatabaseOptions } from './database.factory';
 export { applyMigrations, readMigrations, MigrationError, type Migration } from './migration-runner';
 export { migrationsDirectory } from './migrations-directory';

@@ -22,3 +22,17 @@ const UUID_PART = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 export function decodeIdCursor(cursor: string): string {
   return decodeCursor(cursor, UUID_PART)[0]!;
 }
+
+/**
+ * One page of a keyset list read with `limit + 1` rows: the extra row only tells that more follow, and
+ * the cursor names the page's last row (in the parts `cursorOf` gives).
+ */
+export function pageOf<Row>(
+  rows: readonly Row[],
+  limit: number,
+  cursorOf: (last: Row) => readonly string[],
+): { data: Row[]; nextCursor: string | null } {
+  const data = rows.slice(0, limit);
+  const last = data.at(-1);
+  return { data, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(cursorOf(last)) : null };
+}

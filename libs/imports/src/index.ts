@@ -32,8 +32,19 @@ export {
   type ImportResult,
 } from './importing/import-statement.use-case';
 export { CreateSourceUseCase, ListSourcesUseCase, SaveCsvProfileUseCase } from './importing/sources.use-cases';
-export { GetImportUseCase, GetStatementLineUseCase, ListImportLinesUseCase } from './importing/import-reads.use-cases';
-export type { ImportView, SourceView, StatementSummary, StoredLineView } from './importing/import.views';
+export {
+  GetImportUseCase,
+  GetStatementLineUseCase,
+  ListImportLinesUseCase,
+  ListImportsUseCase,
+} from './importing/import-reads.use-cases';
+export type {
+  ImportView,
+  SourceView,
+  StatementLineListView,
+  StatementSummary,
+  StoredLineView,
+} from './importing/import.views';
 export { StatementSourceReader, type StatementSource, type BrokenStatement } from './importing/statement-source-reader';
 export { StatementLineReader } from './importing/statement-line-reader';
 export type { LineSummary } from './importing/import.repository';

@@ -38,6 +38,8 @@ export { AdjustDiscrepancyUseCase, type AdjustmentResult } from './tickets/adjus
 export type { TicketView, TicketEventView, TicketStatus, TicketCounts } from './tickets/ticket.views';
 export { DISCREPANCY_KINDS, KIND_POLICY, type DiscrepancyKind, type Finding } from './domain/finding';
 export { ownerFor, UNASSIGNED, type OwnerRoute } from './domain/routing';
+export { ListStatementLinesUseCase, type ListedStatementLine } from './matching/list-statement-lines.use-case';
+export type { LineStatus } from './matching/line-status.sql';
 export { ManageMatchesUseCase, MANUAL_MATCH_MEMBERS_MAX, type MatchView } from './matching/manage-matches.use-cases';
 export {
   SuggestCandidatesUseCase,

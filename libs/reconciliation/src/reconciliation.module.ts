@@ -3,6 +3,8 @@ import { ImportsModule } from '@ledger/imports';
 import { LedgerModule } from '@ledger/ledger';
 import { OutboxModule } from '@ledger/outbox';
 import { InvariantChecks } from './checks/invariant-checks';
+import { LineStatusRepository } from './matching/line-status.repository';
+import { ListStatementLinesUseCase } from './matching/list-statement-lines.use-case';
 import { ManageMatchesUseCase } from './matching/manage-matches.use-cases';
 import { MatchRepository } from './matching/match.repository';
 import { MatchStatements } from './matching/match-statements';
@@ -60,6 +62,7 @@ const useCases = [
   UpdateOwnerRouteUseCase,
   DeleteOwnerRouteUseCase,
   ReconciliationStatisticsUseCase,
+  ListStatementLinesUseCase,
 ];
 
 const repositories = [
@@ -69,6 +72,7 @@ const repositories = [
   MatchRepository,
   MatchingRepository,
   MatchingRuleRepository,
+  LineStatusRepository,
 ];
 
 /** Reads statement sources and lines through libs/imports' readers, accounts and entries through the ledger's. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decodeIdCursor, encodeCursor } from '@ledger/db';
+import { Database, decodeIdCursor, pageOf } from '@ledger/db';
 import { isUuid, newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import type { DiscrepancyKind } from './domain/finding';
@@ -29,8 +29,7 @@ export class ListRunsUseCase {
   }): Promise<{ data: RunView[]; nextCursor: string | null }> {
     const beforeId = command.cursor === undefined ? undefined : decodeIdCursor(command.cursor);
     const rows = await this.runs.list(command.tenantId, beforeId, command.limit + 1);
-    const page = rows.slice(0, command.limit);
-    return { data: page, nextCursor: rows.length > command.limit ? encodeCursor([page.at(-1)!.id]) : null };
+    return pageOf(rows, command.limit, (last) => [last.id]);
   }
 }
 

@@ -3,14 +3,14 @@ import { Body, Controller, Get, Param, Post, Query, Req, Res, UseGuards } from '
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@ledger/auth';
 import { DomainError } from '@ledger/errors';
-import { GetImportUseCase, ImportStatementUseCase, ListImportLinesUseCase } from '@ledger/imports';
+import { GetImportUseCase, ImportStatementUseCase, ListImportLinesUseCase, ListImportsUseCase } from '@ledger/imports';
 import type { Response } from 'express';
 import { z } from 'zod';
 import { type RequestWithUpload, StatementUploadReception } from '../http/statement-upload';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
-import { importView, statementLinePage } from '../openapi/views/imports.views';
-import { pageQuerySchema } from './query.schemas';
+import { importPage, importView, statementLinePage } from '../openapi/views/imports.views';
+import { importsQuerySchema, pageQuerySchema } from './query.schemas';
 
 const importFieldsSchema = z.strictObject({
   source: z.string().min(1).max(64),
@@ -26,6 +26,7 @@ export class ImportsController {
     private readonly importStatement: ImportStatementUseCase,
     private readonly getImport: GetImportUseCase,
     private readonly listLines: ListImportLinesUseCase,
+    private readonly listImports: ListImportsUseCase,
   ) {}
 
   /** A statement file (multipart field `file`) for a source; a file that cannot be read exactly is refused whole. */
@@ -73,6 +74,23 @@ export class ImportsController {
     });
     if (!result.created) response.setHeader('Ledger-Existing', 'true');
     return result.import;
+  }
+
+  @Get()
+  @Endpoint({
+    operationId: 'listImports',
+    summary: 'List imports',
+    description: "The tenant's imported statement files, newest first; `source` keeps one source's.",
+    access: READERS,
+    query: importsQuerySchema,
+    answer: { status: 200, description: 'A page of imports.', schema: importPage },
+    errors: ['NOT_FOUND'],
+  })
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodValidationPipe(importsQuerySchema, 'query')) query: z.output<typeof importsQuerySchema>,
+  ) {
+    return this.listImports.execute({ tenantId: principal.tenantId, ...query });
   }
 
   @Get(':id')

@@ -53,6 +53,22 @@ export const accountsQuerySchema = pageQuerySchema.extend({
   metadata: metadataFilterSchema.optional().meta({ description: metadataFilterDescription }),
 });
 
+const sourceName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, "a source's name: letters, digits and _ . : - only, at most 64");
+
+export const importsQuerySchema = pageQuerySchema.extend({
+  source: sourceName.optional().meta({ description: "Only this source's imports (by name)." }),
+});
+
+export const statementLinesQuerySchema = pageQuerySchema.extend({
+  source: sourceName.meta({ description: 'The source (by name) whose lines to list.' }),
+  status: z
+    .enum(['unmatched', 'matched'])
+    .optional()
+    .meta({ description: '`matched`: a match holds the line; `unmatched`: none does. Default: both.' }),
+});
+
 export const balanceQuerySchema = z.strictObject({
   asOf: instantSchema.optional().meta({ description: 'The time of the balance; default: now.' }),
 });

@@ -1,9 +1,10 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { CreateApiKeyUseCase, CreateTenantUseCase } from '@ledger/auth';
+import { CreateApiKeyUseCase, CreateTenantUseCase, TenantReader } from '@ledger/auth';
 import { CreateSourceUseCase } from '@ledger/imports';
 import { CreateAccountUseCase, PostTransactionUseCase } from '@ledger/ledger';
 import { z } from 'zod';
 import { createAccountSchema, postTransactionSchema } from '@ledger/ledger';
+import { daysAgo, reconcileDemo } from './demo-reconciliation';
 
 // A small, believable book: a marketplace holding customer wallets in USD and EUR.
 const DEMO_ACCOUNTS = [
@@ -13,17 +14,81 @@ const DEMO_ACCOUNTS = [
   { code: 'liabilities:wallets:alice', currency: 'USD', normalBalance: 'credit', name: 'Alice wallet' },
   { code: 'liabilities:wallets:bob', currency: 'USD', normalBalance: 'credit', name: 'Bob wallet' },
   { code: 'liabilities:wallets:carla-eur', currency: 'EUR', normalBalance: 'credit', name: 'Carla wallet (EUR)' },
+  { code: 'liabilities:wallets:dan-eur', currency: 'EUR', normalBalance: 'credit', name: 'Dan wallet (EUR)' },
+  { code: 'liabilities:wallets:erik-eur', currency: 'EUR', normalBalance: 'credit', name: 'Erik wallet (EUR)' },
+  { code: 'liabilities:wallets:fatima-eur', currency: 'EUR', normalBalance: 'credit', name: 'Fatima wallet (EUR)' },
+  { code: 'expenses:bank-fees', currency: 'EUR', normalBalance: 'debit', name: 'Bank fees (EUR)' },
   { code: 'income:fees', currency: 'USD', normalBalance: 'credit', name: 'Fee income' },
   { code: 'equity:capital', currency: 'USD', normalBalance: 'credit', name: 'Owner capital', allowNegative: true },
 ] satisfies z.input<typeof createAccountSchema>[];
 
-function transfer(ref: string, description: string, legs: [string, 'debit' | 'credit', string, string][]) {
+function transfer(
+  ref: string,
+  description: string,
+  legs: [string, 'debit' | 'credit', string, string][],
+  effectiveAt?: string,
+) {
   return postTransactionSchema.parse({
     externalRef: ref,
     description,
+    effectiveAt,
     entries: legs.map(([account, direction, amount, currency]) => ({ account, direction, amount, currency })),
   });
 }
+
+// The EUR bank account's movements of the last days, which the demo statement reports (or does not).
+const eurMovements = (now: Date) => [
+  transfer(
+    'demo-eur-deposit',
+    'Carla deposits by SEPA transfer',
+    [
+      ['assets:bank:eur', 'debit', '120000', 'EUR'],
+      ['liabilities:wallets:carla-eur', 'credit', '120000', 'EUR'],
+    ],
+    daysAgo(now, 8),
+  ),
+  // The bank credited 345.00: an amount mismatch.
+  transfer(
+    'demo-eur-deposit-dan',
+    'Dan deposits by SEPA transfer',
+    [
+      ['assets:bank:eur', 'debit', '35000', 'EUR'],
+      ['liabilities:wallets:dan-eur', 'credit', '35000', 'EUR'],
+    ],
+    daysAgo(now, 7),
+  ),
+  // The statement line names no reference of ours: matched on amount and day.
+  transfer(
+    'demo-eur-deposit-fatima',
+    'Fatima deposits by SEPA transfer',
+    [
+      ['assets:bank:eur', 'debit', '50000', 'EUR'],
+      ['liabilities:wallets:fatima-eur', 'credit', '50000', 'EUR'],
+    ],
+    daysAgo(now, 6),
+  ),
+  // Not on the statement (yet): missing in the statement.
+  transfer(
+    'demo-eur-payout-carla',
+    'Carla withdraws to her bank account',
+    [
+      ['liabilities:wallets:carla-eur', 'debit', '20000', 'EUR'],
+      ['assets:bank:eur', 'credit', '20000', 'EUR'],
+    ],
+    daysAgo(now, 5),
+  ),
+  // Booked a week before the bank credited it, under another reference: beyond the matcher's three days,
+  // but the likely candidate for that line.
+  transfer(
+    'demo-eur-deposit-erik',
+    'Erik deposits by SEPA transfer',
+    [
+      ['assets:bank:eur', 'debit', '8900', 'EUR'],
+      ['liabilities:wallets:erik-eur', 'credit', '8900', 'EUR'],
+    ],
+    daysAgo(now, 7),
+  ),
+];
 
 const DEMO_TRANSACTIONS = [
   transfer('demo-capital', 'Owner funds the bank account', [
@@ -42,10 +107,6 @@ const DEMO_TRANSACTIONS = [
     ['liabilities:wallets:alice', 'debit', '5050', 'USD'],
     ['liabilities:wallets:bob', 'credit', '5000', 'USD'],
     ['income:fees', 'credit', '50', 'USD'],
-  ]),
-  transfer('demo-eur-deposit', 'Carla deposits by SEPA transfer', [
-    ['assets:bank:eur', 'debit', '120000', 'EUR'],
-    ['liabilities:wallets:carla-eur', 'credit', '120000', 'EUR'],
   ]),
 ];
 
@@ -66,8 +127,11 @@ export interface DemoCredentials {
   posterKey: string;
 }
 
-/** Creates the demo tenant through the same use cases the API runs. */
-export async function loadDemoData(app: INestApplicationContext): Promise<DemoCredentials> {
+/**
+ * Creates the demo tenant through the same use cases the API runs, imports its bank statement and runs
+ * one reconciliation (the caller loads it only into a database without tenants: once).
+ */
+export async function loadDemoData(app: INestApplicationContext, now = new Date()): Promise<DemoCredentials> {
   const created = await app.get(CreateTenantUseCase).execute({ name: 'Demo marketplace' });
   const tenantId = created.tenant.id;
   const poster = await app
@@ -76,15 +140,25 @@ export async function loadDemoData(app: INestApplicationContext): Promise<DemoCr
   for (const account of DEMO_ACCOUNTS) {
     await app.get(CreateAccountUseCase).execute({ tenantId, request: createAccountSchema.parse(account) });
   }
-  for (const request of [...DEMO_TRANSACTIONS, DEMO_HOLD]) {
+  for (const request of [...DEMO_TRANSACTIONS, ...eurMovements(now), DEMO_HOLD]) {
     await app.get(PostTransactionUseCase).execute({ tenantId, actor: 'demo', request });
   }
-  // Statement sources, ready for `POST /v1/imports` with the files under fixtures/statements/ok.
+  // Statement sources; more files can be imported into them (`format` per file: fixtures/statements/ok).
   await app
     .get(CreateSourceUseCase)
-    .execute({ tenantId, name: 'bank-eur', account: 'assets:bank:eur', format: 'camt053' });
+    .execute({ tenantId, name: 'bank-eur', account: 'assets:bank:eur', format: 'csv:bank' });
   await app
     .get(CreateSourceUseCase)
     .execute({ tenantId, name: 'gateway', account: 'assets:gateway:clearing', format: 'csv:gateway' });
+  await reconcileDemo(app, tenantId, now);
   return { tenantId, adminKey: created.apiKey, posterKey: poster.key };
+}
+
+/** The demo, loaded on the first start only: undefined when the database already has a tenant. */
+export async function loadDemoDataOnce(
+  app: INestApplicationContext,
+  now = new Date(),
+): Promise<DemoCredentials | undefined> {
+  if ((await app.get(TenantReader).count()) > 0) return undefined;
+  return loadDemoData(app, now);
 }

@@ -4,6 +4,7 @@ import { ApiError, type ListPage, api } from '../api-client';
 import type { Source, StatementImport } from '../api-types';
 import { type Page, canWork } from '../page';
 import { link } from '../router';
+import { importList } from './import-list';
 import { empty, explainError, failure, loading } from './states';
 
 type Upload =
@@ -80,29 +81,35 @@ export const importsPage: Page = async (context) => {
     context.render(html`${heading}${failure(error, context.reload)}`);
     return;
   }
-  if (!canWork(context.principal)) {
-    context.render(
-      html`${heading}<p class="read-only">Read only: importing needs a finance key.
-        Open an import by its id at <code>#/imports/&lt;id&gt;</code>.</p>`,
-    );
-    return;
-  }
-  if (sources.length === 0) {
-    context.render(
-      html`${heading}${empty(
-        'No statement sources yet. A finance or admin key creates one with POST /v1/sources ' +
-          '(a name, the ledger account its lines belong to, a format).',
-      )}`,
-    );
-    return;
-  }
+  let list: TemplateResult = html``;
   let upload: Upload = { state: 'idle' };
-  const draw = () =>
+  const work = canWork(context.principal);
+  const draw = () => {
+    if (!work) {
+      context.render(html`${heading}<p class="read-only">Read only: importing needs a finance key.</p>${list}`);
+      return;
+    }
+    if (sources.length === 0) {
+      context.render(
+        html`${heading}${empty(
+          'No statement sources yet. A finance or admin key creates one with POST /v1/sources ' +
+            '(a name, the ledger account its lines belong to, a format).',
+        )}`,
+      );
+      return;
+    }
     context.render(html`${heading}
       <p>Upload a bank or gateway statement. A file with any line that cannot be read exactly is refused whole,
         with every bad line listed.</p>
       ${uploadForm(sources, send, upload.state === 'sending')}
-      ${uploadState(upload)}`);
+      ${uploadState(upload)}
+      ${list}`);
+  };
+  const showList = () =>
+    importList(context, sources, (section) => {
+      list = section;
+      draw();
+    });
   const send = (form: FormData) => {
     upload = { state: 'sending', fraction: 0 };
     draw();
@@ -112,10 +119,14 @@ export const importsPage: Page = async (context) => {
         draw();
       })
       .then(
-        (result) => (upload = { state: 'stored', result }),
+        (result) => {
+          upload = { state: 'stored', result };
+          return showList();
+        },
         (error: unknown) => (upload = { state: 'refused', error }),
       )
       .then(draw);
   };
   draw();
+  await showList();
 };

@@ -7,7 +7,8 @@ import { type Page, canWork } from '../page';
 import { link } from '../router';
 import { pagedSection } from './paged-section';
 import { queueBulk } from './queue-bulk';
-import { empty, failure } from './states';
+import { queueEmptyState } from './queue-empty';
+import { failure } from './states';
 
 export const QUEUE_PAGE_SIZE = 50;
 const DAY_MS = 24 * 3600 * 1000;
@@ -129,11 +130,7 @@ export const queuePage: Page = async (context) => {
         limit: String(QUEUE_PAGE_SIZE),
       }),
     rows: (tickets) => ticketRows(tickets, bulk),
-    empty: empty(
-      Object.keys(filters).length
-        ? 'No tickets match these filters.'
-        : 'No discrepancy tickets: every run so far found the books and statements in agreement.',
-    ),
+    empty: await queueEmptyState(Object.keys(filters).length > 0),
     update: (next) => {
       section = next;
       draw();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeIdCursor, encodeCursor } from '@ledger/db';
+import { decodeIdCursor, pageOf } from '@ledger/db';
 import { AuditLogRepository } from './audit-log.repository';
 
 export interface AuditEntryView {
@@ -28,10 +28,7 @@ export class ListAuditLogUseCase {
       beforeId: query.cursor === undefined ? undefined : decodeIdCursor(query.cursor),
       limit: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
-    return {
-      data: page.map((row) => ({ ...row, at: row.at.toISOString() })),
-      nextCursor: rows.length > query.limit ? encodeCursor([page.at(-1)!.id]) : null,
-    };
+    const page = pageOf(rows, query.limit, (last) => [last.id]);
+    return { data: page.data.map((row) => ({ ...row, at: row.at.toISOString() })), nextCursor: page.nextCursor };
   }
 }

@@ -420,7 +420,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List imports
+         * @description The tenant's imported statement files, newest first; `source` keeps one source's.
+         *
+         *     An API key with one of the roles finance, auditor or admin.
+         */
+        get: operations["listImports"];
         put?: never;
         /**
          * Import a statement file
@@ -467,6 +473,28 @@ export interface paths {
          * @description An API key with one of the roles finance, auditor or admin.
          */
         get: operations["listImportLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/statement-lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List statement lines
+         * @description A source's lines from all its imports, the latest booking day first; `status=unmatched` keeps the lines no match holds (what the reconciler could not explain, or has not seen yet), `status=matched` the others.
+         *
+         *     An API key with one of the roles finance, auditor or admin.
+         */
+        get: operations["listStatementLines"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2269,6 +2297,12 @@ export interface components {
                 };
             };
         };
+        /** @description Imports, newest first. */
+        ImportPage: {
+            data: components["schemas"]["Import"][];
+            /** @description Pass as `cursor` for the next page; null: no more. */
+            nextCursor: string | null;
+        };
         InboundOutcome: {
             messageId: string;
             /**
@@ -2483,6 +2517,68 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+        };
+        /** @description A line, where it came from, and whether a match holds it. */
+        ListedStatementLine: {
+            /**
+             * Format: uuid
+             * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             */
+            id: string;
+            /** @description The bank's reference of the line, else a hash of its content. */
+            externalId: string;
+            lineNumber: number;
+            statementIndex: number;
+            /**
+             * Format: date
+             * @example 2026-11-29
+             */
+            bookedOn: string;
+            valueOn: string | null;
+            /**
+             * @description Minor units, negative for money out of the account.
+             * @example -250
+             */
+            amount: string;
+            /** @example USD */
+            currency: string;
+            reversal: boolean;
+            typeCode: string | null;
+            references: {
+                [key: string]: string;
+            };
+            counterparty: {
+                [key: string]: string;
+            } | null;
+            description: string;
+            /**
+             * @description An amount of minor units as a string of digits ("1050" is 10.50 USD).
+             * @example 1050
+             */
+            gross?: string;
+            /**
+             * @description An amount of minor units as a string of digits ("1050" is 10.50 USD).
+             * @example 1050
+             */
+            fee?: string;
+            /**
+             * Format: uuid
+             * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             */
+            importId: string;
+            /**
+             * @description The source's name.
+             * @example bank-eur
+             */
+            source: string;
+            /** @description A match holds the line (the reconciler's or a person's). */
+            matched: boolean;
+        };
+        /** @description A source's lines, the latest booking day first. */
+        ListedStatementLinePage: {
+            data: components["schemas"]["ListedStatementLine"][];
+            /** @description Pass as `cursor` for the next page; null: no more. */
+            nextCursor: string | null;
         };
         /** @description Statement lines matched to ledger entries, with the rule and evidence. */
         Match: {
@@ -4490,6 +4586,39 @@ export interface operations {
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
     };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description Only this source's imports (by name). */
+                source?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of imports. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
     importStatement: {
         parameters: {
             query?: never;
@@ -4588,6 +4717,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StatementLinePage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    listStatementLines: {
+        parameters: {
+            query: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description The source (by name) whose lines to list. */
+                source: string;
+                /** @description `matched`: a match holds the line; `unmatched`: none does. Default: both. */
+                status?: "unmatched" | "matched";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListedStatementLinePage"];
                 };
             };
             400: components["responses"]["ValidationFailed"];

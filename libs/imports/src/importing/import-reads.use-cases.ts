@@ -1,9 +1,10 @@
-import { encodeCursor } from '@ledger/db';
+import { decodeIdCursor, pageOf } from '@ledger/db';
 import { isUuid } from '@ledger/ids';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import { ImportRepository } from './import.repository';
 import type { ImportView, StoredLineView } from './import.views';
+import { SourceRepository } from './source.repository';
 
 @Injectable()
 export class GetImportUseCase {
@@ -15,6 +16,32 @@ export class GetImportUseCase {
       : undefined;
     if (found === undefined) throw new DomainError('NOT_FOUND', `import ${command.id} not found`);
     return found;
+  }
+}
+
+/** The tenant's imports, newest first; of one source (by name) when `source` is given. */
+@Injectable()
+export class ListImportsUseCase {
+  constructor(
+    private readonly imports: ImportRepository,
+    private readonly sources: SourceRepository,
+  ) {}
+
+  async execute(command: {
+    tenantId: string;
+    source?: string;
+    cursor?: string;
+    limit: number;
+  }): Promise<{ data: ImportView[]; nextCursor: string | null }> {
+    let sourceId: string | undefined;
+    if (command.source !== undefined) {
+      const source = await this.sources.findByName(command.tenantId, command.source);
+      if (source === undefined) throw new DomainError('NOT_FOUND', `source ${command.source} not found`);
+      sourceId = source.id;
+    }
+    const beforeId = command.cursor === undefined ? undefined : decodeIdCursor(command.cursor);
+    const rows = await this.imports.listImports(command.tenantId, { sourceId, beforeId }, command.limit + 1);
+    return pageOf(rows, command.limit, (last) => [last.id]);
   }
 }
 
@@ -47,12 +74,7 @@ export class ListImportLinesUseCase {
       ? decodeLineCursor(command.cursor)
       : { lineNumber: 0, id: '00000000-0000-0000-0000-000000000000' };
     const rows = await this.imports.listLines(command.tenantId, found.id, after, command.limit + 1);
-    const page = rows.slice(0, command.limit);
-    const last = page.at(-1);
-    return {
-      data: page,
-      nextCursor: rows.length > command.limit && last ? encodeCursor([String(last.lineNumber), last.id]) : null,
-    };
+    return pageOf(rows, command.limit, (last) => [String(last.lineNumber), last.id]);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database, sqlErrorFields } from '@ledger/db';
 import {
+  AFTER_EVERY_ID,
   BROKEN_STATEMENTS,
   type BrokenStatementRow,
   COMPLETE_IMPORT,
@@ -10,13 +11,16 @@ import {
   INSERT_LINES,
   type ImportRow,
   LIST_IMPORT_LINES,
+  LIST_IMPORTS,
+  LIST_SOURCE_IMPORTS,
+  LINES_WITH_SOURCE,
   type LineRow,
   MARK_IMPORT_START,
   OPEN_IMPORT,
   UNDO_TO_IMPORT_START,
 } from './imports.sql';
 import { storedCharset } from '../charsets';
-import type { ImportView, StatementSummary, StoredLineView } from './import.views';
+import type { ImportView, StatementLineListView, StatementSummary, StoredLineView } from './import.views';
 import type { StatementLineColumns } from './line-columns';
 
 export interface NewImport {
@@ -145,6 +149,20 @@ export class ImportRepository {
     return row === undefined ? undefined : importView(row);
   }
 
+  /** Completed imports (before `beforeId`), newest first, of one source when `sourceId` is given. */
+  async listImports(
+    tenantId: string,
+    filter: { sourceId?: string; beforeId?: string },
+    limit: number,
+  ): Promise<ImportView[]> {
+    const page = { tenantId, beforeId: filter.beforeId ?? AFTER_EVERY_ID, limit };
+    const rows =
+      filter.sourceId === undefined
+        ? await this.db.query(LIST_IMPORTS, page)
+        : await this.db.query(LIST_SOURCE_IMPORTS, { ...page, sourceId: filter.sourceId });
+    return rows.map(importView);
+  }
+
   async listLines(
     tenantId: string,
     importId: string,
@@ -164,6 +182,13 @@ export class ImportRepository {
   async findLine(tenantId: string, id: string): Promise<(StoredLineView & { importId: string }) | undefined> {
     const row = (await this.db.query(FIND_LINE, { tenantId, id }))[0];
     return row === undefined ? undefined : { ...toLineView(row), importId: row.import_id };
+  }
+
+  /** The named lines (those of the tenant) as the API lists them, with import and source; unknown ids left out. */
+  async lineViewsByIds(tenantId: string, ids: readonly string[]): Promise<StatementLineListView[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query(LINES_WITH_SOURCE, { tenantId, ids: [...ids] });
+    return rows.map((row) => ({ ...toLineView(row), importId: row.import_id, source: row.source }));
   }
 
   /** The named lines (those of the tenant), for a view that shows them beside other rows. */

@@ -65,3 +65,9 @@ export interface StoredLineView {
   gross?: string;
   fee?: string;
 }
+
+/** A line in a list across imports: where it came from. */
+export interface StatementLineListView extends StoredLineView {
+  importId: string;
+  source: string;
+}

@@ -2,7 +2,12 @@ import { Module } from '@nestjs/common';
 import { LedgerModule } from '@ledger/ledger';
 import { OutboxModule } from '@ledger/outbox';
 import { ImportRepository } from './import.repository';
-import { GetImportUseCase, GetStatementLineUseCase, ListImportLinesUseCase } from './import-reads.use-cases';
+import {
+  GetImportUseCase,
+  GetStatementLineUseCase,
+  ListImportLinesUseCase,
+  ListImportsUseCase,
+} from './import-reads.use-cases';
 import { ImportStatementUseCase } from './import-statement.use-case';
 import { SourceRepository } from './source.repository';
 import { CreateSourceUseCase, ListSourcesUseCase, SaveCsvProfileUseCase } from './sources.use-cases';
@@ -16,6 +21,7 @@ const useCases = [
   SaveCsvProfileUseCase,
   GetImportUseCase,
   ListImportLinesUseCase,
+  ListImportsUseCase,
   GetStatementLineUseCase,
 ];
 

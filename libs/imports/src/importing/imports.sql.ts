@@ -118,6 +118,26 @@ ${IMPORT_VIEW}
  WHERE i.tenant_id = :tenantId AND i.source_id = :sourceId AND i.file_sha256 = :fileSha256
    AND i.completed_at IS NOT NULL`);
 
+/** Above every id: where a newest-first list starts. */
+export const AFTER_EVERY_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+
+type ImportPage = { tenantId: string; beforeId: string; limit: number };
+
+// Completed imports, newest first (ids are time-ordered), keyset-paged on the id: the primary key, or
+// statement_imports_source_idx for one source. Two statements rather than an optional filter, so that
+// each keeps its own plan.
+const IMPORTS_NEWEST_FIRST = `
+ WHERE i.tenant_id = :tenantId AND i.completed_at IS NOT NULL AND i.id < :beforeId::uuid`;
+
+export const LIST_IMPORTS = sql<ImportPage, ImportRow>(`${IMPORT_VIEW}${IMPORTS_NEWEST_FIRST}
+ ORDER BY i.id DESC
+ LIMIT :limit`);
+
+export const LIST_SOURCE_IMPORTS = sql<ImportPage & { sourceId: string }, ImportRow>(`${IMPORT_VIEW}
+${IMPORTS_NEWEST_FIRST} AND i.source_id = :sourceId::uuid
+ ORDER BY i.id DESC
+ LIMIT :limit`);
+
 export interface LineRow {
   id: string;
   import_id: string;
@@ -155,6 +175,12 @@ SELECT ${LINE_COLUMNS}
 
 export const FIND_LINE = sql<{ tenantId: string; id: string }, LineRow>(`
 SELECT ${LINE_COLUMNS} FROM statement_lines WHERE tenant_id = :tenantId AND id = :id`);
+
+/** The named lines with their source's name, in no particular order (a page of ids, by primary key). */
+export const LINES_WITH_SOURCE = sql<{ tenantId: string; ids: string[] }, LineRow & { source: string }>(`
+SELECT l.*, s.name AS source
+  FROM (SELECT ${LINE_COLUMNS}, source_id FROM statement_lines WHERE tenant_id = :tenantId AND id = ANY(:ids::uuid[])) l
+  JOIN statement_sources s ON s.tenant_id = :tenantId AND s.id = l.source_id`);
 
 /** A statement of a completed import whose opening balance plus its lines is not its closing balance. */
 export interface BrokenStatementRow {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ImportRepository, type LineSummary } from './import.repository';
+import type { StatementLineListView } from './import.views';
 import { SourceRepository } from './source.repository';
 
 /** How other libs (reconciliation's matches) read stored statement lines: by id, never by joining them. */
@@ -14,6 +15,12 @@ export class StatementLineReader {
   async findByIds(tenantId: string, ids: readonly string[]): Promise<Map<string, LineSummary>> {
     const lines = await this.imports.linesByIds(tenantId, [...new Set(ids)]);
     return new Map(lines.map((line) => [line.id, line]));
+  }
+
+  /** The named lines as the API shows them, in the order of `ids`; unknown ids are left out. */
+  async viewsInOrder(tenantId: string, ids: readonly string[]): Promise<StatementLineListView[]> {
+    const views = new Map((await this.imports.lineViewsByIds(tenantId, ids)).map((line) => [line.id, line]));
+    return ids.flatMap((id) => views.get(id) ?? []);
   }
 
   /** The named lines with the ledger account their source maps to; unknown ids are left out. */

@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor } from '@ledger/db';
+import { decodeCursor, pageOf } from '@ledger/db';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import { AccountRepository } from './account.repository';
@@ -34,9 +34,9 @@ export class ListAccountEntriesUseCase {
     if (account === undefined) throw new DomainError('NOT_FOUND', `account ${command.account} not found`);
     const before = command.cursor === undefined ? undefined : BigInt(decodeCursor(command.cursor, /^\d{1,19}$/)[0]!);
     const rows = await this.accounts.listEntries(command.tenantId, account.id, before, command.limit + 1);
-    const page = rows.slice(0, command.limit);
+    const page = pageOf(rows, command.limit, (last) => [last.accountVersion.toString()]);
     return {
-      data: page.map((row) => ({
+      data: page.data.map((row) => ({
         transactionId: row.transactionId,
         leg: row.leg,
         direction: row.direction,
@@ -48,7 +48,7 @@ export class ListAccountEntriesUseCase {
         effectiveAt: row.effectiveAt.toISOString(),
         createdAt: row.createdAt.toISOString(),
       })),
-      nextCursor: rows.length > command.limit ? encodeCursor([page.at(-1)!.accountVersion.toString()]) : null,
+      nextCursor: page.nextCursor,
     };
   }
 }

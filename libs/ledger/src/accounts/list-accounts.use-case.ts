@@ -1,4 +1,4 @@
-import { decodeIdCursor, encodeCursor } from '@ledger/db';
+import { decodeIdCursor, pageOf } from '@ledger/db';
 import { Injectable } from '@nestjs/common';
 import { AccountRepository, type AccountFilter } from './account.repository';
 import { type AccountView, toAccountView } from './account.view';
@@ -24,10 +24,7 @@ export class ListAccountsUseCase {
     };
     if (command.cursor !== undefined) filter.afterId = decodeIdCursor(command.cursor);
     const rows = await this.accounts.list(command.tenantId, filter, command.limit + 1);
-    const page = rows.slice(0, command.limit);
-    return {
-      data: page.map(toAccountView),
-      nextCursor: rows.length > command.limit ? encodeCursor([page.at(-1)!.id]) : null,
-    };
+    const page = pageOf(rows, command.limit, (last) => [last.id]);
+    return { data: page.data.map(toAccountView), nextCursor: page.nextCursor };
   }
 }

@@ -1,4 +1,4 @@
-import { decodeIdCursor, encodeCursor } from '@ledger/db';
+import { decodeIdCursor, pageOf } from '@ledger/db';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import { AccountRepository } from '../accounts/account.repository';
@@ -42,11 +42,6 @@ export class ListTransactionsUseCase {
       filter.beforeId = decodeIdCursor(command.cursor);
     }
     const rows = await this.transactions.list(command.tenantId, filter, command.limit + 1);
-    const page = rows.slice(0, command.limit);
-    const last = page.at(-1);
-    return {
-      data: page,
-      nextCursor: rows.length > command.limit && last ? encodeCursor([last.id]) : null,
-    };
+    return pageOf(rows, command.limit, (last) => [last.id]);
   }
 }

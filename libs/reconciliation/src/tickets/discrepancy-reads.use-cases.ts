@@ -1,4 +1,4 @@
-import { decodeIdCursor, encodeCursor } from '@ledger/db';
+import { decodeIdCursor, pageOf } from '@ledger/db';
 import { isUuid } from '@ledger/ids';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
@@ -31,12 +31,9 @@ export class ListDiscrepanciesUseCase {
   async execute(command: ListDiscrepanciesCommand): Promise<{ data: TicketView[]; nextCursor: string | null }> {
     const beforeId = command.cursor === undefined ? undefined : decodeIdCursor(command.cursor);
     const rows = await this.tickets.list(command.tenantId, { ...command, beforeId }, command.limit + 1);
-    const page = rows.slice(0, command.limit);
+    const page = pageOf(rows, command.limit, (last) => [last.id]);
     const now = new Date();
-    return {
-      data: page.map((ticket) => ticketView(ticket, now)),
-      nextCursor: rows.length > command.limit ? encodeCursor([page.at(-1)!.id]) : null,
-    };
+    return { data: page.data.map((ticket) => ticketView(ticket, now)), nextCursor: page.nextCursor };
   }
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decodeCursor, encodeCursor } from '@ledger/db';
+import { Database, decodeCursor, pageOf } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import type { DiscrepancyKind } from '../domain/finding';
 import type { OwnerRoute } from '../domain/routing';
@@ -47,12 +47,8 @@ export class ListOwnerRoutesUseCase {
   }): Promise<{ data: OwnerRouteView[]; nextCursor: string | null }> {
     const after = query.cursor === undefined ? undefined : decodeAfter(query.cursor);
     const rows = await this.routes.page(query.tenantId, after, query.limit + 1);
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      data: page.map(ownerRouteViewOf),
-      nextCursor: rows.length > query.limit && last ? encodeCursor([String(last.priority), last.id]) : null,
-    };
+    const page = pageOf(rows, query.limit, (last) => [String(last.priority), last.id]);
+    return { data: page.data.map(ownerRouteViewOf), nextCursor: page.nextCursor };
   }
 }
 

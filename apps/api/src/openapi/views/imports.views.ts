@@ -2,12 +2,14 @@ import type {
   GetStatementLineUseCase,
   ImportView,
   ListImportLinesUseCase,
+  ListImportsUseCase,
   ListSourcesUseCase,
   SaveCsvProfileUseCase,
   SourceView,
   StoredLineView,
 } from '@ledger/imports';
 import { csvProfileSchema, STATEMENT_CHARSETS } from '@ledger/imports';
+import type { ListStatementLinesUseCase } from '@ledger/reconciliation';
 import { z } from 'zod';
 import { type Assert, type Same, component, pageOf } from '../components';
 import { actor, amount, counter, currency, day, id, instant, sha256Hex, signedAmount } from './fields';
@@ -89,6 +91,8 @@ export const importView = component(
     .meta({ description: 'A statement file as imported (a file seen before answers its first import).' }),
 );
 
+export const importPage = pageOf('ImportPage', importView, 'Imports, newest first.');
+
 const storedLineFields = {
   id,
   externalId: z.string().meta({ description: "The bank's reference of the line, else a hash of its content." }),
@@ -116,6 +120,24 @@ export const statementLineWithImportView = component(
 
 export const statementLinePage = pageOf('StatementLinePage', statementLineView, 'Lines in file order.');
 
+export const listedStatementLineView = component(
+  'ListedStatementLine',
+  z
+    .strictObject({
+      ...storedLineFields,
+      importId: id,
+      source: z.string().meta({ description: "The source's name.", examples: ['bank-eur'] }),
+      matched: z.boolean().meta({ description: "A match holds the line (the reconciler's or a person's)." }),
+    })
+    .meta({ description: 'A line, where it came from, and whether a match holds it.' }),
+);
+
+export const listedStatementLinePage = pageOf(
+  'ListedStatementLinePage',
+  listedStatementLineView,
+  "A source's lines, the latest booking day first.",
+);
+
 type Output<Schema extends z.ZodType> = z.output<Schema>;
 type Answer<Method extends (...args: never[]) => unknown> = Awaited<ReturnType<Method>>;
 export type ImportViewsMatch = [
@@ -126,4 +148,6 @@ export type ImportViewsMatch = [
   Assert<Same<StoredLineView, Output<typeof statementLineView>>>,
   Assert<Same<Answer<GetStatementLineUseCase['execute']>, Output<typeof statementLineWithImportView>>>,
   Assert<Same<Answer<ListImportLinesUseCase['execute']>, Output<typeof statementLinePage>>>,
+  Assert<Same<Answer<ListImportsUseCase['execute']>, Output<typeof importPage>>>,
+  Assert<Same<Answer<ListStatementLinesUseCase['execute']>, Output<typeof listedStatementLinePage>>>,
 ];

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiHarness, startApi } from './support/api-harness';
+import { type ConsoleBrowser, openConsoleBrowser } from './support/console-browser';
+import { createAccount, createApiKey } from './support/ledger-fixtures';
+import { bankCsv, createSource, statementDay, uploadStatement } from './support/reconciliation-fixtures';
+
+// The console's Imports page lists the imports, newest first, by source and page by page, each linking to
+// its lines, for finance and for an auditor who may read but not import.
+
+let api: ApiHarness;
+let browser: ConsoleBrowser;
+let finance: string;
+let auditor: string;
+
+/** One more than a page of the console's list (25). */
+const BANK_IMPORTS = 26;
+
+beforeAll(async () => {
+  api = await startApi();
+  const { adminKey } = await api.createTenant('console imports');
+  finance = await createApiKey(api, adminKey, ['finance'], 'finance');
+  auditor = await createApiKey(api, adminKey, ['auditor'], 'auditor');
+  await createAccount(api, adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit' });
+  await createAccount(api, adminKey, { code: 'assets:gateway', currency: 'USD', normalBalance: 'debit' });
+  await createSource(api, finance, { name: 'bank', account: 'assets:bank', format: 'csv:bank' });
+  await createSource(api, finance, { name: 'gateway', account: 'assets:gateway', format: 'csv:bank' });
+  for (let index = 1; index <= BANK_IMPORTS; index++) {
+    const rows = [`${statementDay(-1)},${statementDay(-1)},Deposit ${index},${index}.00,USD,DEP-${index},Acme`];
+    await uploadStatement(api, finance, 'bank', `bank-${index}.csv`, bankCsv(rows));
+  }
+  const gatewayRows = [1, 2].map((n) => `${statementDay(-1)},${statementDay(-1)},Payout,${n}.00,USD,P-${n},Gw`);
+  await uploadStatement(api, finance, 'gateway', 'gateway-payouts.csv', bankCsv(gatewayRows));
+  browser = await openConsoleBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.close();
+});
+
+async function openImports(key: string): Promise<void> {
+  const { page } = browser;
+  await page.goto(`${api.baseUrl}/console/#/imports`);
+  await expect.poll(() => browser.focusedId()).toBe('api-key');
+  await page.keyboard.type(key);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Import a statement' }).waitFor();
+}
+
+const fileCells = () => browser.page.locator('table.imports tbody tr td:nth-child(3)');
+
+describe('the Imports page', () => {
+  it('lists imports newest first, page by page, by source, each opening its lines', { timeout: 90_000 }, async () => {
+    const { page } = browser;
+    await openImports(finance);
+    await expect.poll(() => fileCells().count()).toBe(25);
+    expect(await fileCells().first().textContent()).toBe('gateway-payouts.csv');
+    expect(await fileCells().nth(1).textContent()).toBe(`bank-${BANK_IMPORTS}.csv`);
+    await browser.screenshot('imports-01-list');
+
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => fileCells().allTextContents()).toEqual(['bank-2.csv', 'bank-1.csv']);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(() => fileCells().count()).toBe(25);
+
+    await page.getByLabel('Imports of').selectOption('gateway');
+    await expect.poll(() => fileCells().allTextContents()).toEqual(['gateway-payouts.csv']);
+    expect(page.url()).toContain('#/imports?source=gateway');
+    await browser.screenshot('imports-02-one-source');
+
+    await page
+      .getByRole('row', { name: /gateway-payouts\.csv/ })
+      .getByRole('link')
+      .click();
+    await page.getByRole('heading', { level: 1, name: 'Import of gateway-payouts.csv into gateway' }).waitFor();
+    await expect.poll(() => page.locator('table tbody tr').count()).toBe(2);
+  });
+
+  it('shows a new upload at the top of the list at once', { timeout: 60_000 }, async () => {
+    const { page } = browser;
+    await page.goto(`${api.baseUrl}/console/#/imports`);
+    await page.getByRole('heading', { level: 1, name: 'Import a statement' }).waitFor();
+    await expect.poll(() => fileCells().count()).toBe(25);
+    await page.getByLabel('Source', { exact: true }).selectOption('bank');
+    const rows = [`${statementDay(-1)},${statementDay(-1)},Late deposit,77.00,USD,LATE,Acme`];
+    await page
+      .getByLabel('Statement file')
+      .setInputFiles({ name: 'late.csv', mimeType: 'text/csv', buffer: Buffer.from(bankCsv(rows)) });
+    await page.getByRole('button', { name: 'Upload statement' }).click();
+    await page.getByText('Imported 1 line(s) from late.csv into bank').waitFor();
+    await expect.poll(() => fileCells().first().textContent()).toBe('late.csv');
+  });
+
+  it('lets an auditor read the list without an upload form', { timeout: 60_000 }, async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await openImports(auditor);
+    await page.getByText('Read only: importing needs a finance key.').waitFor();
+    await expect.poll(() => fileCells().count()).toBe(25);
+    expect(await page.getByRole('button', { name: 'Upload statement' }).count()).toBe(0);
+    await page.getByLabel('Imports of').selectOption('gateway');
+    await expect.poll(() => fileCells().allTextContents()).toEqual(['gateway-payouts.csv']);
+    await browser.screenshot('imports-03-auditor');
+  });
+});
