@@ -76,7 +76,8 @@ describe('the demo on first start', () => {
     const key = demo!.posterKey;
     const tickets = await listTickets(fresh, key);
     // The bank's fee and Erik's deposit booked too early (ana), Dan's deposit booked for another amount,
-    // Carla's payout not on the statement yet, and the two ledger sides of Dan's and Erik's deposits (ben).
+    // Carla's payout not on the statement yet, and the ledger side of Erik's deposit (ben). Dan's entry is
+    // the other side of its mismatch, not a ticket of its own.
     const shown = tickets.map((ticket) => [ticket.kind, ticket.amount, ticket.owner, ticket.currency]).sort();
     expect(shown).toEqual(
       [
@@ -84,7 +85,6 @@ describe('the demo on first start', () => {
         ['missing_in_ledger', '-795', 'ana@finance', 'EUR'],
         ['missing_in_ledger', '8900', 'ana@finance', 'EUR'],
         ['missing_in_statement', '-20000', 'ben@finance', 'EUR'],
-        ['missing_in_statement', '35000', 'ben@finance', 'EUR'],
         ['missing_in_statement', '8900', 'ben@finance', 'EUR'],
       ].sort(),
     );

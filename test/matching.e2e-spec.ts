@@ -132,6 +132,26 @@ describe('duplicates and entries missing from the statement', () => {
   });
 });
 
+describe('one ticket for one difference', () => {
+  it('a line naming a ledger entry of another amount is a mismatch, and that entry is not also missing', async () => {
+    const { tenant, key } = await bankTenant('mismatch once');
+    const named = await mustPost(api, tenant.posterKey, deposit('35000', { ref: 'MIS-1', daysAgo: 4 }));
+    const notOnStatement = await mustPost(api, tenant.posterKey, deposit('3300', { ref: 'NOT-SHOWN', daysAgo: 4 }));
+    await uploadCsv(key, [
+      `${day(-5)},${day(-5)},Opening,1.00,USD,,Someone`,
+      `${day(-4)},${day(-4)},Invoice M,345.00,USD,MIS-1,Acme`,
+      `${day(-3)},${day(-3)},Other,2.00,USD,,Someone`,
+    ]);
+    await run(key);
+    const open = (await api.request('GET', '/v1/discrepancies?status=open&limit=200', { key })).body.data as any[];
+    const byKind = (kind: string) => open.filter((ticket) => ticket.kind === kind);
+    expect(byKind('amount_mismatch').map((ticket) => [ticket.evidence.transactionId, ticket.amount])).toEqual([
+      [named.id, '-500'],
+    ]);
+    expect(byKind('missing_in_statement').map((ticket) => ticket.evidence.transactionId)).toEqual([notOnStatement.id]);
+  });
+});
+
 describe('a person explains, undoes and makes matches', () => {
   it('shows why a line matched, undoes it for good, and matches it by hand instead', async () => {
     const { tenant, key } = await bankTenant('manual matching');

@@ -95,13 +95,14 @@ export const ticketPage: Page = async (context) => {
   let outcome: TemplateResult = notice(undefined);
   let busy = false;
 
+  // The suggestions come before "Book it": a line the ledger already holds is matched, not booked twice.
   const draw = () =>
     context.render(html`${back}
       <h1 tabindex="-1">${ticket.summary}</h1>
       ${summary(ticket)}
-      ${adjustment(ticket)}
       ${evidenceView(ticket, explanation)}
       ${candidates ? candidatesView(candidates, canWork(context.principal) ? actions.matchCandidate : undefined) : ''}
+      ${adjustment(ticket)}
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">Work this ticket</h2>
         <div id="outcome" tabindex="-1">${outcome}</div>

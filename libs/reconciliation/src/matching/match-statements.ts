@@ -142,14 +142,21 @@ export class MatchStatements {
     const explained = new Set(
       [...mismatches, ...ambiguous, ...duplicates].map((row) => row.line_id).concat([...lineInGroup]),
     );
+    // A line of a group that does not add up is that group's ticket, not one ticket per line.
+    const ownMismatches = mismatches.filter((row) => !lineInGroup.has(row.line_id));
+    // The transaction a mismatched or ambiguous line names is that ticket's other side, not missing.
+    const namedTransactions = new Set([
+      ...ownMismatches.map((row) => row.transaction_id),
+      ...ambiguous.flatMap((row) => row.transaction_ids),
+    ]);
     return [
-      // A line of a group that does not add up is that group's ticket, not one ticket per line.
-      ...mismatches.filter((row) => !lineInGroup.has(row.line_id)).map((row) => mismatchFinding(named, row)),
+      ...ownMismatches.map((row) => mismatchFinding(named, row)),
       ...groups,
       ...ambiguous.map((row) => ambiguousFinding(named, row)),
       ...duplicates.map((row) => duplicateFinding(named, row)),
       ...missingInStatement
         .filter((row) => !entryInGroup.has(`${row.transaction_id}:${row.leg}`))
+        .filter((row) => !namedTransactions.has(row.transaction_id))
         .map((row) => missingInStatementFinding(named, row)),
       ...unmatched.filter((row) => !explained.has(row.line_id)).map((row) => missingInLedgerFinding(named, row)),
     ];
