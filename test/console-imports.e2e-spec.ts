@@ -66,7 +66,17 @@ describe('the Imports page', () => {
     await page.getByLabel('Imports of').selectOption('gateway');
     await expect.poll(() => fileCells().allTextContents()).toEqual(['gateway-payouts.csv']);
     expect(page.url()).toContain('#/imports?source=gateway');
+    // The source's lines across its imports: none matched yet (no run), so all of them by default. Both
+    // are of one day, and the ids order lines of one day, so the test reads them as a set.
+    const lineAmounts = async () =>
+      (await page.locator('table.source-lines tbody tr td:nth-child(4)').allTextContents()).sort();
+    await expect.poll(lineAmounts).toEqual(['1.00 USD', '2.00 USD']);
     await browser.screenshot('imports-02-one-source');
+    await page.getByLabel('Lines of gateway').selectOption('matched');
+    await page.getByText('No such line of gateway.').waitFor();
+    expect(page.url()).toContain('lines=matched');
+    await page.getByLabel('Lines of gateway').selectOption('all');
+    await expect.poll(lineAmounts).toEqual(['1.00 USD', '2.00 USD']);
 
     await page
       .getByRole('row', { name: /gateway-payouts\.csv/ })

@@ -44,6 +44,7 @@ export type StatementImport = LedgerSchema<'Import'>;
 /** `importId` is there when the line is read on its own (GET /v1/statement-lines/:id). */
 export type StatementLine = LedgerSchema<'StatementLine'> &
   Partial<Pick<LedgerSchema<'StatementLineWithImport'>, 'importId'>>;
+export type ListedStatementLine = LedgerSchema<'ListedStatementLine'>;
 export type Run = LedgerSchema<'ReconciliationRun'>;
 export type Account = LedgerSchema<'Account'>;
 export type AccountEntry = LedgerSchema<'AccountEntry'>;

@@ -5,6 +5,7 @@ import type { Source, StatementImport } from '../api-types';
 import { type Page, canWork } from '../page';
 import { link } from '../router';
 import { importList } from './import-list';
+import { sourceLines } from './source-lines';
 import { empty, explainError, failure, loading } from './states';
 
 type Upload =
@@ -82,11 +83,12 @@ export const importsPage: Page = async (context) => {
     return;
   }
   let list: TemplateResult = html``;
+  let lines: TemplateResult = html``;
   let upload: Upload = { state: 'idle' };
   const work = canWork(context.principal);
   const draw = () => {
     if (!work) {
-      context.render(html`${heading}<p class="read-only">Read only: importing needs a finance key.</p>${list}`);
+      context.render(html`${heading}<p class="read-only">Read only: importing needs a finance key.</p>${list}${lines}`);
       return;
     }
     if (sources.length === 0) {
@@ -103,7 +105,7 @@ export const importsPage: Page = async (context) => {
         with every bad line listed.</p>
       ${uploadForm(sources, send, upload.state === 'sending')}
       ${uploadState(upload)}
-      ${list}`);
+      ${list}${lines}`);
   };
   const showList = () =>
     importList(context, sources, (section) => {
@@ -128,5 +130,15 @@ export const importsPage: Page = async (context) => {
       .then(draw);
   };
   draw();
-  await showList();
+  // With one source chosen, its lines across imports too: by default those no match holds yet.
+  const source = context.route.query.get('source');
+  await Promise.all([
+    showList(),
+    source
+      ? sourceLines(context, source, (section) => {
+          lines = section;
+          draw();
+        })
+      : undefined,
+  ]);
 };
