@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import type { StatementFormat } from './parse';
 
 /**
  * The charsets a statement source may name. 'utf-8' means UTF-8 only (a byte that is not UTF-8 is refused);
@@ -23,7 +22,7 @@ export function storedCharset(value: string): StatementCharset {
  * comes from the bank's code page, in practice Windows-1252 in Western Europe. XML says its own encoding and
  * CSV exports depend on who made them: those stay UTF-8 only unless the source names a charset.
  */
-export function defaultCharset(format: StatementFormat): StatementCharset {
+export function defaultCharset(format: string): StatementCharset {
   return format === 'mt940' ? 'windows-1252' : 'utf-8';
 }
 

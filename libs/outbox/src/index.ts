@@ -37,6 +37,7 @@ export {
   verifySignature,
   newSigningSecret,
 } from './webhooks/webhook-signature';
-export type { WebhookView, DeliveryView, DeliveryStatus } from './webhooks/webhook.views';
+export type { WebhookView, DeliveryView } from './webhooks/webhook.views';
+export type { DeliveryStatus } from './webhooks/webhooks.sql';
 export { WebhookStatisticsUseCase, type WebhookStatistics } from './webhooks/webhook-statistics.use-case';
 export { WebhookRepository } from './webhooks/webhook.repository';

@@ -3,7 +3,6 @@ import { Reflector } from '@nestjs/core';
 import { type Observable, from, lastValueFrom } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth.decorators';
 import { type AuditAction, AuditTrail } from './audit-trail';
-import { AUDIT_METADATA } from './audited.decorator';
 
 interface AuditedRequest extends AuthenticatedRequest {
   body: unknown;
@@ -14,6 +13,9 @@ interface AuditedRequest extends AuthenticatedRequest {
  * Runs an audited handler and records who did what in the same database transaction (the
  * idempotency interceptor's, or one of its own), so that a change and its record commit together.
  */
+/** Where `@Audited` leaves the action's name on a handler, for the interceptor to read. */
+export const AUDIT_METADATA = 'ledger:audit';
+
 @Injectable()
 export class AuditInterceptor implements NestInterceptor {
   constructor(

@@ -1,7 +1,5 @@
 import { SetMetadata, UseInterceptors, applyDecorators } from '@nestjs/common';
-import { AuditInterceptor } from './audit.interceptor';
-
-export const AUDIT_METADATA = 'ledger:audit';
+import { AUDIT_METADATA, AuditInterceptor } from './audit.interceptor';
 
 /** A change to a tenant's configuration: recorded in the audit log in the change's own transaction. */
 export const Audited = (action: `${string}.${string}`) =>

@@ -118,9 +118,7 @@ export class ImportStatementUseCase {
     // The hash and byte count are of the bytes as received, whatever charset they are read in.
     const input = new HashedInput(command.input, IMPORT_FILE_BYTES_MAX, command.onProgress);
     const charset =
-      source.charset !== null && isStatementCharset(source.charset)
-        ? source.charset
-        : defaultCharset(format as StatementFormat);
+      source.charset !== null && isStatementCharset(source.charset) ? source.charset : defaultCharset(format);
     let charsetUsed: StatementCharset = 'utf-8';
     const importId = newId();
     return this.db.transaction('read committed', async () => {

@@ -5,7 +5,8 @@ import { DomainError } from '@ledger/errors';
 import { webhookNotFound } from './manage-webhooks.use-cases';
 import { WebhookSubscriptionRepository } from './webhook-subscription.repository';
 import { WebhookRepository } from './webhook.repository';
-import { type DeliveryStatus, type DeliveryView, deliveryView } from './webhook.views';
+import { type DeliveryView, deliveryView } from './webhook.views';
+import type { DeliveryStatus } from './webhooks.sql';
 
 export const DELIVERIES_PER_PAGE_MAX = 200;
 const CURSOR_PART =

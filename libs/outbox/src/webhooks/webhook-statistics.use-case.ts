@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { WebhookRepository } from './webhook.repository';
-import type { DeliveryStatus } from './webhook.views';
+import type { DeliveryStatus } from './webhooks.sql';
 
 export interface WebhookStatistics {
   deliveries: Record<DeliveryStatus, number>;

@@ -1,18 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
-import { LOCK_TENANT_SUBSCRIPTIONS, ROTATE_SECRET } from './webhook-subscriptions.sql';
-
-/** A subscription as its owner sees it (never its secrets). */
-export interface WebhookRow {
-  id: string;
-  url: string;
-  eventTypes: string[];
-  createdAt: Date;
-  previousSecretExpiresAt: Date | null;
-  /** The circuit breaker: failed attempts in a row, and until when nothing is sent. */
-  consecutiveFailures: number;
-  parkedUntil: Date | null;
-}
+import { LOCK_TENANT_SUBSCRIPTIONS, ROTATE_SECRET, type WebhookRow } from './webhook-subscriptions.sql';
 
 const WEBHOOK_ROW = {
   id: true,

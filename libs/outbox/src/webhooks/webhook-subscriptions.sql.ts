@@ -1,5 +1,16 @@
 import { sql } from '@ledger/db';
-import type { WebhookRow } from './webhook-subscription.repository';
+
+/** A subscription as its owner sees it (never its secrets). */
+export interface WebhookRow {
+  id: string;
+  url: string;
+  eventTypes: string[];
+  createdAt: Date;
+  previousSecretExpiresAt: Date | null;
+  /** The circuit breaker: failed attempts in a row, and until when nothing is sent. */
+  consecutiveFailures: number;
+  parkedUntil: Date | null;
+}
 
 /**
  * The current secret becomes the previous one, signing beside the new one until the grace ends. One

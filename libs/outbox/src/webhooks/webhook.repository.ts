@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { type LedgerEvent, toLedgerEvent } from '../outbox-event';
-import type { DeliveryStatus } from './webhook.views';
+import type { DeliveryStatus } from './webhooks.sql';
 import {
   CLAIM_UNQUEUED_EVENTS,
   DELETE_DELIVERED_BEFORE,

@@ -1,5 +1,5 @@
-import type { WebhookRow } from './webhook-subscription.repository';
-import type { DeliveryRow } from './webhooks.sql';
+import type { WebhookRow } from './webhook-subscriptions.sql';
+import type { DeliveryRow, DeliveryStatus } from './webhooks.sql';
 
 export interface WebhookView {
   id: string;
@@ -26,8 +26,6 @@ export function webhookView(row: WebhookRow): WebhookView {
     parkedUntil: row.parkedUntil?.toISOString() ?? null,
   };
 }
-
-export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
 
 export interface DeliveryView {
   id: string;

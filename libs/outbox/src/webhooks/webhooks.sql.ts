@@ -1,8 +1,9 @@
 import { type NoParams, sql } from '@ledger/db';
 import type { OutboxRow } from '../outbox-event';
-import type { DeliveryStatus } from './webhook.views';
 
 // The webhook delivery queue and its log. Subscriptions are in webhook-subscription.repository.ts.
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
 
 export interface DeliveryRow {
   id: string;
