@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
-import { bankTenant, deposit } from './support/candidate-fixtures';
+import { bankTenant, deposit } from './support/bank-fixtures';
 import { type ConsoleBrowser, openConsoleBrowser } from './support/console-browser';
 import { createApiKey, mustPost } from './support/ledger-fixtures';
 import {

@@ -8,7 +8,7 @@ import {
 } from '../libs/reconciliation/src/matching/suggest-candidates.use-case';
 import { SUGGEST_TRANSACTIONS } from '../libs/reconciliation/src/matching/suggestions.sql';
 import { type ApiHarness, startApi } from './support/api-harness';
-import { bankTenant as bankOf, deposit } from './support/candidate-fixtures';
+import { bankTenant as bankOf, deposit } from './support/bank-fixtures';
 import {
   type TestTenant,
   createApiKey,

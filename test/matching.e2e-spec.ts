@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
+import { bankTenant, deposit } from './support/bank-fixtures';
 import { DAY_MS, type TestTenant, createAccount, mustPost, seededTenant, sqlRows } from './support/ledger-fixtures';
 import {
   bankCsv,
@@ -21,47 +22,15 @@ afterAll(async () => {
 
 const day = statementDay;
 
-/** Money in to the bank account: debit the bank (an asset), credit income. */
-function deposit(amount: string, options: { ref?: string; daysAgo?: number } = {}) {
-  return {
-    ...(options.ref ? { externalRef: options.ref } : {}),
-    effectiveAt: new Date(Date.now() - (options.daysAgo ?? 1) * DAY_MS).toISOString(),
-    entries: [
-      { account: 'assets:bank', direction: 'debit', amount, currency: 'USD' },
-      { account: 'income:sales', direction: 'credit', amount, currency: 'USD' },
-    ],
-  };
-}
-
 const uploadCsv = (key: string, rows: string[]) => uploadStatement(api, key, 'bank', 'statement.csv', bankCsv(rows));
 const run = (key: string) => runReconciliation(api, key);
-
-/** A tenant with a bank account, an income account, a finance key, and the bank as a statement source. */
-async function bankTenant(name: string): Promise<{ tenant: TestTenant; key: string }> {
-  const tenant = await seededTenant(api, name);
-  await createAccount(api, tenant.adminKey, {
-    code: 'assets:bank',
-    currency: 'USD',
-    normalBalance: 'debit',
-    allowNegative: true,
-  });
-  await createAccount(api, tenant.adminKey, {
-    code: 'income:sales',
-    currency: 'USD',
-    normalBalance: 'credit',
-    allowNegative: true,
-  });
-  const key = await financeKey(api, tenant);
-  await createSource(api, key, { name: 'bank', account: 'assets:bank', format: 'csv:bank' });
-  return { tenant, key };
-}
 
 describe('matching a bank statement to the ledger', () => {
   let tenant: TestTenant;
   let key: string;
 
   beforeAll(async () => {
-    ({ tenant, key } = await bankTenant('matching'));
+    ({ tenant, key } = await bankTenant(api, 'matching'));
     await mustPost(api, tenant.posterKey, deposit('10000', { ref: 'INV-1' }));
     await mustPost(api, tenant.posterKey, deposit('25000'));
     await mustPost(api, tenant.posterKey, deposit('5000', { ref: 'INV-3' }));
@@ -114,7 +83,7 @@ describe('matching a bank statement to the ledger', () => {
 
 describe('duplicates and entries missing from the statement', () => {
   it('tickets a line the bank reported twice, and a ledger entry its statements cover but do not show', async () => {
-    const { tenant, key } = await bankTenant('duplicates');
+    const { tenant, key } = await bankTenant(api, 'duplicates');
     await mustPost(api, tenant.posterKey, deposit('1200', { ref: 'DUP-1', daysAgo: 5 }));
     const notOnStatement = await mustPost(api, tenant.posterKey, deposit('3300', { ref: 'NOT-SHOWN', daysAgo: 4 }));
     await uploadCsv(key, [
@@ -134,7 +103,7 @@ describe('duplicates and entries missing from the statement', () => {
 
 describe('one ticket for one difference', () => {
   it('a line naming a ledger entry of another amount is a mismatch, and that entry is not also missing', async () => {
-    const { tenant, key } = await bankTenant('mismatch once');
+    const { tenant, key } = await bankTenant(api, 'mismatch once');
     const named = await mustPost(api, tenant.posterKey, deposit('35000', { ref: 'MIS-1', daysAgo: 4 }));
     const notOnStatement = await mustPost(api, tenant.posterKey, deposit('3300', { ref: 'NOT-SHOWN', daysAgo: 4 }));
     await uploadCsv(key, [
@@ -154,7 +123,7 @@ describe('one ticket for one difference', () => {
 
 describe('a person explains, undoes and makes matches', () => {
   it('shows why a line matched, undoes it for good, and matches it by hand instead', async () => {
-    const { tenant, key } = await bankTenant('manual matching');
+    const { tenant, key } = await bankTenant(api, 'manual matching');
     const wrong = await mustPost(api, tenant.posterKey, deposit('4200', { daysAgo: 1 }));
     const right = await mustPost(api, tenant.posterKey, deposit('4100', { ref: 'MAN-1', daysAgo: 1 }));
     await uploadCsv(key, [`${day(-1)},${day(-1)},Transfer,42.00,USD,,Someone`]);
@@ -221,7 +190,7 @@ describe('a person explains, undoes and makes matches', () => {
   });
 
   it('the database refuses a match whose line or entry does not exist, written or edited with SQL', async () => {
-    const { tenant, key } = await bankTenant('dangling matches');
+    const { tenant, key } = await bankTenant(api, 'dangling matches');
     const posted = await mustPost(api, tenant.posterKey, deposit('4300', { ref: 'REAL-1' }));
     await uploadCsv(key, [`${day(-1)},${day(-1)},Invoice,43.00,USD,REAL-1,Acme`]);
     await run(key);

@@ -77,8 +77,8 @@ const eurMovements = (now: Date) => [
     ],
     daysAgo(now, 5),
   ),
-  // Booked a week before the bank credited it, under another reference: beyond the matcher's three days,
-  // but the likely candidate for that line.
+  // Booked four days before the bank credited it, under another reference: beyond the matcher's three
+  // days, but the likely candidate for that line.
   transfer(
     'demo-eur-deposit-erik',
     'Erik deposits by SEPA transfer',

@@ -2,15 +2,15 @@ import type { ApiHarness } from './api-harness';
 import { DAY_MS, type TestTenant, createAccount, seededTenant } from './ledger-fixtures';
 import { createSource, financeKey } from './reconciliation-fixtures';
 
-/** Money in to an account (`assets:bank` unless named): debit it, credit income. */
+/** Money in to an account (`assets:bank` unless named), a day ago unless said: debit it, credit income. */
 export function deposit(
   amount: string,
-  options: { account?: string; ref?: string; description?: string; daysAgo: number },
+  options: { account?: string; ref?: string; description?: string; daysAgo?: number } = {},
 ) {
   return {
     ...(options.ref ? { externalRef: options.ref } : {}),
     ...(options.description ? { description: options.description } : {}),
-    effectiveAt: new Date(Date.now() - options.daysAgo * DAY_MS).toISOString(),
+    effectiveAt: new Date(Date.now() - (options.daysAgo ?? 1) * DAY_MS).toISOString(),
     entries: [
       { account: options.account ?? 'assets:bank', direction: 'debit', amount, currency: 'USD' },
       { account: 'income:sales', direction: 'credit', amount, currency: 'USD' },
