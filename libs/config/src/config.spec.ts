@@ -64,7 +64,7 @@ describe('loadConfig', () => {
     expect(
       loadConfig({ NATS_URL: 'nats://127.0.0.1:4222', LEDGER_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).events,
     ).toMatchObject({
-      nats: { url: 'nats://127.0.0.1:4222', stream: 'LEDGER', subjectPrefix: 'ledger' },
+      nats: { url: 'nats://127.0.0.1:4222', stream: 'LEDGER', subjectPrefix: 'ledger', replicas: 1 },
       webhooks: { allowPrivateTargets: true },
     });
     expect(() => loadConfig({ LEDGER_WEBHOOK_ATTEMPTS_MAX: '0' })).toThrow(/LEDGER_WEBHOOK_ATTEMPTS_MAX/);

@@ -21,6 +21,7 @@ const configSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
     .default('LEDGER'),
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   NATS_SUBJECT_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
@@ -87,7 +88,11 @@ export interface MetricsConfig {
 /** How events leave: the relay (NATS or none), the outbox's upkeep and webhooks. */
 export interface EventDeliveryConfig {
   /** Undefined: no broker; events stay in the pull feed and go to webhooks. */
-  nats: { url: string; stream: string; subjectPrefix: string } | undefined;
+  /**
+   * `url`: one server, or a comma-separated list of a cluster's servers (any reachable one is used);
+   * `replicas`: the stream's copies when it is created (a JetStream cluster keeps it on that many servers).
+   */
+  nats: { url: string; stream: string; subjectPrefix: string; replicas: number } | undefined;
   outboxRetentionHours: number;
   /** An unpublished event older than this makes /health warn (a stuck relay). */
   outboxLagWarnSeconds: number;
@@ -190,7 +195,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       nats:
         values.NATS_URL === undefined
           ? undefined
-          : { url: values.NATS_URL, stream: values.NATS_STREAM, subjectPrefix: values.NATS_SUBJECT_PREFIX },
+          : {
+              url: values.NATS_URL,
+              stream: values.NATS_STREAM,
+              subjectPrefix: values.NATS_SUBJECT_PREFIX,
+              replicas: values.NATS_STREAM_REPLICAS,
+            },
       outboxRetentionHours: values.LEDGER_OUTBOX_RETENTION_HOURS,
       outboxLagWarnSeconds: values.LEDGER_OUTBOX_LAG_WARN_SECONDS,
       webhooks: {
