@@ -32,7 +32,7 @@ export class LedgerStack {
   private constructor(
     readonly databaseUrl: string,
     readonly databaseName: string,
-    private readonly port: number,
+    readonly port: number,
     private readonly options: StackOptions,
   ) {}
 
