@@ -159,7 +159,8 @@ const RESOLUTIONS = `SELECT hold_id::text, count(*)::int AS n, array_agg(id::tex
 const OVERLAPPING_RUNS = `SELECT count(*)::int AS n FROM reconciliation_runs a JOIN reconciliation_runs b
     ON b.tenant_id = a.tenant_id AND a.id < b.id
  WHERE a.tenant_id = $1 AND a.started_at IS NOT NULL AND b.started_at IS NOT NULL
-   AND tstzrange(a.started_at, coalesce(a.finished_at, 'infinity')) && tstzrange(b.started_at, coalesce(b.finished_at, 'infinity'))`;
+   AND tstzrange(a.started_at, coalesce(a.finished_at, 'infinity'))
+    && tstzrange(b.started_at, coalesce(b.finished_at, 'infinity'))`;
 const RUNS = `SELECT status, count(*)::int AS n FROM reconciliation_runs WHERE tenant_id = $1 GROUP BY status`;
 
 describe('three API processes and two workers, some killed with -9, under mixed load', () => {
