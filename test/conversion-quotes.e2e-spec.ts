@@ -56,7 +56,7 @@ async function quoteNow(id: string): Promise<any> {
 }
 
 describe('quotes', () => {
-  it('holds a rate for a conversion that names it, used once; the request that used it replays with its key', async () => {
+  it('holds a rate for one conversion; the request that used it replays with its key', async () => {
     const alice = await fxCustomer(api, tenant, '20000');
     const quote = await mustQuote('1.08230', 60);
     expect(quote).toMatchObject({ from: { currency: 'EUR' }, to: { currency: 'USD' }, rate: '1.08230' });
@@ -115,7 +115,7 @@ describe('quotes', () => {
     expect((await quoteNow(quote.id)).usedByTransactionId).toBeNull();
   });
 
-  it("refuses a conversion that is not the quote's: other currencies or another rate; unknown quotes are 404", async () => {
+  it("refuses a conversion that is not the quote's (currencies, rate); unknown quotes are 404", async () => {
     const dave = await fxCustomer(api, tenant, '10000');
     const quote = await mustQuote('1.08230', 60);
     const toYen = { ...eurToUsd(dave, '100', { quoteId: quote.id }), to: { account: dave.jpy, currency: 'JPY' } };

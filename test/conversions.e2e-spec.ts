@@ -37,7 +37,7 @@ describe('POST /v1/conversions', () => {
     tenant = await fxTenant(api, 'fx conversions');
   });
 
-  it('converts 100.00 EUR to 108.23 USD at 1.08230: four entries through the position accounts, made on first use', async () => {
+  it('converts 100.00 EUR to 108.23 USD at 1.08230: four entries via position accounts made on first use', async () => {
     const alice = await fxCustomer(api, tenant, '10000');
     const request = body(alice.eur, alice.usd, '10000', '1.08230', { externalRef: 'fx-1042' });
     const idempotencyKey = randomUUID();
