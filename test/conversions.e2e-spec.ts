@@ -8,8 +8,10 @@ import {
   expectNothingWritten,
   expectValidationError,
   getAccount,
+  mustPost,
   readEventFeed,
   sqlRows,
+  transfer,
 } from './support/ledger-fixtures';
 
 let api: ApiHarness;
@@ -190,6 +192,8 @@ describe('bad input: each a 400 or 422 naming its field, nothing written', () =>
       422,
       'AMOUNT_ROUNDS_TO_ZERO',
     );
+    // Refused by the posting engine, after the position accounts were made in its transaction: gone with it.
+    expectError(await refused(body(dave.eur, dave.usd, '10001', '1.1')), 422, 'INSUFFICIENT_FUNDS');
     expect(
       (await sqlRows(api, 'SELECT 1 FROM accounts WHERE tenant_id = $1 AND code LIKE $2', [tenant.tenantId, 'fx:%']))
         .length,
@@ -228,5 +232,27 @@ describe('two conversions racing on one account', () => {
       [tenant.tenantId, 'fx:position:%'],
     );
     expect(positions.map((row) => row.code).filter((code) => code === 'fx:position:EUR')).toHaveLength(1);
+  });
+});
+
+describe('first conversions of opposite directions at once', () => {
+  it('make each position account once, without deadlock, and every conversion posts', async () => {
+    const tenant = await fxTenant(api, 'fx opposite');
+    const frank = await fxCustomer(api, tenant, '100000');
+    await mustPost(api, tenant.posterKey, transfer('equity:seed:usd', frank.usd, '100000', 'USD'));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        index % 2 === 0
+          ? convert(api, tenant.posterKey, body(frank.eur, frank.usd, '1000', '1.08230'))
+          : convert(api, tenant.posterKey, body(frank.usd, frank.eur, '1000', '0.92')),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(201));
+    expect((await getAccount(api, tenant.posterKey, 'fx:position:EUR')).balances.posted).toBe(
+      String(4 * 1000 - 4 * 920),
+    );
+    expect((await getAccount(api, tenant.posterKey, 'fx:position:USD')).balances.posted).toBe(
+      String(4 * 1000 - 4 * 1082),
+    );
   });
 });
