@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
+import { isUuid } from '@ledger/ids';
 import { POSITION_ACCOUNT_PREFIX, type RoundingMode } from '../domain/conversion';
 import {
+  CONVERSION_ACCOUNTS,
   GET_QUOTE,
   INSERT_CONVERSION,
   INSERT_QUOTE,
@@ -51,6 +53,13 @@ export interface PositionAccount {
   postedCredits: bigint;
 }
 
+/** An account as a conversion needs it: which it is and what it holds. */
+export interface NamedAccount {
+  id: string;
+  code: string;
+  currency: string;
+}
+
 function quoteOf(row: QuoteRow): Quote {
   return {
     id: row.id,
@@ -68,6 +77,19 @@ function quoteOf(row: QuoteRow): Quote {
 @Injectable()
 export class ConversionRepository {
   constructor(private readonly db: Database) {}
+
+  /** The accounts named by id or code (at most a handful), keyed by each name that found one. */
+  async accountsByRef(tenantId: string, refs: readonly string[]): Promise<Map<string, NamedAccount>> {
+    const ids = refs.filter((ref) => isUuid(ref)).map((ref) => ref.toLowerCase());
+    const codes = refs.filter((ref) => !isUuid(ref));
+    const rows = await this.db.query(CONVERSION_ACCOUNTS, { tenantId, ids, codes });
+    const byRef = new Map<string, NamedAccount>();
+    for (const ref of refs) {
+      const row = rows.find((candidate) => (isUuid(ref) ? candidate.id === ref.toLowerCase() : candidate.code === ref));
+      if (row !== undefined) byRef.set(ref, { id: row.id, code: row.code, currency: row.currency });
+    }
+    return byRef;
+  }
 
   async insertQuote(tenantId: string, quote: Omit<Quote, 'usedByTransactionId' | 'usedAt'>): Promise<Quote> {
     const [row] = await this.db.query(INSERT_QUOTE, { tenantId, ...quote });

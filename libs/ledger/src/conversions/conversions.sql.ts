@@ -90,3 +90,12 @@ SELECT id, code, currency, posted_debits, posted_credits
  WHERE tenant_id = :tenantId AND starts_with(code, :codePrefix)
  ORDER BY code
  LIMIT :limit`);
+
+/** The accounts a conversion names (by id or by code) and its position accounts, in one read. */
+export const CONVERSION_ACCOUNTS = sql<
+  { tenantId: string; ids: string[]; codes: string[] },
+  { id: string; code: string; currency: string }
+>(`
+SELECT id, code, currency
+  FROM accounts
+ WHERE tenant_id = :tenantId AND (id = ANY(:ids::uuid[]) OR code = ANY(:codes::text[]))`);

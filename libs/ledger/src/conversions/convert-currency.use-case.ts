@@ -7,15 +7,14 @@ import {
   POSITION_ACCOUNT_PREFIX,
   convert,
   convertedAmountProblem,
+  positionAccountCode,
   sameRate,
 } from '../domain/conversion';
-import { AccountRepository } from '../accounts/account.repository';
-import type { AccountRecord } from '../accounts/account.view';
 import { GetTransactionUseCase } from '../transactions/get-transaction.use-case';
 import { PostingEngine } from '../transactions/posting-engine';
 import type { TransactionView } from '../transactions/transaction.view';
 import { type ConversionMetadata, conversionItem } from './conversion-item';
-import { ConversionRepository, type Quote } from './conversion.repository';
+import { ConversionRepository, type NamedAccount, type Quote } from './conversion.repository';
 import type { ConvertRequest } from './conversion.schema';
 import { PositionAccounts } from './position-accounts';
 
@@ -115,6 +114,31 @@ function amountsOf(request: ConvertRequest, rate: string): ConversionAmounts {
   return amounts;
 }
 
+/** A customer's side: an account of the tenant, in the currency named, not one of the desk's positions. */
+function customerAccount(
+  byRef: ReadonlyMap<string, NamedAccount>,
+  side: 'from' | 'to',
+  named: { account: string; currency: string },
+): NamedAccount {
+  const account = byRef.get(named.account);
+  if (account === undefined) {
+    throw new DomainError('ACCOUNT_NOT_FOUND', `unknown account ${named.account}`, {
+      accounts: [named.account],
+      fields: [{ path: `${side}.account`, message: 'no such account' }],
+    });
+  }
+  if (account.code.startsWith(POSITION_ACCOUNT_PREFIX))
+    throw fieldError('VALIDATION_FAILED', `${side}.account`, 'is an FX position account, not a side of a conversion');
+  if (account.currency !== named.currency) {
+    throw fieldError('CURRENCY_MISMATCH', `${side}.currency`, `is not the currency of ${account.code}`, {
+      account: account.code,
+      accountCurrency: account.currency,
+      entryCurrency: named.currency,
+    });
+  }
+  return account;
+}
+
 /**
  * One conversion: checks everything that refuses it before writing, then posts its four entries through
  * the posting engine (limits, journal, outbox as any posting) and records it, all in one transaction.
@@ -123,7 +147,6 @@ function amountsOf(request: ConvertRequest, rate: string): ConversionAmounts {
 export class ConvertCurrencyUseCase {
   constructor(
     private readonly db: Database,
-    private readonly accounts: AccountRepository,
     private readonly conversions: ConversionRepository,
     private readonly positions: PositionAccounts,
     private readonly engine: PostingEngine,
@@ -133,13 +156,23 @@ export class ConvertCurrencyUseCase {
   async execute({ tenantId, actor, request }: ConvertCurrencyCommand): Promise<ConvertCurrencyResult> {
     const now = new Date();
     return this.db.transaction('read committed', async () => {
-      const from = await this.customerAccount(tenantId, 'from', request.from);
-      const to = await this.customerAccount(tenantId, 'to', request.to);
+      const positions = [positionAccountCode(request.from.currency), positionAccountCode(request.to.currency)];
+      const named = await this.conversions.accountsByRef(tenantId, [
+        request.from.account,
+        request.to.account,
+        ...positions,
+      ]);
+      const from = customerAccount(named, 'from', request.from);
+      const to = customerAccount(named, 'to', request.to);
       const quote =
         request.quoteId === undefined ? undefined : await this.conversions.lockQuote(tenantId, request.quoteId);
       const rate = request.quoteId === undefined ? request.rate! : rateFromQuote(quote, request, now);
       const amounts = amountsOf(request, rate);
-      await this.positions.ensure(tenantId, [request.from.currency, request.to.currency]);
+      await this.positions.ensure(
+        tenantId,
+        [request.from.currency, request.to.currency],
+        new Set(positions.filter((code) => named.has(code))),
+      );
       const item = conversionItem(
         {
           from: { account: from.code, currency: from.currency, amountMinor: request.from.amount },
@@ -177,30 +210,5 @@ export class ConvertCurrencyUseCase {
       }
       return { conversion: viewOf(result!.transaction), created: true };
     });
-  }
-
-  /** A customer's side: an account of the tenant, in the currency named, not one of the desk's positions. */
-  private async customerAccount(
-    tenantId: string,
-    side: 'from' | 'to',
-    named: { account: string; currency: string },
-  ): Promise<AccountRecord> {
-    const account = await this.accounts.findByRef(tenantId, named.account);
-    if (account === undefined) {
-      throw new DomainError('ACCOUNT_NOT_FOUND', `unknown account ${named.account}`, {
-        accounts: [named.account],
-        fields: [{ path: `${side}.account`, message: 'no such account' }],
-      });
-    }
-    if (account.code.startsWith(POSITION_ACCOUNT_PREFIX))
-      throw fieldError('VALIDATION_FAILED', `${side}.account`, 'is an FX position account, not a side of a conversion');
-    if (account.currency !== named.currency) {
-      throw fieldError('CURRENCY_MISMATCH', `${side}.currency`, `is not the currency of ${account.code}`, {
-        account: account.code,
-        accountCurrency: account.currency,
-        entryCurrency: named.currency,
-      });
-    }
-    return account;
   }
 }

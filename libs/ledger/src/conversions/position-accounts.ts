@@ -17,9 +17,11 @@ export class PositionAccounts {
     private readonly outbox: OutboxRepository,
   ) {}
 
-  async ensure(tenantId: string, currencies: readonly string[]): Promise<void> {
+  /** `existing`: the position account codes already read; only the others are inserted. */
+  async ensure(tenantId: string, currencies: readonly string[], existing: ReadonlySet<string>): Promise<void> {
     // In code order, so two first conversions of opposite pairs wait for each other's insert, never in a circle.
     for (const currency of [...new Set(currencies)].sort()) {
+      if (existing.has(positionAccountCode(currency))) continue;
       const created = await this.accounts.insert(tenantId, {
         id: newId(),
         code: positionAccountCode(currency),
