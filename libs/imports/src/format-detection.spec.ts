@@ -57,7 +57,8 @@ describe('detectFormat: SWIFT MT940 and MT942', () => {
   });
 
   it('reads the envelope: SOH, {1:, and block 2 O940/O942 or I940 deciding over the tags', () => {
-    const envelope = (type: string, body: string) => `{1:F01BANKDEFFAXXX0000000000}{2:${type}BANKDEFFXXXXN}{4:\r\n${body}-}`;
+    const envelope = (type: string, body: string) =>
+      `{1:F01BANKDEFFAXXX0000000000}{2:${type}BANKDEFFXXXXN}{4:\r\n${body}-}`;
     expect(detectFormat(envelope('O940', statement))).toBe('mt940');
     expect(detectFormat(`\u0001${envelope('O942', statement)}\u0003`)).toBe('mt942');
     expect(detectFormat(envelope('I940', interim))).toBe('mt940');
