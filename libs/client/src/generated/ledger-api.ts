@@ -2243,6 +2243,7 @@ export interface components {
             id: string;
             source: string;
             /**
+             * @description The format the file was read in: the one named, else the one recognised from its first bytes.
              * @example camt053
              * @example mt940
              * @example csv:bank
@@ -2587,6 +2588,7 @@ export interface components {
             references: {
                 [key: string]: string;
             };
+            /** @description The other party as the statement names it: `name`, `account`, `bankCode` (BIC or national code), `ultimateDebtor`, `ultimateCreditor`, each where given. */
             counterparty: {
                 [key: string]: string;
             } | null;
@@ -2982,7 +2984,7 @@ export interface components {
             /** @example bank-eur */
             name: string;
             /**
-             * @description The default format of its files.
+             * @description The default format of its files; null: each file's, named or recognised.
              * @example camt053
              */
             format: string | null;
@@ -3060,6 +3062,7 @@ export interface components {
             references: {
                 [key: string]: string;
             };
+            /** @description The other party as the statement names it: `name`, `account`, `bankCode` (BIC or national code), `ultimateDebtor`, `ultimateCreditor`, each where given. */
             counterparty: {
                 [key: string]: string;
             } | null;
@@ -3110,6 +3113,7 @@ export interface components {
             references: {
                 [key: string]: string;
             };
+            /** @description The other party as the statement names it: `name`, `account`, `bankCode` (BIC or national code), `ultimateDebtor`, `ultimateCreditor`, each where given. */
             counterparty: {
                 [key: string]: string;
             } | null;
@@ -4512,6 +4516,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     account: string;
+                    /** @description `camt053`, `mt940` or `csv:<profile>`: the default format of its files. Left out: each import names its format or it is recognised from the file's first bytes. */
                     format?: string;
                     /**
                      * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 windows-1252, the other formats UTF-8 only.
