@@ -150,7 +150,9 @@ async function sampleOutcome(file: string): Promise<SampleOutcome> {
     format = (await detectedImportFormat(fileInput(fullPath, 64 * 1024))).format;
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return { outcome: 'format refused', format: null, refusal: { code: error.code, message: error.message } };
+    // A format recognised but not parsed yet names itself; one not recognised is none.
+    const recognised = typeof error.details.format === 'string' ? error.details.format : null;
+    return { outcome: 'format refused', format: recognised, refusal: { code: error.code, message: error.message } };
   }
   const collected = await collectStatement(format as StatementFormat, fileInput(fullPath), {
     linesMax: LINES_MAX,
