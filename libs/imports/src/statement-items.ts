@@ -54,6 +54,11 @@ export interface LineReferences {
 export interface Counterparty {
   name?: string;
   account?: string;
+  /** The other party's bank: a BIC or a national bank code (MT940 ?30, CNTP). */
+  bankCode?: string;
+  /** On whose behalf the payer paid (SEPA ABWA+, ULTD) and for whom the payee received it (ABWE+, ULTC). */
+  ultimateDebtor?: string;
+  ultimateCreditor?: string;
 }
 
 export interface StatementLine {

@@ -47,11 +47,16 @@ export class ImportsController {
       properties: {
         file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The statement file.' },
         source: { type: 'string', description: "A source's name." },
-        format: { type: 'string', description: "`camt053`, `mt940` or `csv:<profile>`; default: the source's." },
+        format: {
+          type: 'string',
+          description:
+            "`camt053`, `mt940` or `csv:<profile>`; default: the source's; where the source has none, the format " +
+            "the file's first bytes show (the answer's `format`).",
+        },
       },
     },
     answer: { status: 201, description: 'The import.', schema: importView, existing: true },
-    errors: ['NOT_FOUND', 'IMPORT_INVALID'],
+    errors: ['NOT_FOUND', 'IMPORT_INVALID', 'FORMAT_NOT_RECOGNISED', 'FORMAT_NOT_SUPPORTED'],
   })
   async create(
     @CurrentPrincipal() principal: Principal,

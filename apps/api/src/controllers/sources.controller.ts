@@ -16,7 +16,16 @@ import { csvProfileView, sourceList, sourceView } from '../openapi/views/imports
 const createSourceSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'letters, digits and _ . : - only, at most 64'),
   account: z.string().min(1).max(128),
-  format: z.string().min(1).max(80).optional(),
+  format: z
+    .string()
+    .min(1)
+    .max(80)
+    .optional()
+    .meta({
+      description:
+        '`camt053`, `mt940` or `csv:<profile>`: the default format of its files. Left out: each import names its ' +
+        "format or it is recognised from the file's first bytes.",
+    }),
   charset: z
     .enum(STATEMENT_CHARSETS)
     .optional()

@@ -38,6 +38,11 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   AMOUNT_OUT_OF_RANGE: 'an amount or balance beyond 2^63 - 1 minor units',
   IDEMPOTENCY_KEY_REUSED: 'this key was used with another request (method, path or body)',
   IMPORT_INVALID: 'the file cannot be read exactly; `details.errors` lists every bad line, nothing was stored',
+  FORMAT_NOT_RECOGNISED:
+    "no format was named (on the import or the source) and the file's first bytes are none of the formats " +
+    'tried (`details.tried`); name the format; nothing was stored',
+  FORMAT_NOT_SUPPORTED:
+    'the file is in a format recognised (`details.format`) but not read by this version; nothing was stored',
   NOT_A_HOLD: 'the transaction is not a pending hold',
   NOT_REVERSIBLE: 'this transaction cannot be reversed (a hold, or a reversal)',
   NOT_ADJUSTABLE:

@@ -2310,6 +2310,46 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description `FORMAT_NOT_RECOGNISED`: no format was named (on the import or the source) and the file's first bytes are none of the formats tried (`details.tried`); name the format; nothing was stored.
+         * @example {
+         *       "error": {
+         *         "code": "FORMAT_NOT_RECOGNISED",
+         *         "message": "no format was named (on the import or the source) and the file's first bytes are none of the formats tried (details.tried); name the format; nothing was stored",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        FormatNotRecognisedError: {
+            error: {
+                /** @constant */
+                code: "FORMAT_NOT_RECOGNISED";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * @description `FORMAT_NOT_SUPPORTED`: the file is in a format recognised (`details.format`) but not read by this version; nothing was stored.
+         * @example {
+         *       "error": {
+         *         "code": "FORMAT_NOT_SUPPORTED",
+         *         "message": "the file is in a format recognised (details.format) but not read by this version; nothing was stored",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        FormatNotSupportedError: {
+            error: {
+                /** @constant */
+                code: "FORMAT_NOT_SUPPORTED";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         /** @description The database answers; a lagging outbox is a warning, not a failure. Ages only: the counts, summed over every tenant, are in `/metrics`. */
         Health: {
             /** @enum {string} */
@@ -2434,6 +2474,7 @@ export interface components {
             id: string;
             source: string;
             /**
+             * @description The format the file was read in: the one named, else the one recognised from its first bytes.
              * @example camt053
              * @example mt940
              * @example csv:bank
@@ -2778,6 +2819,7 @@ export interface components {
             references: {
                 [key: string]: string;
             };
+            /** @description The other party as the statement names it: `name`, `account`, `bankCode` (BIC or national code), `ultimateDebtor`, `ultimateCreditor`, each where given. */
             counterparty: {
                 [key: string]: string;
             } | null;
@@ -3233,7 +3275,7 @@ export interface components {
             /** @example bank-eur */
             name: string;
             /**
-             * @description The default format of its files.
+             * @description The default format of its files; null: each file's, named or recognised.
              * @example camt053
              */
             format: string | null;
@@ -3311,6 +3353,7 @@ export interface components {
             references: {
                 [key: string]: string;
             };
+            /** @description The other party as the statement names it: `name`, `account`, `bankCode` (BIC or national code), `ultimateDebtor`, `ultimateCreditor`, each where given. */
             counterparty: {
                 [key: string]: string;
             } | null;
@@ -3361,6 +3404,7 @@ export interface components {
             references: {
                 [key: string]: string;
             };
+            /** @description The other party as the statement names it: `name`, `account`, `bankCode` (BIC or national code), `ultimateDebtor`, `ultimateCreditor`, each where given. */
             counterparty: {
                 [key: string]: string;
             } | null;
@@ -3808,6 +3852,15 @@ export interface components {
                 "application/json": components["schemas"]["ForbiddenError"];
             };
         };
+        /** @description Refused: `FORMAT_NOT_RECOGNISED` no format was named (on the import or the source) and the file's first bytes are none of the formats tried (`details.tried`); name the format; nothing was stored; `FORMAT_NOT_SUPPORTED` the file is in a format recognised (`details.format`) but not read by this version; nothing was stored; `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `IMPORT_INVALID` the file cannot be read exactly; `details.errors` lists every bad line, nothing was stored. */
+        FormatNotRecognisedOrFormatNotSupportedOrIdempotencyKeyReusedOrImportInvalid: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FormatNotRecognisedError"] | components["schemas"]["FormatNotSupportedError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["ImportInvalidError"];
+            };
+        };
         /** @description Conflict: `HOLD_ALREADY_RESOLVED` the hold was already posted, voided or expired; `HOLD_EXPIRED` the hold is past its expiry; `IDEMPOTENCY_KEY_IN_PROGRESS` the first request with this key is still running; retry later with the same key. */
         HoldAlreadyResolvedOrHoldExpiredOrIdempotencyKeyInProgress: {
             headers: {
@@ -3869,15 +3922,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["IdempotencyKeyReusedError"];
-            };
-        };
-        /** @description Refused: `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `IMPORT_INVALID` the file cannot be read exactly; `details.errors` lists every bad line, nothing was stored. */
-        IdempotencyKeyReusedOrImportInvalid: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["ImportInvalidError"];
             };
         };
         /** @description Refused: `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `NOT_A_HOLD` the transaction is not a pending hold. */
@@ -4955,6 +4999,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     account: string;
+                    /** @description `camt053`, `mt940` or `csv:<profile>`: the default format of its files. Left out: each import names its format or it is recognised from the file's first bytes. */
                     format?: string;
                     /**
                      * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 windows-1252, the other formats UTF-8 only.
@@ -5119,7 +5164,7 @@ export interface operations {
                     file: string;
                     /** @description A source's name. */
                     source: string;
-                    /** @description `camt053`, `mt940` or `csv:<profile>`; default: the source's. */
+                    /** @description `camt053`, `mt940` or `csv:<profile>`; default: the source's; where the source has none, the format the file's first bytes show (the answer's `format`). */
                     format?: string;
                 };
             };
@@ -5143,7 +5188,7 @@ export interface operations {
             409: components["responses"]["IdempotencyKeyInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReusedOrImportInvalid"];
+            422: components["responses"]["FormatNotRecognisedOrFormatNotSupportedOrIdempotencyKeyReusedOrImportInvalid"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
