@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { balanceCheck, collectStatement } from '@ledger/imports';
 import { comparable, fileInput, fixtureFormat, OWN_FIXTURES } from '../test/statement-files';
 
-const STATEMENT_FILE = /\.(xml|sta|csv)$/;
+const STATEMENT_FILE = /\.(xml|sta|bai2|csv)$/;
 const LINES_MAX = 1000;
 
 function statementFiles(kind: 'ok' | 'not-ok'): string[] {
@@ -22,7 +22,7 @@ async function collectFixture(kind: 'ok' | 'not-ok', file: string, chunkBytes?: 
 describe('ok fixtures', () => {
   it('has a fixture for every format and built-in profile', () => {
     const files = statementFiles('ok');
-    for (const ending of ['.xml', '.sta', '.gateway.csv', '.bank.csv', '.custom.csv']) {
+    for (const ending of ['.xml', '.sta', '.bai2', '.gateway.csv', '.bank.csv', '.custom.csv']) {
       expect(
         files.some((file) => file.endsWith(ending)),
         ending,

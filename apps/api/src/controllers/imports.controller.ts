@@ -47,7 +47,10 @@ export class ImportsController {
       properties: {
         file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The statement file.' },
         source: { type: 'string', description: "A source's name." },
-        format: { type: 'string', description: "`camt053`, `mt940` or `csv:<profile>`; default: the source's." },
+        format: {
+          type: 'string',
+          description: "`camt053`, `mt940`, `bai2` or `csv:<profile>`; default: the source's.",
+        },
       },
     },
     answer: { status: 201, description: 'The import.', schema: importView, existing: true },

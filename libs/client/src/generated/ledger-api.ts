@@ -2205,6 +2205,7 @@ export interface components {
             /**
              * @example camt053
              * @example mt940
+             * @example bai2
              * @example csv:bank
              */
             format: string;
@@ -4472,9 +4473,10 @@ export interface operations {
                 "application/json": {
                     name: string;
                     account: string;
+                    /** @description The default format of its files: `camt053`, `mt940`, `bai2` or `csv:<profile>`. */
                     format?: string;
                     /**
-                     * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 windows-1252, the other formats UTF-8 only.
+                     * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 and BAI2 windows-1252, the other formats UTF-8 only.
                      * @enum {string}
                      */
                     charset?: "utf-8" | "iso-8859-1" | "windows-1252" | "iso-8859-2" | "windows-1250";
@@ -4636,7 +4638,7 @@ export interface operations {
                     file: string;
                     /** @description A source's name. */
                     source: string;
-                    /** @description `camt053`, `mt940` or `csv:<profile>`; default: the source's. */
+                    /** @description `camt053`, `mt940`, `bai2` or `csv:<profile>`; default: the source's. */
                     format?: string;
                 };
             };

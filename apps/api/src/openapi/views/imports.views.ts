@@ -61,7 +61,7 @@ export const importView = component(
     .strictObject({
       id,
       source: z.string(),
-      format: z.string().meta({ examples: ['camt053', 'mt940', 'csv:bank'] }),
+      format: z.string().meta({ examples: ['camt053', 'mt940', 'bai2', 'csv:bank'] }),
       charset: z.enum(STATEMENT_CHARSETS).meta({
         description: 'The charset the file was read in (`utf-8` when it is UTF-8 or ASCII).',
         examples: ['utf-8', 'windows-1252'],

@@ -1,0 +1,123 @@
+import { currencyCode } from '../amounts';
+import type { LineDraft } from '../line-builder';
+import type { StatementBalance } from '../statement-items';
+import {
+  bai2Amount,
+  bai2Count,
+  bai2TypeCode,
+  type Bai2Direction,
+  detailDirection,
+  type Parsed,
+  readAvailability,
+} from './bai2-fields';
+import { type Bai2Record, FieldCursor } from './bai2-records';
+
+/** Summary and status entries of one 03 record (its 88s included); banks send a few dozen at most. */
+export const BAI2_SUMMARIES_PER_ACCOUNT_MAX = 500;
+
+/** Status type codes that are the statement's balances: opening and closing ledger. */
+const OPENING_LEDGER = '010';
+const CLOSING_LEDGER = '015';
+
+export interface GroupContext {
+  /** The as-of date of the group (02): the booking date of its lines and the date of its balances. */
+  asOf: string;
+  /** The group's currency, USD when the 02 leaves it blank (the BAI2 default). */
+  currency: string;
+}
+
+export interface AccountIdentifier {
+  accountId: string;
+  currency: string;
+  opening: StatementBalance | null;
+  closing: StatementBalance | null;
+  /** The algebraic sum of the record's amounts, for the account control total. */
+  amountsMinor: bigint;
+}
+
+const failed = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
+
+/**
+ * 03: account number, currency (the group's when blank), then summary and status entries of type code,
+ * amount, item count and funds type (with its fields). 010 is the opening ledger balance and 015 the closing
+ * ledger balance; the other entries (available balances, totals) are checked and counted in the control
+ * total, not kept.
+ */
+export function readAccountIdentifier(record: Bai2Record, group: GroupContext): Parsed<AccountIdentifier> {
+  const cursor = new FieldCursor(record.pieces);
+  const accountId = cursor.next().trim();
+  if (accountId === '') return failed('account identifier (03) has no account number');
+  const currencyText = cursor.next().trim();
+  const currency = currencyText === '' ? { ok: true as const, value: group.currency } : currencyCode(currencyText);
+  if (!currency.ok) return currency;
+  const account: AccountIdentifier = {
+    accountId,
+    currency: currency.value,
+    opening: null,
+    closing: null,
+    amountsMinor: 0n,
+  };
+  for (let summaries = 0; cursor.hasMore() && !cursor.restIsBlank(); summaries += 1) {
+    if (summaries >= BAI2_SUMMARIES_PER_ACCOUNT_MAX)
+      return failed(`account identifier (03) has more than ${BAI2_SUMMARIES_PER_ACCOUNT_MAX} summary entries`);
+    const code = bai2TypeCode(cursor.next());
+    if (!code.ok) return code;
+    const amount = bai2Amount(cursor.next(), `amount of type code ${code.value}`, true);
+    if (!amount.ok) return amount;
+    const count = bai2Count(cursor.next(), `item count of type code ${code.value}`);
+    if (!count.ok) return count;
+    const availability = readAvailability(cursor);
+    if (!availability.ok) return availability;
+    if (amount.value === null) continue;
+    account.amountsMinor += amount.value;
+    const balance = { amountMinor: amount.value, currency: account.currency, date: group.asOf };
+    if (code.value === OPENING_LEDGER) account.opening = balance;
+    if (code.value === CLOSING_LEDGER) account.closing = balance;
+  }
+  return { ok: true, value: account };
+}
+
+export interface Detail {
+  direction: Bai2Direction;
+  /** Unsigned, as written: counted in the control total whatever the direction. */
+  amountMinor: bigint;
+  /** The line, unless the type code is informational. */
+  draft: LineDraft | null;
+  bankReference: string;
+}
+
+/**
+ * 16: type code, amount, funds type (with its fields), bank reference, customer reference, then the text,
+ * which is the rest of the record. The line is booked on the group's as-of date; funds type V gives its
+ * value date.
+ */
+export function readDetail(record: Bai2Record, account: { currency: string }, group: GroupContext): Parsed<Detail> {
+  const cursor = new FieldCursor(record.pieces);
+  const code = bai2TypeCode(cursor.next());
+  if (!code.ok) return code;
+  const direction = detailDirection(code.value);
+  if (!direction.ok) return direction;
+  const amount = bai2Amount(cursor.next(), 'amount', false);
+  if (!amount.ok) return amount;
+  if (amount.value === null) return failed('transaction detail (16) has no amount');
+  const availability = readAvailability(cursor);
+  if (!availability.ok) return availability;
+  const bankReference = cursor.next().trim();
+  const customerReference = cursor.next().trim();
+  const text = cursor.text();
+  const detail: Detail = { direction: direction.value, amountMinor: amount.value, draft: null, bankReference };
+  if (direction.value === 'informational') return { ok: true, value: detail };
+  detail.draft = {
+    lineNumber: record.lineNumber,
+    bookedOn: group.asOf,
+    valueOn: availability.value.valueOn,
+    amountMinor: direction.value === 'credit' ? amount.value : -amount.value,
+    currency: account.currency,
+    reversal: false,
+    references: { bankReference, customerReference },
+    typeCode: code.value,
+    description: text,
+    raw: record.lines.join('\n'),
+  };
+  return { ok: true, value: detail };
+}

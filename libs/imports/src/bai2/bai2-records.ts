@@ -1,0 +1,113 @@
+import type { SourceLine } from '../text-input';
+
+// BAI2 as physical lines: a record is one line that starts with its two-digit type ("16,"), followed by any
+// number of continuation lines ("88,") that carry on its fields. Fields are comma separated and a "/" ends a
+// record's fields; only the text field of a 16 runs to the end of the line, commas and slashes included.
+
+/** BAI2 records are 80 characters in most files; some banks send longer ones. Longer than this is refused. */
+export const BAI2_LINE_CHARS_MAX = 4096;
+/** Continuation (88) records of one record: a 16's text over a few lines, a 03's summaries over a few more. */
+export const BAI2_CONTINUATIONS_PER_RECORD_MAX = 100;
+
+const RECORD_START = /^(\d{2})(?:,|\/|$)/;
+
+/** One logical record: its first physical line and its 88 continuations. */
+export interface Bai2Record {
+  type: string;
+  /** The line of the record itself (where its errors are reported). */
+  lineNumber: number;
+  /** Each physical line's content after its "NN,". */
+  pieces: string[];
+  /** The physical lines as written, for the line's raw copy. */
+  lines: string[];
+  /** Set when the record is already reported as an error (too many continuations). */
+  refused: boolean;
+}
+
+export type PhysicalLine =
+  | { kind: 'record'; type: string; content: string }
+  | { kind: 'blank' }
+  | { kind: 'not-a-record' };
+
+/** What a physical line is: a record of a type, a blank line, or neither. */
+export function physicalLine({ text }: SourceLine): PhysicalLine {
+  if (text.trim() === '') return { kind: 'blank' };
+  const start = RECORD_START.exec(text);
+  if (start === null) return { kind: 'not-a-record' };
+  return { kind: 'record', type: start[1], content: text.slice(3) };
+}
+
+/**
+ * Reads a record's fields in order across its physical lines. A line's fields end at its first "/" (or at its
+ * end, for the few banks that leave the slash out); the fields that follow are in the next 88 line, or absent
+ * (blank). The text field of a 16 is read with text(), which takes everything that is left.
+ */
+export class FieldCursor {
+  private piece = 0;
+  private at = 0;
+  private readonly fieldEnds: number[];
+
+  constructor(private readonly pieces: readonly string[]) {
+    this.fieldEnds = pieces.map((piece) => {
+      const slash = piece.indexOf('/');
+      return slash === -1 ? piece.length : slash;
+    });
+  }
+
+  /** Whether any field is left (a line ended by "/" has none after it). */
+  hasMore(): boolean {
+    this.skipEndedPieces();
+    return this.piece < this.pieces.length;
+  }
+
+  /** The next field, '' when it is blank or there is none. */
+  next(): string {
+    this.skipEndedPieces();
+    if (this.piece >= this.pieces.length) return '';
+    const text = this.pieces[this.piece];
+    const end = this.fieldEnds[this.piece];
+    const comma = text.indexOf(',', this.at);
+    if (comma === -1 || comma > end) {
+      const field = text.slice(this.at, end);
+      this.at = end + 1;
+      return field;
+    }
+    const field = text.slice(this.at, comma);
+    this.at = comma + 1;
+    return field;
+  }
+
+  /** Whether every field left is blank (a trailing "," before the "/" leaves one blank field). */
+  restIsBlank(): boolean {
+    this.skipEndedPieces();
+    for (let index = this.piece; index < this.pieces.length; index += 1) {
+      const from = index === this.piece ? this.at : 0;
+      if (this.pieces[index].slice(from, this.fieldEnds[index]).replaceAll(',', '').trim() !== '') return false;
+    }
+    return true;
+  }
+
+  /**
+   * The text field: the rest of the record, commas and slashes included. Continuation lines join with
+   * nothing between them: banks cut the text at the record length, inside a word as often as not (the
+   * NatWest sample wraps "CLIE" / "NT" at 80 characters). One "/" that ends a line is the record's end,
+   * not text ("16,699,971,,,/" has none).
+   */
+  text(): string {
+    this.skipEndedPieces();
+    const parts: string[] = [];
+    for (let index = this.piece; index < this.pieces.length; index += 1) {
+      const part = index === this.piece ? this.pieces[index].slice(this.at) : this.pieces[index];
+      parts.push(part.endsWith('/') ? part.slice(0, -1) : part);
+    }
+    this.piece = this.pieces.length;
+    return parts.join('').trim();
+  }
+
+  private skipEndedPieces(): void {
+    while (this.piece < this.pieces.length && this.at > this.fieldEnds[this.piece]) {
+      this.piece += 1;
+      this.at = 0;
+    }
+  }
+}
