@@ -1,6 +1,6 @@
 import { currencyCode } from '../amounts';
 import type { LineDraft } from '../line-builder';
-import type { StatementBalance } from '../statement-items';
+import type { StatementBalance, StatementHeader } from '../statement-items';
 import {
   bai2Amount,
   bai2Count,
@@ -75,6 +75,30 @@ export function readAccountIdentifier(record: Bai2Record, group: GroupContext): 
     if (code.value === CLOSING_LEDGER) account.closing = balance;
   }
   return { ok: true, value: account };
+}
+
+/** The statement item of a closed account: the 01's file id names the report it came in. */
+export function accountStatement(
+  identifier: AccountIdentifier,
+  statement: { index: number; lineNumber: number; fileId: string | null | undefined },
+  lineCount: number,
+  warnings: string[],
+): StatementHeader {
+  return {
+    kind: 'statement',
+    format: 'bai2',
+    statementIndex: statement.index,
+    lineNumber: statement.lineNumber,
+    accountId: identifier.accountId,
+    statementId: statement.fileId ?? null,
+    sequenceNumber: null,
+    electronicSequenceNumber: null,
+    currency: identifier.currency,
+    openingBalance: identifier.opening,
+    closingBalance: identifier.closing,
+    lineCount,
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
 }
 
 export interface Detail {

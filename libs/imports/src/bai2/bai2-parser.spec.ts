@@ -184,11 +184,24 @@ describe('parseBai2', () => {
     expect(lines.map((line) => line.externalId)).toEqual(['bankref:REF', 'bankref:REF']);
   });
 
-  it('warns about a group whose status is not an update (test only)', async () => {
-    const text = oneAccount('03,ACC-1,,010,1,,/', []).replace('02,CUSTOMER,BANK,1,', '02,CUSTOMER,BANK,4,');
-    const { statements, errors } = await collect(text);
+  it("warns about a group whose status is not an update (test only), on that group's first account", async () => {
+    const text = [
+      ...HEADER,
+      '03,ACC-1,,010,1,,/',
+      '49,,/',
+      '98,,,/',
+      '02,CUSTOMER,BANK,4,261201,2400,,2/',
+      '03,ACC-2,,010,1,,/',
+      '49,,/',
+      '98,,,/',
+      '99,,,/',
+    ];
+    const { statements, errors } = await collect(text.join('\n'));
     expect(errors).toEqual([]);
-    expect(statements[0].warnings).toEqual(['the group at line 2 has status 4 (test only)']);
+    expect(statements.map((statement) => [statement.accountId, statement.warnings])).toEqual([
+      ['ACC-1', undefined],
+      ['ACC-2', ['the group at line 6 has status 4 (test only)']],
+    ]);
   });
 
   it('numbers a repeated bank reference within an account, bounded like the content hashes', async () => {

@@ -1,17 +1,16 @@
-import { currencyCode } from '../amounts';
 import { StatementLineBuilder } from '../line-builder';
 import { ReferenceOccurrences } from '../line-identity';
 import { type StatementHeader, type StatementItem, statementError } from '../statement-items';
 import { readLines, type SourceLine, shown } from '../text-input';
-import { type AccountIdentifier, type GroupContext, readAccountIdentifier, readDetail } from './bai2-account';
-import { bai2Date } from './bai2-fields';
 import {
-  BAI2_CONTINUATIONS_PER_RECORD_MAX,
-  BAI2_LINE_CHARS_MAX,
-  type Bai2Record,
-  FieldCursor,
-  physicalLine,
-} from './bai2-records';
+  type AccountIdentifier,
+  accountStatement,
+  type GroupContext,
+  readAccountIdentifier,
+  readDetail,
+} from './bai2-account';
+import { readFileHeader, readGroupHeader } from './bai2-headers';
+import { BAI2_LINE_CHARS_MAX, type Bai2Record, RecordAssembler } from './bai2-records';
 import { readTrailer, trailerWarnings } from './bai2-trailers';
 
 interface OpenFile {
@@ -41,8 +40,6 @@ interface OpenAccount {
   references: ReferenceOccurrences;
 }
 
-const GROUP_STATUSES: Record<string, string> = { '2': 'deletion', '3': 'correction', '4': 'test only' };
-
 /**
  * BAI2 as a record state machine: 01 file, 02 group, 03 account, 16 details, 49, 98, 99 trailers; 88
  * continues the record before it. Each account (03 to 49) is one statement. Its statement item is yielded
@@ -51,7 +48,10 @@ const GROUP_STATUSES: Record<string, string> = { '2': 'deletion', '3': 'correcti
  */
 class Bai2Reader {
   private readonly out: StatementItem[] = [];
-  private record: Bai2Record | null = null;
+  private readonly records = new RecordAssembler(
+    (record) => this.dispatch(record),
+    (lineNumber, reason) => this.error(lineNumber, reason),
+  );
   private file: OpenFile | null = null;
   private group: OpenGroup | null = null;
   private account: OpenAccount | null = null;
@@ -70,29 +70,11 @@ class Bai2Reader {
 
   accept(line: SourceLine): void {
     this.lastLine = line.lineNumber;
-    const physical = physicalLine(line);
-    if (line.tooLong) this.error(line.lineNumber, `line is longer than ${BAI2_LINE_CHARS_MAX} characters`);
-    if (physical.kind === 'blank') return;
-    if (physical.kind === 'not-a-record') {
-      // The record before it ends here: its errors come first, in line order.
-      this.dispatch();
-      if (!line.tooLong)
-        this.error(line.lineNumber, `line ${shown(line.text)} is not a BAI2 record (a two-digit record type and ",")`);
-      return;
-    }
-    if (physical.type === '88') return this.continueRecord(line, physical.content);
-    this.dispatch();
-    this.record = {
-      type: physical.type,
-      lineNumber: line.lineNumber,
-      pieces: [physical.content],
-      lines: [line.text],
-      refused: line.tooLong,
-    };
+    this.records.accept(line);
   }
 
   finish(): void {
-    this.dispatch();
+    this.records.finish();
     if (this.account !== null)
       this.error(this.account.line, 'the account has no account trailer (49): the file is cut short');
     this.closeAccount();
@@ -110,20 +92,6 @@ class Bai2Reader {
     this.out.push(statementError(lineNumber, reason));
   }
 
-  private continueRecord(line: SourceLine, content: string): void {
-    const record = this.record;
-    if (record === null)
-      return this.error(line.lineNumber, 'continuation record (88) with no record before it to continue');
-    if (record.lines.length > BAI2_CONTINUATIONS_PER_RECORD_MAX && !record.refused) {
-      record.refused = true;
-      this.error(line.lineNumber, `record has more than ${BAI2_CONTINUATIONS_PER_RECORD_MAX} continuation records`);
-    }
-    if (line.tooLong) record.refused = true;
-    if (record.refused) return;
-    record.pieces.push(content);
-    record.lines.push(line.text);
-  }
-
   /** Adds a record's physical lines to the counts of the file, group and account it is in. */
   private count(record: Bai2Record): void {
     const lines = record.lines.length;
@@ -132,10 +100,7 @@ class Bai2Reader {
     if (this.account !== null) this.account.records += lines;
   }
 
-  private dispatch(): void {
-    const record = this.record;
-    this.record = null;
-    if (record === null) return;
+  private dispatch(record: Bai2Record): void {
     if (record.refused) return this.count(record);
     switch (record.type) {
       case '01':
@@ -171,18 +136,9 @@ class Bai2Reader {
       this.group = null;
     }
     this.fileSeen = true;
-    const cursor = new FieldCursor(record.pieces);
-    const fields = Array.from({ length: 8 }, () => cursor.next().trim());
-    const [, , , , fileId, , , version] = fields;
-    if (version !== '2')
-      this.error(record.lineNumber, `file header (01) gives version ${shown(version)}; only BAI version 2 is read`);
-    this.file = {
-      line: record.lineNumber,
-      fileId: fileId === '' ? null : fileId,
-      records: 0,
-      groups: 0,
-      groupTotalsMinor: 0n,
-    };
+    const header = readFileHeader(record);
+    if (header.problem !== null) this.error(record.lineNumber, header.problem);
+    this.file = { line: record.lineNumber, fileId: header.fileId, records: 0, groups: 0, groupTotalsMinor: 0n };
     this.count(record);
   }
 
@@ -196,16 +152,10 @@ class Bai2Reader {
       );
       this.closeAccount();
     }
-    const cursor = new FieldCursor(record.pieces);
-    const [, , status, asOfText, , currencyText] = Array.from({ length: 6 }, () => cursor.next().trim());
-    const asOf = bai2Date(asOfText, 'as-of date');
-    const currency = currencyText === '' ? { ok: true as const, value: 'USD' } : currencyCode(currencyText);
-    let context: GroupContext | null = null;
-    if (!asOf.ok) this.error(record.lineNumber, asOf.reason);
-    else if (!currency.ok) this.error(record.lineNumber, currency.reason);
-    else context = { asOf: asOf.value, currency: currency.value };
-    if (GROUP_STATUSES[status] !== undefined)
-      this.warn(`the group at line ${record.lineNumber} has status ${status} (${GROUP_STATUSES[status]})`);
+    const { context, problem, warning } = readGroupHeader(record);
+    if (problem !== null) this.error(record.lineNumber, problem);
+    // For the group's first account: the statement held now is the previous group's.
+    if (warning !== null) this.pendingWarnings.push(warning);
     this.group = { line: record.lineNumber, context, records: 0, accounts: 0, accountTotalsMinor: 0n };
     if (this.file !== null) this.file.groups += 1;
     this.count(record);
@@ -245,12 +195,11 @@ class Bai2Reader {
   private detail(record: Bai2Record): void {
     this.count(record);
     const account = this.account;
-    if (account === null) {
+    if (account === null)
       return this.error(
         record.lineNumber,
         'transaction detail (16) outside an account: no account identifier (03) before it',
       );
-    }
     if (account.identifier === null || account.builder === null || this.group?.context == null) return;
     const read = readDetail(record, account.identifier, this.group.context);
     if (!read.ok) return this.error(record.lineNumber, read.reason);
@@ -330,23 +279,9 @@ class Bai2Reader {
     this.account = null;
     if (account === null || account.identifier === null || account.builder === null) return;
     this.flushHeld();
-    const { identifier } = account;
-    const warnings = this.pendingWarnings.splice(0);
-    this.held = {
-      kind: 'statement',
-      format: 'bai2',
-      statementIndex: account.builder.statementIndex,
-      lineNumber: account.line,
-      accountId: identifier.accountId,
-      statementId: this.file?.fileId ?? null,
-      sequenceNumber: null,
-      electronicSequenceNumber: null,
-      currency: identifier.currency,
-      openingBalance: identifier.opening,
-      closingBalance: identifier.closing,
-      lineCount: account.builder.lineCount,
-      ...(warnings.length > 0 ? { warnings } : {}),
-    };
+    const { builder, identifier, line: lineNumber } = account;
+    const statement = { index: builder.statementIndex, lineNumber, fileId: this.file?.fileId };
+    this.held = accountStatement(identifier, statement, builder.lineCount, this.pendingWarnings.splice(0));
   }
 
   private flushHeld(): void {

@@ -1,4 +1,4 @@
-import type { SourceLine } from '../text-input';
+import { type SourceLine, shown } from '../text-input';
 
 // BAI2 as physical lines: a record is one line that starts with its two-digit type ("16,"), followed by any
 // number of continuation lines ("88,") that carry on its fields. Fields are comma separated and a "/" ends a
@@ -24,17 +24,73 @@ export interface Bai2Record {
   refused: boolean;
 }
 
-export type PhysicalLine =
-  | { kind: 'record'; type: string; content: string }
-  | { kind: 'blank' }
-  | { kind: 'not-a-record' };
+type PhysicalLine = { kind: 'record'; type: string; content: string } | { kind: 'blank' } | { kind: 'not-a-record' };
 
 /** What a physical line is: a record of a type, a blank line, or neither. */
-export function physicalLine({ text }: SourceLine): PhysicalLine {
+function physicalLine({ text }: SourceLine): PhysicalLine {
   if (text.trim() === '') return { kind: 'blank' };
   const start = RECORD_START.exec(text);
   if (start === null) return { kind: 'not-a-record' };
   return { kind: 'record', type: start[1], content: text.slice(3) };
+}
+
+/**
+ * Gathers physical lines into records: a record is complete when the next one starts, a line that is not a
+ * record comes, or the file ends. Blank lines are skipped (they are no records and are not counted).
+ */
+export class RecordAssembler {
+  private record: Bai2Record | null = null;
+
+  constructor(
+    private readonly onRecord: (record: Bai2Record) => void,
+    private readonly onError: (lineNumber: number, reason: string) => void,
+  ) {}
+
+  accept(line: SourceLine): void {
+    const physical = physicalLine(line);
+    if (line.tooLong) this.onError(line.lineNumber, `line is longer than ${BAI2_LINE_CHARS_MAX} characters`);
+    if (physical.kind === 'blank') return;
+    if (physical.kind === 'not-a-record') {
+      // The record before it ends here: its errors come first, in line order.
+      this.finish();
+      if (!line.tooLong)
+        this.onError(
+          line.lineNumber,
+          `line ${shown(line.text)} is not a BAI2 record (a two-digit record type and ",")`,
+        );
+      return;
+    }
+    if (physical.type === '88') return this.continueRecord(line, physical.content);
+    this.finish();
+    this.record = {
+      type: physical.type,
+      lineNumber: line.lineNumber,
+      pieces: [physical.content],
+      lines: [line.text],
+      refused: line.tooLong,
+    };
+  }
+
+  /** Hands on the record being gathered, if any. */
+  finish(): void {
+    const record = this.record;
+    this.record = null;
+    if (record !== null) this.onRecord(record);
+  }
+
+  private continueRecord(line: SourceLine, content: string): void {
+    const record = this.record;
+    if (record === null)
+      return this.onError(line.lineNumber, 'continuation record (88) with no record before it to continue');
+    if (record.lines.length > BAI2_CONTINUATIONS_PER_RECORD_MAX && !record.refused) {
+      record.refused = true;
+      this.onError(line.lineNumber, `record has more than ${BAI2_CONTINUATIONS_PER_RECORD_MAX} continuation records`);
+    }
+    if (line.tooLong) record.refused = true;
+    if (record.refused) return;
+    record.pieces.push(content);
+    record.lines.push(line.text);
+  }
 }
 
 /**
