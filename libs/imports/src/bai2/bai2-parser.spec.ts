@@ -40,6 +40,12 @@ describe('FieldCursor', () => {
     expect(cursor.text()).toBe('Text, with / slash and a wrapped word');
   });
 
+  it('joins a text line that ended with "/" or padding spaces to the next with one space', () => {
+    const cursor = new FieldCursor(['CR,Paid to ACME/', 'for invoice 12   ', 'of May', '']);
+    expect(cursor.next()).toBe('CR');
+    expect(cursor.text()).toBe('Paid to ACME for invoice 12 of May');
+  });
+
   it('finds no text in "16,699,971,,,/" and takes it from the 88 that follows', () => {
     const cursor = new FieldCursor(['699,971,,,/', 'RELAY TFR']);
     expect([cursor.next(), cursor.next(), cursor.next(), cursor.next(), cursor.next()]).toEqual([

@@ -146,18 +146,19 @@ export class FieldCursor {
   /**
    * The text field: the rest of the record, commas and slashes included. Continuation lines join with
    * nothing between them: banks cut the text at the record length, inside a word as often as not (the
-   * NatWest sample wraps "CLIE" / "NT" at 80 characters). One "/" that ends a line is the record's end,
-   * not text ("16,699,971,,,/" has none).
+   * NatWest sample wraps "CLIE" / "NT" at 80 characters). A line that ends with "/" (the record's end, not
+   * text: "16,699,971,,,/" has none) or with padding spaces ended at a word, so one space joins it.
    */
   text(): string {
     this.skipEndedPieces();
-    const parts: string[] = [];
+    let text = '';
     for (let index = this.piece; index < this.pieces.length; index += 1) {
       const part = index === this.piece ? this.pieces[index].slice(this.at) : this.pieces[index];
-      parts.push(part.endsWith('/') ? part.slice(0, -1) : part);
+      const trimmed = part.endsWith('/') ? part.slice(0, -1) : part.trimEnd();
+      text += trimmed.length < part.length ? `${trimmed} ` : part;
     }
     this.piece = this.pieces.length;
-    return parts.join('').trim();
+    return text.trim();
   }
 
   private skipEndedPieces(): void {
