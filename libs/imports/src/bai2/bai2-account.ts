@@ -7,7 +7,6 @@ import {
   bai2TypeCode,
   type Bai2Direction,
   detailDirection,
-  type Parsed,
   readAvailability,
 } from './bai2-fields';
 import { type Bai2Record, FieldCursor } from './bai2-records';
@@ -35,7 +34,14 @@ export interface AccountIdentifier {
   amountsMinor: bigint;
 }
 
-const failed = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
+/** A record read, or why not and on which of its physical lines (a 03's bad amount may be in its 88). */
+export type Read<T> = { ok: true; value: T } | { ok: false; reason: string; lineNumber: number };
+
+const failedAt = (record: Bai2Record, cursor: FieldCursor, reason: string): Read<never> => ({
+  ok: false,
+  reason,
+  lineNumber: record.lineNumbers[cursor.fieldPiece],
+});
 
 /**
  * 03: account number, currency (the group's when blank), then summary and status entries of type code,
@@ -43,13 +49,13 @@ const failed = (reason: string): { ok: false; reason: string } => ({ ok: false, 
  * ledger balance; the other entries (available balances, totals) are checked and counted in the control
  * total, not kept.
  */
-export function readAccountIdentifier(record: Bai2Record, group: GroupContext): Parsed<AccountIdentifier> {
+export function readAccountIdentifier(record: Bai2Record, group: GroupContext): Read<AccountIdentifier> {
   const cursor = new FieldCursor(record.pieces);
   const accountId = cursor.next().trim();
-  if (accountId === '') return failed('account identifier (03) has no account number');
+  if (accountId === '') return failedAt(record, cursor, 'account identifier (03) has no account number');
   const currencyText = cursor.next().trim();
   const currency = currencyText === '' ? { ok: true as const, value: group.currency } : currencyCode(currencyText);
-  if (!currency.ok) return currency;
+  if (!currency.ok) return failedAt(record, cursor, currency.reason);
   const account: AccountIdentifier = {
     accountId,
     currency: currency.value,
@@ -59,15 +65,19 @@ export function readAccountIdentifier(record: Bai2Record, group: GroupContext): 
   };
   for (let summaries = 0; cursor.hasMore() && !cursor.restIsBlank(); summaries += 1) {
     if (summaries >= BAI2_SUMMARIES_PER_ACCOUNT_MAX)
-      return failed(`account identifier (03) has more than ${BAI2_SUMMARIES_PER_ACCOUNT_MAX} summary entries`);
+      return failedAt(
+        record,
+        cursor,
+        `account identifier (03) has more than ${BAI2_SUMMARIES_PER_ACCOUNT_MAX} summary entries`,
+      );
     const code = bai2TypeCode(cursor.next());
-    if (!code.ok) return code;
+    if (!code.ok) return failedAt(record, cursor, code.reason);
     const amount = bai2Amount(cursor.next(), `amount of type code ${code.value}`, true);
-    if (!amount.ok) return amount;
+    if (!amount.ok) return failedAt(record, cursor, amount.reason);
     const count = bai2Count(cursor.next(), `item count of type code ${code.value}`);
-    if (!count.ok) return count;
+    if (!count.ok) return failedAt(record, cursor, count.reason);
     const availability = readAvailability(cursor);
-    if (!availability.ok) return availability;
+    if (!availability.ok) return failedAt(record, cursor, availability.reason);
     if (amount.value === null) continue;
     account.amountsMinor += amount.value;
     const balance = { amountMinor: amount.value, currency: account.currency, date: group.asOf };
@@ -115,17 +125,17 @@ export interface Detail {
  * which is the rest of the record. The line is booked on the group's as-of date; funds type V gives its
  * value date.
  */
-export function readDetail(record: Bai2Record, account: { currency: string }, group: GroupContext): Parsed<Detail> {
+export function readDetail(record: Bai2Record, account: { currency: string }, group: GroupContext): Read<Detail> {
   const cursor = new FieldCursor(record.pieces);
   const code = bai2TypeCode(cursor.next());
-  if (!code.ok) return code;
+  if (!code.ok) return failedAt(record, cursor, code.reason);
   const direction = detailDirection(code.value);
-  if (!direction.ok) return direction;
+  if (!direction.ok) return failedAt(record, cursor, direction.reason);
   const amount = bai2Amount(cursor.next(), 'amount', false);
-  if (!amount.ok) return amount;
-  if (amount.value === null) return failed('transaction detail (16) has no amount');
+  if (!amount.ok) return failedAt(record, cursor, amount.reason);
+  if (amount.value === null) return failedAt(record, cursor, 'transaction detail (16) has no amount');
   const availability = readAvailability(cursor);
-  if (!availability.ok) return availability;
+  if (!availability.ok) return failedAt(record, cursor, availability.reason);
   const bankReference = cursor.next().trim();
   const customerReference = cursor.next().trim();
   const text = cursor.text();

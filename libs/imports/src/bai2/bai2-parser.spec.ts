@@ -154,6 +154,16 @@ describe('parseBai2', () => {
     ]);
   });
 
+  it("reports a bad field of a continued 03 or 16 at the 88's line", async () => {
+    const bad03 = ['03,ACC-1,,010,100,,/', '88,015,1.00,,/', '49,,/'];
+    const bad16 = ['03,ACC-2,,010,100,,/', '16,142,100,S,50,50/', '88,0x,BR,,text', '49,,/'];
+    const { errors } = await collect([...HEADER, ...bad03, ...bad16, '98,,,/', '99,,,/'].join('\n'));
+    expect(errors.map(({ lineNumber, reason }) => [lineNumber, reason])).toEqual([
+      [4, 'amount of type code 015 "1.00" is not a BAI2 amount (an optional sign and up to 18 digits of minor units)'],
+      [8, 'availability amount "0x" is not a BAI2 amount (an optional sign and up to 18 digits of minor units)'],
+    ]);
+  });
+
   it('refuses an 88 with nothing to continue, and a record with too many continuations', async () => {
     const continuations = Array.from({ length: BAI2_CONTINUATIONS_PER_RECORD_MAX + 1 }, () => '88,more');
     const text = [

@@ -177,7 +177,7 @@ class Bai2Reader {
     } else if (this.group.context !== null) {
       const read = readAccountIdentifier(record, this.group.context);
       if (read.ok) identifier = read.value;
-      else this.error(record.lineNumber, read.reason);
+      else this.error(read.lineNumber, read.reason);
     }
     if (this.group !== null) this.group.accounts += 1;
     const builder = identifier === null ? null : new StatementLineBuilder(this.statementCount++, identifier.accountId);
@@ -202,7 +202,7 @@ class Bai2Reader {
       );
     if (account.identifier === null || account.builder === null || this.group?.context == null) return;
     const read = readDetail(record, account.identifier, this.group.context);
-    if (!read.ok) return this.error(record.lineNumber, read.reason);
+    if (!read.ok) return this.error(read.lineNumber, read.reason);
     account.amountsMinor += read.value.amountMinor;
     if (read.value.draft === null) return;
     let bankId: string | undefined;

@@ -18,6 +18,8 @@ export interface Bai2Record {
   lineNumber: number;
   /** Each physical line's content after its "NN,". */
   pieces: string[];
+  /** Each physical line's number. */
+  lineNumbers: number[];
   /** The physical lines as written, for the line's raw copy. */
   lines: string[];
   /** Set when the record is already reported as an error (too many continuations). */
@@ -66,6 +68,7 @@ export class RecordAssembler {
       type: physical.type,
       lineNumber: line.lineNumber,
       pieces: [physical.content],
+      lineNumbers: [line.lineNumber],
       lines: [line.text],
       refused: line.tooLong,
     };
@@ -89,6 +92,7 @@ export class RecordAssembler {
     if (line.tooLong) record.refused = true;
     if (record.refused) return;
     record.pieces.push(content);
+    record.lineNumbers.push(line.lineNumber);
     record.lines.push(line.text);
   }
 }
@@ -102,6 +106,8 @@ export class FieldCursor {
   private piece = 0;
   private at = 0;
   private readonly fieldEnds: number[];
+  /** The physical line (index into the pieces) of the field next() returned last: where its error is. */
+  fieldPiece = 0;
 
   constructor(private readonly pieces: readonly string[]) {
     this.fieldEnds = pieces.map((piece) => {
@@ -120,6 +126,7 @@ export class FieldCursor {
   next(): string {
     this.skipEndedPieces();
     if (this.piece >= this.pieces.length) return '';
+    this.fieldPiece = this.piece;
     const text = this.pieces[this.piece];
     const end = this.fieldEnds[this.piece];
     const comma = text.indexOf(',', this.at);
