@@ -63,14 +63,17 @@ export function readAccountIdentifier(record: Bai2Record, group: GroupContext): 
     closing: null,
     amountsMinor: 0n,
   };
-  for (let summaries = 0; cursor.hasMore() && !cursor.restIsBlank(); summaries += 1) {
+  for (let summaries = 0; cursor.hasMore(); summaries += 1) {
+    const codeText = cursor.next();
+    // A "," before the closing "/" leaves one blank field after the last entry (some banks write ",,/").
+    if (codeText === '' && cursor.restIsBlank()) break;
     if (summaries >= BAI2_SUMMARIES_PER_ACCOUNT_MAX)
       return failedAt(
         record,
         cursor,
         `account identifier (03) has more than ${BAI2_SUMMARIES_PER_ACCOUNT_MAX} summary entries`,
       );
-    const code = bai2TypeCode(cursor.next());
+    const code = bai2TypeCode(codeText);
     if (!code.ok) return failedAt(record, cursor, code.reason);
     const amount = bai2Amount(cursor.next(), `amount of type code ${code.value}`, true);
     if (!amount.ok) return failedAt(record, cursor, amount.reason);

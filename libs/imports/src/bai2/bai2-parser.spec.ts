@@ -118,6 +118,16 @@ describe('parseBai2', () => {
     ]);
   });
 
+  it('reads a 03 with a blank field after the last entry (",,,,/"), one whose "/" cuts an entry short', async () => {
+    for (const account of ['03,ACC-1,USD,010,100,,,,/', '03,ACC-1,USD,010,100/']) {
+      const { statements, errors } = await collect(oneAccount(account, []));
+      expect(errors).toEqual([]);
+      expect(statements[0].openingBalance).toEqual({ amountMinor: 100n, currency: 'USD', date: '2026-12-01' });
+    }
+    const { errors } = await collect(oneAccount('03,ACC-1,USD,010,100,,,,015,5,,/', []));
+    expect(errors.map((error) => error.reason)).toEqual(['type code "" is not three digits']);
+  });
+
   it('does not import an informational 9xx detail as a line, but counts it in the control total', async () => {
     const text = [...HEADER, '03,ACC-1,,010,100,,/', '16,920,50,,,,Memo/', '49,150,3/', '98,150,1,5/', '99,150,1,7/'];
     const { lines, statements, errors } = await collect(text.join('\n'));
