@@ -30,7 +30,6 @@ export const RECOGNISED_NOT_PARSED: ReadonlySet<DetectedFormat> = new Set<Detect
   'camt052',
   'camt054',
   'mt942',
-  'bai2',
 ]);
 
 // ISO 20022 names both in the namespace (urn:...:camt.053.001.08) and in the message's root element.

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ownText } from './own-text';
 import type { LineReferences } from './statement-items';
 
 /**
@@ -10,6 +11,9 @@ import type { LineReferences } from './statement-items';
  *    AcctSvcrRef), `id:<csv id column>`. A camt batch entry split into one line per TxDtls uses the TxDtls's
  *    own AcctSvcrRef when it has one that differs from the entry's, else `<entry id>/<k>` (k = 1-based TxDtls
  *    position). These are trusted as unique; a duplicate is left for the storage's unique key to report.
+ *    BAI2: `bankref:<bank reference number of the 16>`. Banks give a wire and its fee one bank reference, so
+ *    that one is not trusted as unique within an account's report: its second and later occurrences there
+ *    are `bankref:<reference>:<n>` (n = 2, 3, ...; see ReferenceOccurrences).
  * 2. Otherwise (MT940, bank CSV, camt without references) the id is `sha256:<first 32 hex digits>:<n>`, the
  *    hash of the canonical JSON of [account, booking date, value date, amount in minor units, currency,
  *    references sorted by name, description], and n the occurrence (1, 2, ...) of that same hash within the
@@ -27,7 +31,7 @@ export interface LineContent {
   description: string;
 }
 
-export type ReferenceKind = 'acctsvcrref' | 'ntryref' | 'id';
+export type ReferenceKind = 'acctsvcrref' | 'ntryref' | 'id' | 'bankref';
 
 export function referenceExternalId(kind: ReferenceKind, reference: string): string {
   return `${kind}:${reference}`;
@@ -65,5 +69,30 @@ export class StatementLineIdentities {
     const occurrence = (seen ?? 0) + 1;
     this.occurrencesByHash.set(hash, occurrence);
     return { externalId: `sha256:${hash}:${occurrence}` };
+  }
+}
+
+/**
+ * Ids from a reference that may repeat within one statement (a BAI2 bank reference): the first occurrence is
+ * `<kind>:<reference>`, the n-th `<kind>:<reference>:<n>`. One per statement; it holds at most
+ * IDENTICAL_LINE_KEYS_PER_STATEMENT_MAX distinct references.
+ */
+export class ReferenceOccurrences {
+  private readonly occurrences = new Map<string, number>();
+
+  constructor(private readonly kind: ReferenceKind) {}
+
+  next(reference: string): { externalId: string } | { error: string } {
+    const seen = this.occurrences.get(reference);
+    if (seen === undefined && this.occurrences.size >= IDENTICAL_LINE_KEYS_PER_STATEMENT_MAX) {
+      return {
+        error: `the statement has more than ${IDENTICAL_LINE_KEYS_PER_STATEMENT_MAX} references; split the file`,
+      };
+    }
+    const occurrence = (seen ?? 0) + 1;
+    // An own copy: the key outlives the chunk of text the reference was cut from.
+    this.occurrences.set(seen === undefined ? ownText(reference) : reference, occurrence);
+    const externalId = referenceExternalId(this.kind, reference);
+    return { externalId: occurrence === 1 ? externalId : `${externalId}:${occurrence}` };
   }
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { parseBai2 } from './bai2/bai2-parser';
 import { parseCamt053 } from './camt/camt053-parser';
 import { BANK_CSV_PROFILE, type CsvProfile, csvProfileSchema } from './csv/csv-profile';
 import { parseCsv, type CsvLayout } from './csv/csv-parser';
@@ -16,10 +17,10 @@ import type { StatementCharset } from './charsets';
 import { decodeText, InputDecodeError, type StatementInput } from './text-input';
 
 /** 'csv:gateway' and 'csv:bank' are built in; 'csv:<name>' looks the name up in options.csvProfiles. */
-export type StatementFormat = 'camt053' | 'mt940' | `csv:${string}`;
+export type StatementFormat = 'camt053' | 'mt940' | 'bai2' | `csv:${string}`;
 
 export interface ParseOptions {
-  /** The account a CSV file belongs to (CSV files do not say); ignored by camt.053 and MT940. */
+  /** The account a CSV file belongs to (CSV files do not say); ignored by camt.053, MT940 and BAI2. */
   accountId?: string;
   /** Custom CSV profiles by name, e.g. a tenant's stored profiles; validated with csvProfileSchema. */
   csvProfiles?: Readonly<Record<string, CsvProfile>>;
@@ -43,6 +44,7 @@ function csvLayout(name: string, options: ParseOptions): CsvLayout {
 function formatParser(format: StatementFormat, options: ParseOptions): FormatParser {
   if (format === 'camt053') return parseCamt053;
   if (format === 'mt940') return parseMt940;
+  if (format === 'bai2') return parseBai2;
   if (typeof format === 'string' && format.startsWith('csv:')) {
     const layout = csvLayout(format.slice('csv:'.length), options);
     return (text) => parseCsv(text, layout, options.accountId ?? null);

@@ -25,6 +25,8 @@ const SEEDS = [
   sample('mt940', 'mt940/betterplace/sepa_mt9401.sta'),
   sample('mt940', 'mt940/jejik/rabobank.sta'),
   fixture('mt940', 'ok/mt940-year-end.sta'),
+  sample('bai2', 'bai2/nwb_example.bai2'),
+  fixture('bai2', 'ok/bai2-accounts-groups.bai2'),
   fixture('csv:gateway', 'ok/gateway-balance.gateway.csv'),
   fixture('csv:bank', 'ok/bank-thousands.bank.csv'),
 ];

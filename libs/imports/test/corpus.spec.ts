@@ -70,7 +70,7 @@ async function collectFixture(kind: 'ok' | 'not-ok', file: string, chunkBytes?: 
 describe('corpus: our ok fixtures', () => {
   it('has a fixture for every format and built-in profile', () => {
     const files = statementFiles(path.join(OWN_FIXTURES, 'ok'));
-    for (const ending of ['.xml', '.sta', '.gateway.csv', '.bank.csv', '.custom.csv'])
+    for (const ending of ['.xml', '.sta', '.bai2', '.gateway.csv', '.bank.csv', '.custom.csv'])
       expect(
         files.some((file) => file.endsWith(ending)),
         ending,

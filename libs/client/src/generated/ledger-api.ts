@@ -2477,6 +2477,7 @@ export interface components {
              * @description The format the file was read in: the one named, else the one recognised from its first bytes.
              * @example camt053
              * @example mt940
+             * @example bai2
              * @example csv:bank
              */
             format: string;
@@ -4999,10 +5000,10 @@ export interface operations {
                 "application/json": {
                     name: string;
                     account: string;
-                    /** @description `camt053`, `mt940` or `csv:<profile>`: the default format of its files. Left out: each import names its format or it is recognised from the file's first bytes. */
+                    /** @description `camt053`, `mt940`, `bai2` or `csv:<profile>`: the default format of its files. Left out: each import names its format or it is recognised from the file's first bytes. */
                     format?: string;
                     /**
-                     * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 windows-1252, the other formats UTF-8 only.
+                     * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 and BAI2 windows-1252, the other formats UTF-8 only.
                      * @enum {string}
                      */
                     charset?: "utf-8" | "iso-8859-1" | "windows-1252" | "iso-8859-2" | "windows-1250";
@@ -5164,7 +5165,7 @@ export interface operations {
                     file: string;
                     /** @description A source's name. */
                     source: string;
-                    /** @description `camt053`, `mt940` or `csv:<profile>`; default: the source's; where the source has none, the format the file's first bytes show (the answer's `format`). */
+                    /** @description `camt053`, `mt940`, `bai2` or `csv:<profile>`; default: the source's; where the source has none, the format the file's first bytes show (the answer's `format`). */
                     format?: string;
                 };
             };

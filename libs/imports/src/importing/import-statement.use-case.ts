@@ -27,7 +27,7 @@ export const LINE_BATCH_SIZE = 2_000;
 const BATCH_WRITES_IN_FLIGHT_MAX = 2;
 const ERRORS_REPORTED_MAX = 1_000;
 const BUILT_IN_CSV_PROFILES = new Set(['gateway', 'bank']);
-export const STATEMENT_FORMAT_PATTERN = /^(camt053|mt940|csv:[a-z0-9][a-z0-9_-]{0,39})$/;
+export const STATEMENT_FORMAT_PATTERN = /^(camt053|mt940|bai2|csv:[a-z0-9][a-z0-9_-]{0,39})$/;
 
 export interface ImportStatementCommand {
   tenantId: string;
@@ -105,7 +105,7 @@ export class ImportStatementUseCase {
     const named = command.format ?? source.format;
     const { format, input } = named === null ? await detectedImportFormat(hashed) : { format: named, input: hashed };
     if (!STATEMENT_FORMAT_PATTERN.test(format)) {
-      throw new DomainError('VALIDATION_FAILED', 'format must be camt053, mt940 or csv:<profile> (or left out)', {
+      throw new DomainError('VALIDATION_FAILED', 'format must be camt053, mt940, bai2 or csv:<profile> (or left out)', {
         fields: [{ path: 'format', message: `unknown format ${format}` }],
       });
     }

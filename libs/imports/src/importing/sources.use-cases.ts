@@ -33,7 +33,7 @@ export class CreateSourceUseCase {
 
   async execute(command: CreateSourceCommand): Promise<SourceView & { id: string }> {
     if (command.format !== undefined && !STATEMENT_FORMAT_PATTERN.test(command.format)) {
-      throw new DomainError('VALIDATION_FAILED', 'format must be camt053, mt940 or csv:<profile>', {
+      throw new DomainError('VALIDATION_FAILED', 'format must be camt053, mt940, bai2 or csv:<profile>', {
         fields: [{ path: 'format', message: 'unknown format' }],
       });
     }

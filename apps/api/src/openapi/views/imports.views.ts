@@ -66,7 +66,7 @@ export const importView = component(
       source: z.string(),
       format: z.string().meta({
         description: 'The format the file was read in: the one named, else the one recognised from its first bytes.',
-        examples: ['camt053', 'mt940', 'csv:bank'],
+        examples: ['camt053', 'mt940', 'bai2', 'csv:bank'],
       }),
       charset: z.enum(STATEMENT_CHARSETS).meta({
         description: 'The charset the file was read in (`utf-8` when it is UTF-8 or ASCII).',
