@@ -50,8 +50,8 @@ export class ImportsController {
         format: {
           type: 'string',
           description:
-            "`camt053`, `mt940`, `bai2` or `csv:<profile>`; default: the source's; where the source has none, the format " +
-            "the file's first bytes show (the answer's `format`).",
+            "`camt053`, `mt940`, `bai2` or `csv:<profile>`; default: the source's; where the source has none, " +
+            "the format the file's first bytes show (the answer's `format`).",
         },
       },
     },

@@ -23,8 +23,8 @@ const createSourceSchema = z.strictObject({
     .optional()
     .meta({
       description:
-        '`camt053`, `mt940`, `bai2` or `csv:<profile>`: the default format of its files. Left out: each import names its ' +
-        "format or it is recognised from the file's first bytes.",
+        '`camt053`, `mt940`, `bai2` or `csv:<profile>`: the default format of its files. Left out: each import ' +
+        "names its format or it is recognised from the file's first bytes.",
     }),
   charset: z
     .enum(STATEMENT_CHARSETS)
