@@ -52,6 +52,11 @@ export interface BenchConfig {
   apiNodeArgs: string[];
   /** API_PROCESSES of the API child: its CPU figure counts the supervisor and every forked process. */
   apiProcesses: number;
+  /**
+   * More API_PROCESSES values to measure afterwards (BENCH_API_PROCESSES=1,2,3: the suite runs with 1, then
+   * single uncontended transfers at the highest concurrency with 2 and with 3), to show a process boundary's cost.
+   */
+  extraApiProcesses: number[];
   /** Where the shared baselines (bench/plain-sql-baselines.sql) and peers (peers/pgledger) are read from. */
   sharedDirectory: string;
   /** Measure plain SQL and pgledger through pgbench beside the API (when pgbench and the files are there). */
@@ -95,6 +100,7 @@ export function loadBenchConfig(): BenchConfig {
   const concurrencies = concurrenciesFromEnv('BENCH_CONCURRENCIES', '16,32');
   const batchConcurrencies = concurrenciesFromEnv('BENCH_BATCH_CONCURRENCIES', '4');
   const databaseName = process.env.BENCH_DATABASE ?? 'ledger_bench';
+  const apiProcessCounts = concurrenciesFromEnv('BENCH_API_PROCESSES', '1');
   // With the longest suffix, `_reconcile`, it must still be an identifier of at most 63 characters.
   assertDatabaseName(`${databaseName}_reconcile`, 'BENCH_DATABASE');
   return {
@@ -123,7 +129,8 @@ export function loadBenchConfig(): BenchConfig {
     setupConcurrency: integerFromEnv('BENCH_SETUP_CONCURRENCY', 16, 1, 64),
     resultsDirectory: process.env.BENCH_RESULTS_DIR ?? 'bench-results',
     apiNodeArgs: (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
-    apiProcesses: integerFromEnv('BENCH_API_PROCESSES', 1, 1, 64),
+    apiProcesses: apiProcessCounts[0]!,
+    extraApiProcesses: apiProcessCounts.slice(1),
     sharedDirectory: process.env.BENCH_SHARED_DIR ?? resolve(REPOSITORY_ROOT, '..', 'shared'),
     peers: process.env.BENCH_PEERS !== '0',
   };
@@ -150,7 +157,7 @@ export function describeConfig(config: BenchConfig): Record<string, string | num
     runTimeoutS: config.runTimeoutMs / 1000,
     benchTimeoutS: config.benchTimeoutMs / 1000,
     setupConcurrency: config.setupConcurrency,
-    apiProcesses: config.apiProcesses,
+    apiProcesses: [config.apiProcesses, ...config.extraApiProcesses].join(','),
     peers: config.peers ? config.sharedDirectory : 'off',
   };
 }

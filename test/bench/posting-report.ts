@@ -5,6 +5,13 @@ import type { Mode, WorkloadName } from './workloads';
 
 // The posting suite's section of the bench report: every cell, API/SQL ratios, the books checks.
 
+/** Single uncontended transfers through the API run as `apiProcesses` processes (API_PROCESSES). */
+export interface ProcessCell {
+  apiProcesses: number;
+  concurrency: number;
+  summary: CellSummary;
+}
+
 export interface Cell {
   workload: WorkloadName;
   concurrency: number;
@@ -190,10 +197,43 @@ function peersTable(cells: readonly Cell[]): string[] {
   ];
 }
 
+/** The first row is the suite's own API (BENCH_API_PROCESSES' first value), the others started again. */
+function processesTable(
+  cells: readonly Cell[],
+  processCells: readonly ProcessCell[],
+  config: Pick<BenchConfig, 'concurrencies' | 'apiProcesses'>,
+): string[] {
+  if (processCells.length === 0) return [];
+  const concurrency = Math.max(...config.concurrencies);
+  const first = finder(cells)('uncontended', concurrency, 'api');
+  const rows = [
+    ...(first === undefined ? [] : [{ apiProcesses: config.apiProcesses, concurrency, summary: first }]),
+    ...processCells,
+  ];
+  return [
+    `Single uncontended transfers at ${concurrency} clients through API_PROCESSES processes on this machine`,
+    '(the CPU figure sums the supervisor and its processes):',
+    '',
+    '| API processes | transfers/s | runs: min-max | p50 ms | p99 ms | API CPU ms/transfer | postgres CPU ms/transfer ' +
+      '|',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(({ apiProcesses, summary }) => {
+      const rates = summary.runs.map((run) => run.transfersPerSecond);
+      return (
+        `| ${apiProcesses} | ${fixed(summary.transfersPerSecond, 0)} | ${fixed(Math.min(...rates), 0)}-` +
+        `${fixed(Math.max(...rates), 0)} | ${fixed(summary.p50LatencyMs, 2)} | ${fixed(summary.p99LatencyMs, 2)} | ` +
+        `${fixed(summary.cpuMsPerTransfer.apiNode, 3)} | ${fixed(summary.cpuMsPerTransfer.postgres, 3)} |`
+      );
+    }),
+    '',
+  ];
+}
+
 export function renderPostingSection(
   cells: readonly Cell[],
   checks: readonly BooksCheck[],
-  config: Pick<BenchConfig, 'concurrencies' | 'batchConcurrencies'>,
+  config: Pick<BenchConfig, 'concurrencies' | 'batchConcurrencies' | 'apiProcesses'>,
+  processCells: readonly ProcessCell[] = [],
 ): string[] {
   return [
     '## Posting',
@@ -207,6 +247,7 @@ export function renderPostingSection(
     ...resultsTable(cells),
     '',
     ...peersTable(cells),
+    ...processesTable(cells, processCells, config),
     ...ratiosTable(cells, config.concurrencies),
     ...batchRatiosTable(cells, config.batchConcurrencies),
     'Books checks (after setup and after each workload):',

@@ -14,7 +14,7 @@ import { HttpClient } from './http-client';
 import { runHttpLoad } from './http-load';
 import type { LoadResult } from './load-loop';
 import { ActivitySampler, type ConnectionStates } from './pg-activity';
-import type { Cell } from './posting-report';
+import type { Cell, ProcessCell } from './posting-report';
 import { SQL_APPLICATION_NAME, runSqlLoad } from './sql-load';
 import { type RunSummary, summarizeCell, summarizeRun } from './stats';
 import { type Peers, peerMeasures, runPeer, setUpPeers, tearDownPeers } from './pgbench-peers';
@@ -48,6 +48,7 @@ interface BenchContext {
   config: BenchConfig;
   log: BenchLog;
   databaseUrl: string;
+  /** Started again for each extra API_PROCESSES value. */
   api: AppProcess;
   /** Checks, CHECKPOINT and the activity sampler: never used by a measured transfer. */
   monitor: pg.Pool;
@@ -204,6 +205,46 @@ async function measureAll(context: BenchContext): Promise<Cell[]> {
 export interface PostingResults {
   cells: Cell[];
   checks: BooksCheck[];
+  /** Single uncontended transfers at the highest concurrency through each extra API_PROCESSES value. */
+  processCells: ProcessCell[];
+}
+
+function startPostingApi(config: BenchConfig, databaseUrl: string, operatorToken: string, processes: number) {
+  return freePort().then((port) =>
+    startApp({
+      app: 'api',
+      databaseUrl,
+      port,
+      adminToken: operatorToken,
+      poolSize: config.apiPoolSize,
+      nodeArgs: config.apiNodeArgs,
+      settings: { API_PROCESSES: String(processes) },
+    }),
+  );
+}
+
+/** The API started again with each extra API_PROCESSES value, measured on the same tenants. */
+async function measureProcessCounts(context: BenchContext, operatorToken: string): Promise<ProcessCell[]> {
+  const { config, log } = context;
+  const concurrency = Math.max(...config.concurrencies);
+  const cells: ProcessCell[] = [];
+  for (const processes of config.extraApiProcesses) {
+    await context.api.process.stop();
+    context.api = await startPostingApi(config, context.databaseUrl, operatorToken, processes);
+    log(`API started again with API_PROCESSES=${processes} (pid ${context.api.process.pid})`);
+    if (config.warmupTransfers > 0)
+      await measureRun(context, 'uncontended', concurrency, 'api', config.warmupTransfers);
+    const runs: RunSummary[] = [];
+    for (let run = 0; run < config.runCount; run++) {
+      runs.push(await measureRun(context, 'uncontended', concurrency, 'api', config.transfersPerRun));
+      log(
+        describeRun(`uncontended c=${concurrency} api x${processes} run ${run + 1}/${config.runCount}`, runs.at(-1)!),
+      );
+    }
+    cells.push({ apiProcesses: processes, concurrency, summary: summarizeCell(runs) });
+  }
+  await verify(context, 'the process counts');
+  return cells;
 }
 
 /**
@@ -222,15 +263,7 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
     const peerNames = Object.keys(peers.databases);
     if (peerNames.length > 0) log(`peers loaded beside the API: ${peerNames.join(', ')}`);
     const operatorToken = `bench-operator-${randomBytes(12).toString('hex')}`;
-    api = await startApp({
-      app: 'api',
-      databaseUrl,
-      port: await freePort(),
-      adminToken: operatorToken,
-      poolSize: config.apiPoolSize,
-      nodeArgs: config.apiNodeArgs,
-      settings: { API_PROCESSES: String(config.apiProcesses) },
-    });
+    api = await startPostingApi(config, databaseUrl, operatorToken, config.apiProcesses);
     log(`API started (pid ${api.process.pid}) at ${api.baseUrl} on database ${databaseName}`);
     const setupStartedMs = Date.now();
     const setupHttp = new HttpClient(api.baseUrl, config.setupConcurrency);
@@ -254,7 +287,8 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
     };
     await verify(context, 'setup');
     const cells = await measureAll(context);
-    return { cells, checks: context.checks };
+    const processCells = await measureProcessCounts(context, operatorToken).finally(() => (api = context.api));
+    return { cells, checks: context.checks, processCells };
   } catch (error) {
     if (api !== undefined) console.error(`[bench] last API output:\n${api.process.tail()}`);
     throw error;

@@ -78,7 +78,9 @@ export function renderMarkdown(report: BenchReport, config: BenchConfig): string
     '',
     ...summaryTable(report.comparisons),
     '',
-    ...(report.posting ? renderPostingSection(report.posting.cells, report.posting.checks, config) : []),
+    ...(report.posting
+      ? renderPostingSection(report.posting.cells, report.posting.checks, config, report.posting.processCells)
+      : []),
     ...(report.imports ? renderImportSection(report.imports) : []),
     ...(report.reconcile ? renderReconcileSection(report.reconcile) : []),
   ].join('\n');
