@@ -214,8 +214,8 @@ function processesTable(
     `Single uncontended transfers at ${concurrency} clients through API_PROCESSES processes on this machine`,
     '(the CPU figure sums the supervisor and its processes):',
     '',
-    '| API processes | transfers/s | runs: min-max | p50 ms | p99 ms | API CPU ms/transfer | postgres CPU ms/transfer ' +
-      '|',
+    '| API processes | transfers/s | runs: min-max | p50 ms | p99 ms | API CPU ms/transfer | ' +
+      'postgres CPU ms/transfer |',
     '|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(({ apiProcesses, summary }) => {
       const rates = summary.runs.map((run) => run.transfersPerSecond);
