@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
@@ -22,6 +23,26 @@ export type Outcome =
   /** A client error, stored for replay; the caller rethrows it once the key's transaction committed. */
   | { kind: 'failed'; error: DomainError }
   | { kind: 'replayed'; status: number; body: unknown };
+
+/**
+ * One request's Idempotency-Key inside a transaction its caller opened, in the steps `run` takes:
+ * claim it before the work, store the work's outcome after it, in the same transaction. A caller that
+ * runs several requests in one transaction gives each its own key and never two with the same `name`
+ * (the key's lock is the transaction's: taken twice by it, it would not keep the second out).
+ */
+export interface KeyInTransaction {
+  /** The tenant and the key: equal for two requests that must not run in one transaction. */
+  readonly name: string;
+  /**
+   * Undefined when the work is to be done; the answer when it was already (a replay). Throws
+   * IDEMPOTENCY_KEY_IN_PROGRESS (another transaction holds the key) or IDEMPOTENCY_KEY_REUSED.
+   */
+  claim(): Promise<Outcome | undefined>;
+  /** The work succeeded with this body: stored as the key's outcome. */
+  succeeded(body: unknown): Promise<Outcome>;
+  /** The work was refused, leaving nothing written: the client error is stored as the key's outcome. */
+  refused(error: DomainError): Promise<Outcome>;
+}
 
 /**
  * Deterministic client errors are stored and replayed; 5xx are not, nor transient answers (a run or a
@@ -59,6 +80,37 @@ export class IdempotentExecution {
   async run(request: IdempotentRequest, handler: () => Promise<unknown>): Promise<Outcome> {
     try {
       return await this.db.transaction('read committed', async () => {
+        const key = this.keyOf(request);
+        const stored = await key.claim();
+        if (stored !== undefined) return stored;
+        return key.succeeded(await handler());
+      });
+    } catch (error) {
+      if (!isStorableFailure(error)) throw error;
+      return this.storeFailure(request, error);
+    }
+  }
+
+  /**
+   * For a handler that opens the transaction itself and does the work of several requests in it (a
+   * posting group): it gets the request's key (see KeyInTransaction) and answers the outcome that key
+   * gave. An error it throws means nothing of this request was committed: as in `run`, a client error
+   * is then stored under the key in a transaction of its own.
+   */
+  async runWithKey(request: IdempotentRequest, handler: (key: KeyInTransaction) => Promise<Outcome>): Promise<Outcome> {
+    try {
+      return await handler(this.keyOf(request));
+    } catch (error) {
+      if (!isStorableFailure(error)) throw error;
+      return this.storeFailure(request, error);
+    }
+  }
+
+  /** The request's key, for steps run inside whatever transaction is current. */
+  private keyOf(request: IdempotentRequest): KeyInTransaction {
+    return {
+      name: `${request.tenantId}:${request.key}`,
+      claim: async () => {
         const claim = await this.keys.claim(request.tenantId, request.key);
         if (claim.kind === 'in_progress') {
           throw new DomainError(
@@ -67,8 +119,9 @@ export class IdempotentExecution {
             { key: request.key },
           );
         }
-        if (claim.kind === 'stored') return this.replay(request, claim.outcome);
-        const body = await handler();
+        return claim.kind === 'stored' ? this.replay(request, claim.outcome) : undefined;
+      },
+      succeeded: async (body) => {
         const stored = await this.store(request, {
           fingerprint: request.fingerprint,
           state: 'completed',
@@ -76,11 +129,14 @@ export class IdempotentExecution {
           body,
         });
         return { kind: 'executed', body, bodyJson: stored.redacted ? null : stored.bodyJson } as const;
-      });
-    } catch (error) {
-      if (!isStorableFailure(error)) throw error;
-      return this.storeFailure(request, error);
-    }
+      },
+      refused: async (error) => {
+        assert.ok(isStorableFailure(error), 'a refusal stored under the key is a client error');
+        const body = { error: { code: error.code, message: error.message, details: error.details } };
+        await this.store(request, { fingerprint: request.fingerprint, state: 'failed', status: error.status, body });
+        return { kind: 'failed', error } as const;
+      },
+    };
   }
 
   private async storeFailure(request: IdempotentRequest, error: DomainError): Promise<Outcome> {
@@ -89,9 +145,7 @@ export class IdempotentExecution {
       // Another request with this key is running now: its outcome will be the stored one.
       if (claim.kind === 'in_progress') return { kind: 'failed', error } as const;
       if (claim.kind === 'stored') return this.replay(request, claim.outcome);
-      const body = { error: { code: error.code, message: error.message, details: error.details } };
-      await this.store(request, { fingerprint: request.fingerprint, state: 'failed', status: error.status, body });
-      return { kind: 'failed', error } as const;
+      return this.keyOf(request).refused(error);
     });
   }
 
