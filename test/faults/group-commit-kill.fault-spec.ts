@@ -88,8 +88,8 @@ describe('kill -9 of the API while single postings are written in groups', () =>
     const groupSizes = await stack.sql<{ n: number; groups: number }>(GROUP_SIZES, [tenant.tenantId, acknowledged]);
     await recordFigures('group-commit-kill', {
       headline:
-        `acknowledged ${books.acknowledged} / found ${books.found}; kills ${stack.kills.api}; retried ${retry.retried}; ` +
-        `largest group ${groupSizes.at(-1)?.n ?? 0}`,
+        `acknowledged ${books.acknowledged} / found ${books.found}; kills ${stack.kills.api}; ` +
+        `retried ${retry.retried}; largest group ${groupSizes.at(-1)?.n ?? 0}`,
       kills,
       requestsSent: load.sent,
       answers: Object.fromEntries([...load.seen].sort()),
