@@ -51,8 +51,8 @@ interface Waiting {
 type Settled = { ok: true; value: GroupedAnswer<unknown> } | { ok: false; error: unknown };
 
 /** The next group: the queue's head, then whatever fits, in arrival order, skipping a key already in. */
-function takeGroup(queue: Waiting[]): Waiting[] {
-  const group: Waiting[] = [];
+export function takeGroup<W extends { bytes: number; key: { name: string } }>(queue: W[]): W[] {
+  const group: W[] = [];
   const names = new Set<string>();
   let bytes = 0;
   let scanned = 0;
