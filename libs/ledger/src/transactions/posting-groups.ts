@@ -12,6 +12,11 @@ import type { TransactionView } from './transaction.view';
 export const POSTING_GROUP_ITEMS_MAX = 256;
 /** ...and at most this much request JSON (a group's first item is taken whatever its size). */
 export const POSTING_GROUP_BYTES_MAX = 1024 * 1024;
+/**
+ * Postings of one tenant waiting for the next groups, at most: beyond it a posting is answered 503
+ * (retry shortly) rather than queued behind minutes of work.
+ */
+export const POSTING_QUEUE_ITEMS_MAX = 16 * POSTING_GROUP_ITEMS_MAX;
 /** How far down the queue a group looks for items (past those that wait for an earlier one's key). */
 const QUEUE_SCAN_MAX = 4 * POSTING_GROUP_ITEMS_MAX;
 
@@ -110,6 +115,10 @@ export class PostingGroups {
   submit<A>({ tenantId, actor, request }: PostTransactionCommand, key: GroupedKey<A>): Promise<GroupedAnswer<A>> {
     assert.ok(!this.db.inTransaction, 'a grouped posting is written in its group transaction, not the caller one');
     const { item, bytes } = sizedItemFromRequest(request, actor, new Date());
+    if (this.waiting(tenantId) >= POSTING_QUEUE_ITEMS_MAX)
+      throw new DomainError('UNAVAILABLE', 'too many postings are waiting to be written; retry shortly', {
+        retryAfterSeconds: 1,
+      });
     return new Promise<GroupedAnswer<A>>((resolve, reject) => {
       const waiting: Waiting = { item, bytes, key, resolve: resolve as Waiting['resolve'], reject };
       const queue = this.queues.get(tenantId);
