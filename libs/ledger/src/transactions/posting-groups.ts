@@ -27,11 +27,17 @@ const QUEUE_SCAN_MAX = 4 * POSTING_GROUP_ITEMS_MAX;
 export interface GroupedKey<A> {
   /** Two postings whose keys have the same name are never in one group. */
   readonly name: string;
-  /** Undefined: post it. Otherwise the answer stored before (a replay). A DomainError refuses it. */
-  claim(): Promise<A | undefined>;
-  succeeded(transaction: TransactionView): Promise<A>;
-  /** Its posting was refused and nothing of it written. */
-  refused(error: DomainError): Promise<A>;
+  /** The same object for every key of a group. */
+  readonly steps: GroupedKeySteps<A>;
+}
+
+export interface GroupedKeySteps<A> {
+  /** Per key: undefined to post it, the answer stored before (a replay), or the error that refuses it. */
+  claimAll(keys: readonly GroupedKey<A>[]): Promise<(A | DomainError | undefined)[]>;
+  /** Each posting's outcome stored under its key: written (the transaction) or refused (nothing written). */
+  storeAll(
+    results: readonly ({ key: GroupedKey<A>; body: TransactionView } | { key: GroupedKey<A>; error: DomainError })[],
+  ): Promise<A[]>;
 }
 
 export interface GroupedAnswer<A> {
@@ -169,41 +175,44 @@ export class PostingGroups {
   }
 
   /**
-   * In the group's transaction: each key claimed, the new postings planned and written together, each
-   * outcome stored under its key. A refusal (of the key or of the posting) is that item's; anything
-   * thrown fails the group's transaction.
+   * In the group's transaction: the keys claimed, the new postings planned and written together, their
+   * outcomes stored under their keys, a fixed number of statements for any group. A refusal (of the
+   * key or of the posting) is that item's; anything thrown fails the group's transaction.
    */
   private async write(tenantId: string, group: readonly Waiting[]): Promise<Settled[]> {
+    const { steps } = group[0]!.key;
+    assert.ok(
+      group.every(({ key }) => key.steps === steps),
+      'the keys of a group take the same steps',
+    );
     const settled: Settled[] = new Array(group.length);
     const posted: number[] = [];
-    for (const [offset, { key }] of group.entries()) {
-      try {
-        const stored = await key.claim();
-        if (stored === undefined) posted.push(offset);
-        else settled[offset] = { ok: true, value: { answer: stored, existing: false } };
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        settled[offset] = { ok: false, error };
-      }
+    const claims = await steps.claimAll(group.map(({ key }) => key));
+    for (const [offset, claim] of claims.entries()) {
+      if (claim === undefined) posted.push(offset);
+      else if (claim instanceof DomainError) settled[offset] = { ok: false, error: claim };
+      else settled[offset] = { ok: true, value: { answer: claim, existing: false } };
     }
     if (posted.length === 0) return settled;
     const results = await this.engine.write(
       tenantId,
       posted.map((offset) => group[offset]!.item),
     );
+    const outcomes = [];
     for (const [index, result] of results.entries()) {
-      const offset = posted[index]!;
-      const { key } = group[offset]!;
-      let value: GroupedAnswer<unknown>;
-      if (result.status === 'error') value = { answer: await key.refused(result.error), existing: false };
-      else if (result.status === 'created')
-        value = { answer: await key.succeeded(result.transaction), existing: false };
+      const { key } = group[posted[index]!]!;
+      if (result.status === 'error') outcomes.push({ key, error: result.error });
+      else if (result.status === 'created') outcomes.push({ key, body: result.transaction });
       else {
         const transaction = await this.transactions.findById(tenantId, result.transactionId);
         assert.ok(transaction !== undefined, 'an externalRef names a transaction of the tenant');
-        value = { answer: await key.succeeded(transaction), existing: true };
+        outcomes.push({ key, body: transaction });
       }
-      settled[offset] = { ok: true, value };
+    }
+    const answers = await steps.storeAll(outcomes);
+    for (const [index, answer] of answers.entries()) {
+      const existing = results[index]!.status === 'exists';
+      settled[posted[index]!] = { ok: true, value: { answer, existing } };
     }
     return settled;
   }
