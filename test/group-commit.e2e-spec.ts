@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type GroupAttempt, PostingGroups } from '@ledger/ledger';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiHarness, type ApiResponse, startApi } from './support/api-harness';
+import { type ApiHarness, type ApiResponse, TEST_OPERATOR_TOKEN, startApi } from './support/api-harness';
 import {
   type TestTenant,
   createAccount,
@@ -240,5 +240,11 @@ describe('group commit of POST /v1/transactions', () => {
     expect(await transactionsOf(tenant)).toBe(7);
     const balances = await api.request('GET', '/v1/accounts/assets:gate-b', { key: tenant.posterKey });
     expect(balances.body.balances.posted).toBe('21');
+
+    // The operator sees the groups: how many, by attempt, and how many postings each held.
+    const metrics = await api.request('GET', '/metrics', { key: TEST_OPERATOR_TOKEN });
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toMatch(/^ledger_posting_groups_total\{attempt="retry"\} [1-9]/m);
+    expect(metrics.body).toMatch(/^ledger_posting_group_items_bucket\{le="8"\} [1-9]/m);
   });
 });
