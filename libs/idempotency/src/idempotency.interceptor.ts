@@ -1,9 +1,17 @@
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
+import assert from 'node:assert/strict';
+import {
+  type CallHandler,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+  SetMetadata,
+  createParamDecorator,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { canonicalJson, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { type Observable, from, lastValueFrom } from 'rxjs';
-import { IdempotentExecution } from './idempotent-execution';
+import { IdempotentExecution, type KeyInTransaction, type Outcome } from './idempotent-execution';
 
 const IDEMPOTENCY_METADATA = 'ledger:idempotency';
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
@@ -12,6 +20,11 @@ export interface IdempotencyOptions {
   /** false for the few POSTs outside the contract (tenant creation by the operator). */
   required: boolean;
   redact?: readonly string[];
+  /**
+   * The handler claims the key and stores its outcome itself, in a transaction it opens (a posting
+   * group, which does several requests' work in one): it takes the key with `@RequestKey()`.
+   */
+  keyInHandler?: boolean;
 }
 
 export const Idempotency = (options: IdempotencyOptions) => SetMetadata(IDEMPOTENCY_METADATA, options);
@@ -32,7 +45,16 @@ interface HttpRequest {
   principal?: { tenantId: string };
   /** A received file upload: its hash is part of what the request is. */
   upload?: { sha256: string };
+  /** For a `keyInHandler` route: the request's key, which the handler claims in its own transaction. */
+  idempotencyKey?: KeyInTransaction;
 }
+
+/** The request's Idempotency-Key on a `keyInHandler` route (see IdempotencyOptions). */
+export const RequestKey = createParamDecorator((_data: unknown, context: ExecutionContext): KeyInTransaction => {
+  const key = context.switchToHttp().getRequest<HttpRequest>().idempotencyKey;
+  assert.ok(key !== undefined, 'RequestKey is taken on a route whose idempotency is keyInHandler');
+  return key;
+});
 
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -63,11 +85,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       .switchToHttp()
       .getResponse<{ statusCode: number; setHeader(name: string, value: string): void }>();
     const successStatus = response.statusCode;
+    const idempotent = { tenantId, key, fingerprint, successStatus, redact: options?.redact ?? [] };
     const run = async () => {
-      const outcome = await this.execution.run(
-        { tenantId, key, fingerprint, successStatus, redact: options?.redact ?? [] },
-        () => lastValueFrom(next.handle()),
-      );
+      const outcome = options?.keyInHandler
+        ? await this.execution.runWithKey(idempotent, (requestKey) => {
+            request.idempotencyKey = requestKey;
+            return lastValueFrom(next.handle()) as Promise<Outcome>;
+          })
+        : await this.execution.run(idempotent, () => lastValueFrom(next.handle()));
       if (outcome.kind === 'failed') throw outcome.error;
       if (outcome.kind === 'replayed') throw new ReplayedResponse(outcome.status, outcome.body);
       // The JSON text just stored is the answer: sent as it is instead of serialised a second time

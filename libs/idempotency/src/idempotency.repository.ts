@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
-import { CLAIM_KEY, DELETE_EXPIRED, STORE_OUTCOME } from './idempotency.sql';
+import { CLAIM_KEYS, DELETE_EXPIRED, STORE_OUTCOMES } from './idempotency.sql';
 
 export type Claim = { kind: 'in_progress' } | { kind: 'new' } | { kind: 'stored'; outcome: StoredOutcome };
 
@@ -16,36 +16,42 @@ export interface StoredOutcome {
 export class IdempotencyRepository {
   constructor(private readonly db: Database) {}
 
-  /** Locks the key for the current transaction (or finds it locked) and reads its stored outcome. */
-  async claim(tenantId: string, key: string): Promise<Claim> {
-    const [row] = await this.db.query(CLAIM_KEY, { tenantId, key });
-    if (row === undefined) return { kind: 'new' };
-    if (row.state === 'in_progress') return { kind: 'in_progress' };
-    return {
-      kind: 'stored',
-      outcome: {
-        fingerprint: Buffer.from(row.fingerprint),
-        state: row.state,
-        status: row.response_status,
-        body: row.response_body,
-      },
-    };
+  /**
+   * Locks each key for the current transaction (or finds it locked) and reads its stored outcome; the
+   * claims in the keys' order. The keys are distinct.
+   */
+  async claimAll(tenantId: string, keys: readonly string[]): Promise<Claim[]> {
+    const rows = await this.db.query(CLAIM_KEYS, { tenantId, keys: [...keys] });
+    const byKey = new Map(rows.map((row) => [row.key, row]));
+    return keys.map((key): Claim => {
+      const row = byKey.get(key);
+      if (row === undefined) return { kind: 'new' };
+      if (row.state === 'in_progress') return { kind: 'in_progress' };
+      return {
+        kind: 'stored',
+        outcome: {
+          fingerprint: Buffer.from(row.fingerprint),
+          state: row.state,
+          status: row.response_status,
+          body: row.response_body,
+        },
+      };
+    });
   }
 
-  /** `bodyJson` is the outcome's body as JSON text (the caller may send the same text as its answer). */
-  async store(
+  /** `bodyJson` is each outcome's body as JSON text (the caller may send the same text as its answer). */
+  async storeAll(
     tenantId: string,
-    key: string,
-    outcome: Omit<StoredOutcome, 'body'> & { bodyJson: string },
+    outcomes: readonly (Omit<StoredOutcome, 'body'> & { key: string; bodyJson: string })[],
     ttlSeconds: number,
   ): Promise<void> {
-    await this.db.query(STORE_OUTCOME, {
+    await this.db.query(STORE_OUTCOMES, {
       tenantId,
-      key,
-      fingerprint: outcome.fingerprint,
-      state: outcome.state,
-      status: outcome.status,
-      bodyJson: outcome.bodyJson,
+      keys: outcomes.map((outcome) => outcome.key),
+      fingerprints: outcomes.map((outcome) => outcome.fingerprint),
+      states: outcomes.map((outcome) => outcome.state),
+      statuses: outcomes.map((outcome) => outcome.status),
+      bodiesJson: outcomes.map((outcome) => outcome.bodyJson),
       ttlSeconds,
     });
   }

@@ -9,24 +9,28 @@ export interface ClaimRow {
 
 // "In progress" is not a row: it is the key's advisory lock, held by the transaction doing the work
 // (see ledger_claim_idempotency_key). It cannot outlive a crash, so a key is never stuck in progress.
-export const CLAIM_KEY = sql<{ tenantId: string; key: string }, ClaimRow>(
-  'SELECT * FROM ledger_claim_idempotency_key(:tenantId, :key)',
-);
+// Several keys at once (a posting group's, all distinct): a row for each key that is stored or in
+// progress, none for a new one. The locks are tried, never waited for, so their order does not matter.
+export const CLAIM_KEYS = sql<{ tenantId: string; keys: string[] }, ClaimRow & { key: string }>(`
+SELECT k.key, c.state, c.fingerprint, c.response_status, c.response_body
+  FROM unnest(:keys::text[]) AS k(key)
+ CROSS JOIN LATERAL ledger_claim_idempotency_key(:tenantId, k.key) AS c`);
 
 // An expired row for the same key is replaced; a live one cannot exist here (we hold the lock).
-// The body arrives as JSON text and is stored as it is (::text::json), not parsed and re-serialised.
-export const STORE_OUTCOME = sql<{
+// The bodies arrive as JSON text and are stored as they are (::json), not parsed and re-serialised.
+export const STORE_OUTCOMES = sql<{
   tenantId: string;
-  key: string;
-  fingerprint: Buffer;
-  state: 'completed' | 'failed';
-  status: number;
-  bodyJson: string;
+  keys: string[];
+  fingerprints: Buffer[];
+  states: ('completed' | 'failed')[];
+  statuses: number[];
+  bodiesJson: string[];
   ttlSeconds: number;
 }>(`
 INSERT INTO idempotency_keys (tenant_id, key, fingerprint, state, response_status, response_body, expires_at)
-VALUES (:tenantId, :key, :fingerprint, :state, :status, :bodyJson::text::json,
-        now() + make_interval(secs => :ttlSeconds))
+SELECT :tenantId, o.key, o.fingerprint, o.state, o.status, o.body::json, now() + make_interval(secs => :ttlSeconds)
+  FROM unnest(:keys::text[], :fingerprints::bytea[], :states::text[], :statuses::int4[], :bodiesJson::text[])
+       AS o(key, fingerprint, state, status, body)
 ON CONFLICT (tenant_id, key) DO UPDATE
    SET fingerprint = excluded.fingerprint, state = excluded.state, response_status = excluded.response_status,
        response_body = excluded.response_body, created_at = now(), expires_at = excluded.expires_at

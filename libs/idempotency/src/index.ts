@@ -1,4 +1,9 @@
 export { IdempotencyModule } from './idempotency.module';
-export { Idempotency, ReplayedResponse, type IdempotencyOptions } from './idempotency.interceptor';
-export { IdempotentExecution, IDEMPOTENCY_KEY_TTL_SECONDS, type Outcome } from './idempotent-execution';
+export { Idempotency, ReplayedResponse, RequestKey, type IdempotencyOptions } from './idempotency.interceptor';
+export {
+  IdempotentExecution,
+  IDEMPOTENCY_KEY_TTL_SECONDS,
+  type KeyInTransaction,
+  type Outcome,
+} from './idempotent-execution';
 export { PurgeExpiredKeysUseCase } from './purge-expired-keys.use-case';

@@ -22,6 +22,7 @@ import { GetTransactionUseCase } from './transactions/get-transaction.use-case';
 import { ListTransactionsUseCase } from './transactions/list-transactions.use-case';
 import { PostBatchUseCase } from './transactions/post-batch.use-case';
 import { PostTransactionUseCase } from './transactions/post-transaction.use-case';
+import { PostingGroups } from './transactions/posting-groups';
 import { PostingEngine } from './transactions/posting-engine';
 import { PostingRepository } from './transactions/posting.repository';
 import { TransactionRepository } from './transactions/transaction.repository';
@@ -64,6 +65,7 @@ const useCases = [
     JournalRepository,
     ReversalRepository,
     PostingEngine,
+    PostingGroups,
     AccountReadsRepository,
     AccountReader,
     BooksAuditRepository,
@@ -73,6 +75,6 @@ const useCases = [
   ],
   // The journal's pages are read by the proofs and exports (libs/proofs, libs/exports).
   // Other libs read accounts and entries through AccountReader; reconciliation audits the books.
-  exports: [...useCases, JournalRepository, AccountReader, BooksAuditRepository],
+  exports: [...useCases, PostingGroups, JournalRepository, AccountReader, BooksAuditRepository],
 })
 export class LedgerModule {}

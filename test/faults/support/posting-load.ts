@@ -55,6 +55,8 @@ export class PostingLoad {
   constructor(
     private readonly wallets: readonly string[],
     private readonly send: Send,
+    /** `transfers`: single transfers only (the group commit test). */
+    private readonly mix: 'mixed' | 'transfers' = 'mixed',
   ) {}
 
   /** One client: operations until `keepGoing` says stop. */
@@ -93,6 +95,9 @@ export class PostingLoad {
       const others = this.wallets.filter((wallet) => wallet !== debit);
       return [debit, random.pick(others)] as const;
     };
+    if (this.mix === 'transfers') {
+      return { kind: 'transfer', path: '/v1/transactions', body: transfer(...pair(), amount()), idempotencyKey: key };
+    }
     if (roll < 0.12 && this.openHolds.length > 0) {
       const hold = this.openHolds.splice(random.between(0, this.openHolds.length - 1), 1)[0]!;
       const kind = random.next() < 0.5 ? 'capture' : 'void';

@@ -1,12 +1,13 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@ledger/auth';
+import { type KeyInTransaction, type Outcome, RequestKey } from '@ledger/idempotency';
 import {
   BATCH_SIZE_MAX,
   GetTransactionUseCase,
   ListTransactionsUseCase,
   PostBatchUseCase,
-  PostTransactionUseCase,
+  PostingGroups,
   type PostTransactionRequest,
   ResolveHoldUseCase,
   ReverseTransactionUseCase,
@@ -50,7 +51,7 @@ const TRANSFER_EXAMPLE = {
 @Controller('v1/transactions')
 export class TransactionsController {
   constructor(
-    private readonly postTransaction: PostTransactionUseCase,
+    private readonly postingGroups: PostingGroups,
     private readonly getTransaction: GetTransactionUseCase,
     private readonly listTransactions: ListTransactionsUseCase,
     private readonly postBatch: PostBatchUseCase,
@@ -170,23 +171,25 @@ export class TransactionsController {
       'content answers that transaction (`Ledger-Existing: true`).',
     access: ['poster'],
     idempotency: 'required',
+    keyInHandler: true,
     body: postTransactionSchema,
     bodyExample: TRANSFER_EXAMPLE,
     answer: { status: 201, description: 'The transaction.', schema: transactionView, existing: true },
     errors: [...POSTING_ERRORS, 'EXTERNAL_REF_CONFLICT'],
   })
+  /** Written with the postings that arrive meanwhile, in one transaction (see PostingGroups). */
   async post(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(postTransactionSchema)) body: PostTransactionRequest,
+    @RequestKey() key: KeyInTransaction,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<TransactionView> {
-    const result = await this.postTransaction.execute({
-      tenantId: principal.tenantId,
-      actor: principal.actor,
-      request: body,
-    });
-    if (!result.created) response.setHeader('Ledger-Existing', 'true');
-    return result.transaction;
+  ): Promise<Outcome> {
+    const { answer, existing } = await this.postingGroups.submit(
+      { tenantId: principal.tenantId, actor: principal.actor, request: body },
+      key,
+    );
+    if (existing) response.setHeader('Ledger-Existing', 'true');
+    return answer;
   }
 
   @Get(':id')

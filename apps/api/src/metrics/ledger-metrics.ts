@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MetricsConfig } from '@ledger/config';
+import { PostingGroups } from '@ledger/ledger';
 import { GetOutboxBacklogUseCase, WebhookStatisticsUseCase } from '@ledger/outbox';
 import { ReconciliationStatisticsUseCase } from '@ledger/reconciliation';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -55,13 +56,34 @@ export class LedgerMetrics {
     registers: [this.registry],
   });
 
+  readonly postingGroups = new Counter({
+    name: 'ledger_posting_groups_total',
+    help:
+      'Transactions written by the posting group commit of POST /v1/transactions, by attempt (group: first try; ' +
+      'retry: again after a database error; alone: one item after both failed)',
+    labelNames: ['attempt'] as const,
+    registers: [this.registry],
+  });
+
+  readonly postingGroupItems = new Histogram({
+    name: 'ledger_posting_group_items',
+    help: 'Postings written per group commit transaction (1: the posting went alone)',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [this.registry],
+  });
+
   constructor(
+    groups: PostingGroups,
     outboxBacklog: GetOutboxBacklogUseCase,
     webhooks: WebhookStatisticsUseCase,
     reconciliation: ReconciliationStatisticsUseCase,
     @Inject(METRICS_CONFIG) config: MetricsConfig,
   ) {
     collectDefaultMetrics({ register: this.registry });
+    groups.onGroupWritten(({ items, attempt }) => {
+      this.postingGroups.inc({ attempt });
+      this.postingGroupItems.observe(items);
+    });
     const registers = [this.registry];
     const backlog = cachedFor(config.cacheSeconds, () => outboxBacklog.execute({ lagWarnSeconds: 0 }));
     const deliveries = cachedFor(config.cacheSeconds, () => webhooks.execute());

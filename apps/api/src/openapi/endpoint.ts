@@ -39,6 +39,8 @@ export interface EndpointContract {
   idempotency?: 'required' | 'none';
   /** Fields of the answer stored redacted for replays (secrets shown once). */
   redact?: readonly string[];
+  /** The handler claims the key in its own transaction (see IdempotencyOptions.keyInHandler). */
+  keyInHandler?: boolean;
   body?: z.ZodType;
   bodyOptional?: boolean;
   bodyExample?: unknown;
@@ -93,7 +95,7 @@ function idempotencyDecorators(contract: EndpointContract): MethodDecorator[] {
   if (contract.idempotency === undefined) return [];
   if (contract.idempotency === 'none') return [Idempotency({ required: false })];
   return [
-    Idempotency({ required: true, redact: contract.redact }),
+    Idempotency({ required: true, redact: contract.redact, keyInHandler: contract.keyInHandler }),
     ApiHeader({
       name: 'Idempotency-Key',
       required: true,

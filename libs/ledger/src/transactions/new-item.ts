@@ -11,6 +11,15 @@ import type { PostTransactionRequest } from './post-transaction.schema';
  * currency, accounts distinct, dates in their windows. Throws the first problem found.
  */
 export function itemFromRequest(request: PostTransactionRequest, actor: string, now: Date): NewItem {
+  return sizedItemFromRequest(request, actor, now).item;
+}
+
+/** The same, with the size of the request's canonical JSON (what a posting group counts against its bound). */
+export function sizedItemFromRequest(
+  request: PostTransactionRequest,
+  actor: string,
+  now: Date,
+): { item: NewItem; bytes: number } {
   const legs = request.entries.map((leg) => ({
     account: leg.account,
     direction: leg.direction,
@@ -29,12 +38,13 @@ export function itemFromRequest(request: PostTransactionRequest, actor: string, 
       fields: [{ path: 'pending.expiresAt', message: 'out of range' }],
     });
   }
-  return {
+  const canonical = canonicalJson(request);
+  const item: NewItem = {
     id: newId(now.getTime()),
     status: expiresAt === null ? 'posted' : 'pending',
     externalRef: request.externalRef ?? null,
     // What an external reference stands for: the same reference with other content is a conflict.
-    contentHash: sha256(canonicalJson(request)),
+    contentHash: sha256(canonical),
     description: request.description ?? null,
     metadata: request.metadata,
     effectiveAt: request.effectiveAt ?? now,
@@ -47,4 +57,5 @@ export function itemFromRequest(request: PostTransactionRequest, actor: string, 
     releases: [],
     event: expiresAt === null ? 'transaction.posted' : 'transaction.pending',
   };
+  return { item, bytes: Buffer.byteLength(canonical) };
 }

@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type GroupAttempt, PostingGroups } from '@ledger/ledger';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type ApiHarness, type ApiResponse, TEST_OPERATOR_TOKEN, startApi } from './support/api-harness';
+import {
+  type TestTenant,
+  createAccount,
+  expectError,
+  mustPost,
+  postTransaction,
+  setupTenant,
+  sqlRows,
+  transfer,
+} from './support/ledger-fixtures';
+
+// Groups are forced, not hoped for: the test holds a lock that the group in flight needs, fires the
+// next requests, and waits until the API has all of them queued; releasing the lock then writes them
+// as one group. Which groups were written is read from the API (its listener) and from the database
+// (the rows one transaction wrote share its xmin).
+
+let api: ApiHarness;
+let groups: PostingGroups;
+let written: { items: number; attempt: GroupAttempt }[] = [];
+
+beforeAll(async () => {
+  api = await startApi();
+  groups = api.app.get(PostingGroups);
+  groups.onGroupWritten((group) => written.push(group));
+});
+afterAll(async () => {
+  await api?.close();
+});
+beforeEach(() => {
+  written = [];
+});
+
+const ACCOUNTS = [
+  { code: 'assets:cash', normalBalance: 'debit' },
+  { code: 'assets:empty', normalBalance: 'debit' },
+  { code: 'assets:gate-a', normalBalance: 'debit' },
+  { code: 'assets:gate-b', normalBalance: 'debit' },
+  { code: 'income:sales', normalBalance: 'credit' },
+] as const;
+
+async function setupLedger(name: string): Promise<TestTenant> {
+  const tenant = await setupTenant(api, name);
+  for (const account of ACCOUNTS) await createAccount(api, tenant.adminKey, { ...account, currency: 'USD' });
+  return tenant;
+}
+
+/** A test transaction holding an account's row lock until released. */
+async function holdAccount(tenant: TestTenant, code: string) {
+  const client = new pg.Client({ connectionString: api.db.url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('SELECT 1 FROM accounts WHERE tenant_id = $1 AND code = $2 FOR UPDATE', [tenant.tenantId, code]);
+  return {
+    async release() {
+      await client.query('COMMIT');
+      await client.end();
+    },
+  };
+}
+
+/** The backends waiting for a lock in this test's database (the API's group transactions). */
+async function lockWaiters(): Promise<number[]> {
+  const rows = await sqlRows<{ pid: number }>(
+    api,
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+  );
+  return rows.map((row) => row.pid);
+}
+
+async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let round = 0; round < 3_000; round++) {
+    if (await condition()) return;
+    await sleep(10);
+  }
+  throw new Error(`never: ${what}`);
+}
+
+/** A group in flight, blocked on the held account: what is posted now queues behind it. */
+async function blockedGroup(tenant: TestTenant, gate: string) {
+  const held = await holdAccount(tenant, gate);
+  const first = postTransaction(api, tenant.posterKey, transfer(gate, 'income:sales', '1'));
+  await until(async () => (await lockWaiters()).length === 1, 'the first posting waits for the held account');
+  return { held, first };
+}
+
+/** Fires the requests and waits until every one of them is queued behind the group in flight. */
+function queued(tenant: TestTenant, requests: (() => Promise<ApiResponse>)[]) {
+  const answers = Promise.all(requests.map((send) => send()));
+  return {
+    answers,
+    all: until(() => groups.waiting(tenant.tenantId) === requests.length, 'every request is queued'),
+  };
+}
+
+/** Transactions grouped by the database transaction that wrote them (their xmin): the group sizes. */
+async function writtenTogether(ids: string[]): Promise<number[]> {
+  const rows = await sqlRows<{ n: number }>(
+    api,
+    'SELECT count(*)::int AS n FROM transactions WHERE id = ANY($1::uuid[]) GROUP BY xmin::text ORDER BY n',
+    [ids],
+  );
+  return rows.map((row) => row.n);
+}
+
+async function transactionsOf(tenant: TestTenant): Promise<number> {
+  const [row] = await sqlRows<{ n: number }>(api, 'SELECT count(*)::int AS n FROM transactions WHERE tenant_id = $1', [
+    tenant.tenantId,
+  ]);
+  return row!.n;
+}
+
+describe('group commit of POST /v1/transactions', () => {
+  it('posts once per key when requests with one key race into one group, and replays to the others', async () => {
+    const tenant = await setupLedger('group duplicates');
+    const { held, first } = await blockedGroup(tenant, 'assets:gate-a');
+    const shared = randomUUID();
+    const reused = randomUUID();
+    const distinct = Array.from({ length: 5 }, () => randomUUID());
+    const send = (key: string, amount: string) => () =>
+      postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', amount), key);
+    const { answers, all } = queued(tenant, [
+      ...distinct.map((key) => send(key, '10')),
+      send(shared, '20'),
+      send(shared, '20'),
+      send(shared, '20'),
+      send(reused, '30'),
+      send(reused, '31'),
+    ]);
+    await all;
+    await held.release();
+    expect((await first).status).toBe(201);
+    const results = await answers;
+
+    const distinctAnswers = results.slice(0, 5);
+    for (const answer of distinctAnswers) expect(answer.status).toBe(201);
+    const sharedAnswers = results.slice(5, 8);
+    for (const answer of sharedAnswers) expect(answer.status).toBe(201);
+    expect(new Set(sharedAnswers.map((answer) => answer.body.id)).size).toBe(1);
+    expect(sharedAnswers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true')).toHaveLength(2);
+    const reusedAnswers = results.slice(8);
+    expect(reusedAnswers.map((answer) => answer.status).sort()).toEqual([201, 422]);
+    expectError(reusedAnswers.find((answer) => answer.status === 422)!, 422, 'IDEMPOTENCY_KEY_REUSED');
+
+    // 1 (the gate) + 5 + one for the shared key + one for the reused key.
+    expect(await transactionsOf(tenant)).toBe(8);
+    const firstOfEachKey = [
+      ...distinctAnswers,
+      sharedAnswers.find((answer) => !answer.headers.has('idempotent-replayed'))!,
+    ];
+    firstOfEachKey.push(reusedAnswers.find((answer) => answer.status === 201)!);
+    expect(written[0]).toEqual({ items: 1, attempt: 'group' });
+    // Every key's first request in the second group; the later ones wait for it, then replay.
+    expect(written[1]).toEqual({ items: 7, attempt: 'group' });
+    expect(await writtenTogether(firstOfEachKey.map((answer) => answer.body.id))).toEqual([7]);
+  });
+
+  it('answers a refused posting on its own, beside the accepted ones of its group', async () => {
+    const tenant = await setupLedger('group refusals');
+    const earlier = await mustPost(
+      api,
+      tenant.posterKey,
+      transfer('assets:cash', 'income:sales', '5', 'USD', { externalRef: 'order-1' }),
+    );
+    written = [];
+    const { held, first } = await blockedGroup(tenant, 'assets:gate-a');
+    const keys = Array.from({ length: 7 }, () => randomUUID());
+    const bodies = [
+      transfer('assets:cash', 'income:sales', '100'),
+      transfer('assets:cash', 'assets:empty', '1'),
+      transfer('assets:cash', 'income:sales', '200'),
+      transfer('assets:cash', 'income:sales', '6', 'USD', { externalRef: 'order-1' }),
+      transfer('assets:cash', 'income:sales', '5', 'USD', { externalRef: 'order-1' }),
+      transfer('assets:cash', 'assets:nowhere', '1'),
+      transfer('assets:cash', 'income:sales', '300'),
+    ];
+    const { answers, all } = queued(
+      tenant,
+      bodies.map((body, index) => () => postTransaction(api, tenant.posterKey, body, keys[index])),
+    );
+    await all;
+    await held.release();
+    expect((await first).status).toBe(201);
+    const [ok1, funds, ok2, conflict, existing, missing, ok3] = await answers;
+
+    expect(written.map((group) => group.items)).toEqual([1, 7]);
+    for (const answer of [ok1!, ok2!, ok3!]) expect(answer.status).toBe(201);
+    expectError(funds!, 422, 'INSUFFICIENT_FUNDS');
+    expectError(conflict!, 409, 'EXTERNAL_REF_CONFLICT');
+    expect(existing!.status).toBe(201);
+    expect(existing!.body.id).toBe(earlier.id);
+    expect(existing!.headers.get('ledger-existing')).toBe('true');
+    expectError(missing!, 404, 'ACCOUNT_NOT_FOUND');
+    expect(await writtenTogether([ok1!.body.id, ok2!.body.id, ok3!.body.id])).toEqual([3]);
+    // earlier + the gate + three.
+    expect(await transactionsOf(tenant)).toBe(5);
+    const balances = await api.request('GET', '/v1/accounts/assets:cash', { key: tenant.posterKey });
+    expect(balances.body.balances.posted).toBe('605');
+
+    // Each refusal is stored under its own key: sent again, it is replayed, still writing nothing.
+    const again = await postTransaction(api, tenant.posterKey, bodies[1], keys[1]);
+    expectError(again, 422, 'INSUFFICIENT_FUNDS');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await transactionsOf(tenant)).toBe(5);
+  });
+
+  it('writes the group again after its connection was terminated, every posting once', async () => {
+    const tenant = await setupLedger('group retry');
+    const gateB = await holdAccount(tenant, 'assets:gate-b');
+    const { held, first } = await blockedGroup(tenant, 'assets:gate-a');
+    const bodies = Array.from({ length: 6 }, (_, index) => transfer('assets:gate-b', 'income:sales', `${index + 1}`));
+    const { answers, all } = queued(
+      tenant,
+      bodies.map((body) => () => postTransaction(api, tenant.posterKey, body)),
+    );
+    await all;
+    await held.release();
+    expect((await first).status).toBe(201);
+    // The second group now waits for gate B: its backend is terminated under it.
+    await until(async () => (await lockWaiters()).length === 1, 'the second group waits for gate B');
+    const [victim] = await lockWaiters();
+    await sqlRows(api, 'SELECT pg_terminate_backend($1)', [victim]);
+    await until(async () => {
+      const waiters = await lockWaiters();
+      return waiters.length === 1 && waiters[0] !== victim;
+    }, 'the group is tried again on another connection');
+    await gateB.release();
+    const results = await answers;
+
+    for (const answer of results) expect(answer.status).toBe(201);
+    expect(written.map((group) => group.items)).toEqual([1, 6]);
+    expect(written[1]!.attempt).toBe('retry');
+    const ids = results.map((answer) => answer.body.id);
+    expect(await writtenTogether(ids)).toEqual([6]);
+    expect(await transactionsOf(tenant)).toBe(7);
+    const balances = await api.request('GET', '/v1/accounts/assets:gate-b', { key: tenant.posterKey });
+    expect(balances.body.balances.posted).toBe('21');
+
+    // The operator sees the groups: how many, by attempt, and how many postings each held.
+    const metrics = await api.request('GET', '/metrics', { key: TEST_OPERATOR_TOKEN });
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toMatch(/^ledger_posting_groups_total\{attempt="retry"\} [1-9]/m);
+    expect(metrics.body).toMatch(/^ledger_posting_group_items_bucket\{le="8"\} [1-9]/m);
+  });
+});
