@@ -14,8 +14,12 @@ export interface SoakConfig {
   resultsDirectory: string;
   /** The worker's reconciliation schedule (node-cron, with seconds): often, so it races the API's runs. */
   reconcileCron: string;
-  /** The API's pool: at least the clients, plus room for its own reads. */
+  /** The API's pool: at least the clients, plus room for its own reads (per API process). */
   apiPoolSize: number;
+  /** The API's API_PROCESSES: that many processes serve its port. */
+  apiProcesses: number;
+  /** Worker processes sharing the jobs (reconciliation, hold expiry, relay, webhooks). */
+  workers: number;
 }
 
 function integerFromEnv(name: string, fallback: number, min: number, max: number): number {
@@ -41,5 +45,7 @@ export function loadSoakConfig(defaultSeconds: number): SoakConfig {
     resultsDirectory: process.env.SOAK_RESULTS_DIR ?? process.env.BENCH_RESULTS_DIR ?? 'bench-results',
     reconcileCron: process.env.SOAK_RECONCILE_CRON ?? '*/15 * * * * *',
     apiPoolSize: clients + 4,
+    apiProcesses: integerFromEnv('SOAK_API_PROCESSES', 1, 1, 8),
+    workers: integerFromEnv('SOAK_WORKERS', 1, 1, 8),
   };
 }

@@ -5,7 +5,7 @@ import type { SoakConfig } from './soak-config';
 import { type InvariantCheck, checkSoakInvariants } from './soak-invariants';
 import { pickOperation } from './soak-operations';
 import { type OperationSummary, SoakRecorder } from './soak-recorder';
-import { type SoakWorld, startSoakWorld, stopSoakWorld } from './soak-setup';
+import { type SoakWorld, startSoakWorld, stopSoakWorld, stopWorkers } from './soak-setup';
 import { SoakState } from './soak-state';
 
 // The soak: `clients` closed-loop clients run the operation mix against the built API (with the worker
@@ -91,22 +91,29 @@ export async function runSoak(config: SoakConfig, log: BenchLog): Promise<SoakRe
   try {
     world = await startSoakWorld(config, databaseUrl);
     log(
-      `API (pid ${world.api.process.pid}) and worker (pid ${world.worker.process.pid}) on ${config.databaseName}; ` +
+      `API (pid ${world.api.process.pid}, ${config.apiProcesses} process(es)) and ${config.workers} worker(s) ` +
+        `(pids ${world.workers.map((worker) => worker.process.pid).join(', ')}) on ${config.databaseName}; ` +
         `${config.clients} clients for ${config.seconds} s`,
     );
     const recorder = new SoakRecorder();
     const state = new SoakState(world, recorder);
     const elapsedSeconds = await drive(state, config, log);
-    const errorLines: ErrorLines = { api: world.api.process.errorLines, worker: world.worker.process.errorLines };
-    // Nothing writes while the books are read: the worker's jobs (hold expiry, reconciliation) stop too.
-    await world.worker.process.stop();
+    const errorLines: ErrorLines = {
+      api: world.api.process.errorLines,
+      worker: world.workers.reduce((sum, worker) => sum + worker.process.errorLines, 0),
+    };
+    // Nothing writes while the books are read: the workers' jobs (hold expiry, reconciliation) stop too.
+    await stopWorkers(world);
     const operations = recorder.summaries(elapsedSeconds);
     const checks = [
       ...(await checkSoakInvariants(pool, databaseUrl, world.tenantId, state.acknowledged)),
       ...runChecks(errorLines, recorder, operations),
     ];
     if (checks.some((check) => !check.ok))
-      log(`last API output:\n${world.api.process.tail()}\nlast worker output:\n${world.worker.process.tail()}`);
+      log(
+        `last API output:\n${world.api.process.tail()}\nlast worker output:\n` +
+          world.workers.map((worker) => worker.process.tail()).join('\n'),
+      );
     return {
       startedAt,
       seconds: elapsedSeconds,

@@ -20,7 +20,8 @@ export const GATEWAY_SOURCE = 'gateway';
 
 export interface SoakWorld {
   api: AppProcess;
-  worker: AppProcess;
+  /** SOAK_WORKERS workers sharing the jobs. */
+  workers: AppProcess[];
   http: HttpClient;
   tenantId: string;
   keys: { admin: string; poster: string; finance: string };
@@ -79,16 +80,25 @@ async function fundWallets(
 export async function startSoakWorld(config: SoakConfig, databaseUrl: string): Promise<SoakWorld> {
   const adminToken = `soak-operator-${randomBytes(12).toString('hex')}`;
   const common = { databaseUrl, adminToken, nodeArgs: [] };
-  const api = await startApp({ ...common, app: 'api', port: await freePort(), poolSize: config.apiPoolSize });
-  let worker: AppProcess | undefined;
+  const api = await startApp({
+    ...common,
+    app: 'api',
+    port: await freePort(),
+    poolSize: config.apiPoolSize,
+    settings: { API_PROCESSES: String(config.apiProcesses) },
+  });
+  const workers: AppProcess[] = [];
   try {
-    worker = await startApp({
-      ...common,
-      app: 'worker',
-      port: 0,
-      poolSize: 4,
-      settings: { RECONCILE_CRON: config.reconcileCron },
-    });
+    for (let index = 0; index < config.workers; index++)
+      workers.push(
+        await startApp({
+          ...common,
+          app: 'worker',
+          port: 0,
+          poolSize: 4,
+          settings: { RECONCILE_CRON: config.reconcileCron },
+        }),
+      );
     const http = new HttpClient(api.baseUrl, config.clients + 2);
     const { tenant, apiKey: admin } = await createTenant(http, adminToken, 'soak');
     const key = async (role: string) =>
@@ -110,9 +120,9 @@ export async function startSoakWorld(config: SoakConfig, databaseUrl: string): P
       format: 'csv:gateway',
     });
     await fundWallets(http, keys.poster, wallets);
-    return { api, worker, http, tenantId: tenant.id, keys, wallets, fundedAt: new Date().toISOString() };
+    return { api, workers, http, tenantId: tenant.id, keys, wallets, fundedAt: new Date().toISOString() };
   } catch (error) {
-    await worker?.process.stop();
+    await Promise.all(workers.map((worker) => worker.process.stop()));
     await api.process.stop();
     throw error;
   }
@@ -120,6 +130,10 @@ export async function startSoakWorld(config: SoakConfig, databaseUrl: string): P
 
 export async function stopSoakWorld(world: SoakWorld): Promise<void> {
   world.http.close();
-  await world.worker.process.stop();
+  await stopWorkers(world);
   await world.api.process.stop();
+}
+
+export async function stopWorkers(world: SoakWorld): Promise<void> {
+  await Promise.all(world.workers.map((worker) => worker.process.stop()));
 }
