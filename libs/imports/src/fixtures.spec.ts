@@ -30,6 +30,18 @@ describe('ok fixtures', () => {
     }
   });
 
+  it('has an ok and a not-ok fixture for every interim format, named by it', () => {
+    for (const kind of ['ok', 'not-ok'] as const) {
+      const files = statementFiles(kind);
+      for (const format of ['camt052', 'camt054', 'mt942']) {
+        expect(
+          files.some((file) => file.startsWith(`${format}-`)),
+          `${kind} ${format}`,
+        ).toBe(true);
+      }
+    }
+  });
+
   for (const file of statementFiles('ok')) {
     it(`${file} gives exactly its .expected.json, whatever the chunk size`, async () => {
       const expected: unknown = JSON.parse(

@@ -9,6 +9,8 @@ export {
   type CollectedStatements,
   type CollectOptions,
   collectStatement,
+  INTERIM_FORMATS,
+  isInterimFormat,
   parse,
   type ParseOptions,
   type StatementFormat,
