@@ -123,10 +123,13 @@ keys
 
 program
   .command('import <file>')
-  .description('import a statement file for a source (camt053, mt940, csv:<profile>); refused whole if any line is bad')
+  .description(
+    'import a statement file for a source (camt053, mt940, csv:<profile>, or interim: camt052, camt054, mt942); ' +
+      'refused whole if any line is bad',
+  )
   .requiredOption('--tenant <id>', 'tenant id')
   .requiredOption('--source <name>', "the statement source's name")
-  .option('--format <format>', "camt053, mt940 or csv:<profile> (default: the source's)")
+  .option('--format <format>', "camt053, camt052, camt054, mt940, mt942 or csv:<profile> (default: the source's)")
   .action(async (file: string, options: { tenant: string; source: string; format?: string }) => {
     const size = (await stat(file)).size;
     const bar = new ProgressBar(basename(file), size);

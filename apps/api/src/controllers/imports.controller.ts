@@ -47,7 +47,11 @@ export class ImportsController {
       properties: {
         file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The statement file.' },
         source: { type: 'string', description: "A source's name." },
-        format: { type: 'string', description: "`camt053`, `mt940` or `csv:<profile>`; default: the source's." },
+        format: {
+          type: 'string',
+          description:
+            "`camt053`, `mt940`, `csv:<profile>`, or an interim report: `camt052`, `camt054`, `mt942`; default: the source's.",
+        },
       },
     },
     answer: { status: 201, description: 'The import.', schema: importView, existing: true },

@@ -16,14 +16,23 @@ import { csvProfileView, sourceList, sourceView } from '../openapi/views/imports
 const createSourceSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'letters, digits and _ . : - only, at most 64'),
   account: z.string().min(1).max(128),
-  format: z.string().min(1).max(80).optional(),
+  format: z
+    .string()
+    .min(1)
+    .max(80)
+    .optional()
+    .meta({
+      description:
+        'The default format of its files: `camt053`, `mt940`, `csv:<profile>`, or an interim report ' +
+        '(`camt052`, `camt054`, `mt942`), whose lines are stored interim until a final statement brings them.',
+    }),
   charset: z
     .enum(STATEMENT_CHARSETS)
     .optional()
     .meta({
       description:
         "What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is " +
-        'recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 windows-1252, the other formats UTF-8 only.',
+        'recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 and MT942 windows-1252, the other formats UTF-8 only.',
     }),
 });
 

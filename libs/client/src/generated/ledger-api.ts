@@ -2205,6 +2205,9 @@ export interface components {
             /**
              * @example camt053
              * @example mt940
+             * @example mt942
+             * @example camt052
+             * @example camt054
              * @example csv:bank
              */
             format: string;
@@ -2224,6 +2227,10 @@ export interface components {
             lines: number;
             /** @description Of those, lines the source already had. */
             duplicates: number;
+            /** @description An interim report or notification (mt942, camt052, camt054): its new lines are stored interim, matched like any other, until a final statement of the source brings them. */
+            interim: boolean;
+            /** @description Of the duplicates, lines stored interim that this final import brought again and made final (the same line, with its matches). */
+            finalized: number;
             statements: {
                 statementIndex: number;
                 /** @description The statement's own account identifier (IBAN...). */
@@ -2561,6 +2568,8 @@ export interface components {
              * @example 1050
              */
             fee?: string;
+            /** @description From an interim report (mt942, camt052, camt054), not yet brought by a final statement. */
+            interim: boolean;
             /**
              * Format: uuid
              * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
@@ -3034,6 +3043,8 @@ export interface components {
              * @example 1050
              */
             fee?: string;
+            /** @description From an interim report (mt942, camt052, camt054), not yet brought by a final statement. */
+            interim: boolean;
         };
         /** @description Lines in file order. */
         StatementLinePage: {
@@ -3084,6 +3095,8 @@ export interface components {
              * @example 1050
              */
             fee?: string;
+            /** @description From an interim report (mt942, camt052, camt054), not yet brought by a final statement. */
+            interim: boolean;
             /**
              * Format: uuid
              * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
@@ -4472,9 +4485,10 @@ export interface operations {
                 "application/json": {
                     name: string;
                     account: string;
+                    /** @description The default format of its files: `camt053`, `mt940`, `csv:<profile>`, or an interim report (`camt052`, `camt054`, `mt942`), whose lines are stored interim until a final statement brings them. */
                     format?: string;
                     /**
-                     * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 windows-1252, the other formats UTF-8 only.
+                     * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 and MT942 windows-1252, the other formats UTF-8 only.
                      * @enum {string}
                      */
                     charset?: "utf-8" | "iso-8859-1" | "windows-1252" | "iso-8859-2" | "windows-1250";
@@ -4636,7 +4650,7 @@ export interface operations {
                     file: string;
                     /** @description A source's name. */
                     source: string;
-                    /** @description `camt053`, `mt940` or `csv:<profile>`; default: the source's. */
+                    /** @description `camt053`, `mt940`, `csv:<profile>`, or an interim report: `camt052`, `camt054`, `mt942`; default: the source's. */
                     format?: string;
                 };
             };

@@ -61,7 +61,7 @@ export const importView = component(
     .strictObject({
       id,
       source: z.string(),
-      format: z.string().meta({ examples: ['camt053', 'mt940', 'csv:bank'] }),
+      format: z.string().meta({ examples: ['camt053', 'mt940', 'mt942', 'camt052', 'camt054', 'csv:bank'] }),
       charset: z.enum(STATEMENT_CHARSETS).meta({
         description: 'The charset the file was read in (`utf-8` when it is UTF-8 or ASCII).',
         examples: ['utf-8', 'windows-1252'],
@@ -71,6 +71,20 @@ export const importView = component(
       fileBytes: counter,
       lines: z.number().int().min(0).meta({ description: 'Lines the file holds.' }),
       duplicates: z.number().int().min(0).meta({ description: 'Of those, lines the source already had.' }),
+      interim: z.boolean().meta({
+        description:
+          'An interim report or notification (mt942, camt052, camt054): its new lines are stored interim, ' +
+          'matched like any other, until a final statement of the source brings them.',
+      }),
+      finalized: z
+        .number()
+        .int()
+        .min(0)
+        .meta({
+          description:
+            'Of the duplicates, lines stored interim that this final import brought again and made final ' +
+            '(the same line, with its matches).',
+        }),
       statements: z.array(
         z.strictObject({
           statementIndex: z.number().int().min(0),
@@ -109,6 +123,9 @@ const storedLineFields = {
   description: z.string(),
   gross: amount.optional(),
   fee: amount.optional(),
+  interim: z.boolean().meta({
+    description: 'From an interim report (mt942, camt052, camt054), not yet brought by a final statement.',
+  }),
 };
 
 export const statementLineView = component('StatementLine', z.strictObject(storedLineFields));
