@@ -194,7 +194,7 @@ describe('an interim report, then the end-of-day statement with the same movemen
     ['usd-mt', MT942, 'mt942', MT940],
     ['usd-camt', camt('052', [CAMT_CREDIT, CAMT_CASH]), 'camt052', camt('053', [CAMT_CREDIT, CAMT_CASH, CAMT_LATE])],
   ] as const) {
-    it(`${interimFormat} then the statement: one line per movement, the interim ones made final with their match`, async () => {
+    it(`${interimFormat}, then the statement: one line a movement, interim ones final, matched`, async () => {
       const interim = await upload(source, `intraday.${interimFormat}`, interimFile, interimFormat);
       expect(interim).toMatchObject({ interim: true, lines: 2, duplicates: 0, finalized: 0, warnings: [] });
       const interimLines = await importLines(interim.id);

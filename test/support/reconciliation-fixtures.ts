@@ -42,10 +42,12 @@ export async function uploadStatement(
   source: string,
   fileName: string,
   content: string | Buffer,
+  format?: string,
 ): Promise<any> {
   const form = new FormData();
   form.set('file', new Blob([content]), fileName);
   form.set('source', source);
+  if (format !== undefined) form.set('format', format);
   const response = await fetch(`${api.baseUrl}/v1/imports`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'idempotency-key': randomUUID() },

@@ -50,7 +50,8 @@ export class ImportsController {
         format: {
           type: 'string',
           description:
-            "`camt053`, `mt940`, `csv:<profile>`, or an interim report: `camt052`, `camt054`, `mt942`; default: the source's.",
+            '`camt053`, `mt940`, `csv:<profile>`, or an interim report: `camt052`, `camt054`, `mt942`; ' +
+            "default: the source's.",
         },
       },
     },

@@ -32,7 +32,8 @@ const createSourceSchema = z.strictObject({
     .meta({
       description:
         "What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is " +
-        'recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 and MT942 windows-1252, the other formats UTF-8 only.',
+        'recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 and MT942 windows-1252, the other formats ' +
+        'UTF-8 only.',
     }),
 });
 

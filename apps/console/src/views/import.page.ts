@@ -35,6 +35,12 @@ function warningList(warnings: string[]): TemplateResult {
     <ul>${warnings.map((warning) => html`<li>${warning}</li>`)}</ul></div>`;
 }
 
+const INTERIM_NOTE = ' (interim report: its lines stay interim until the end-of-day statement brings them)';
+
+function finalized(count: number): string {
+  return count > 0 ? `, of which ${count} interim made final` : '';
+}
+
 export const importPage: Page = async (context) => {
   const id = context.route.param;
   const back = html`<p><a href=${link('/imports')}>← Import another statement</a></p>`;
@@ -51,8 +57,8 @@ export const importPage: Page = async (context) => {
     context.render(html`${back}
       <h1 tabindex="-1">Import of ${found.fileName ?? 'a statement'} into ${found.source}</h1>
       <dl class="summary">
-        <dt>Format</dt><dd>${found.format}${found.interim ? ' (interim report: its lines stay interim until the end-of-day statement brings them)' : ''}</dd>
-        <dt>Lines</dt><dd>${found.lines} (${found.duplicates} already known${found.finalized ? `, of which ${found.finalized} interim made final` : ''})</dd>
+        <dt>Format</dt><dd>${found.format}${found.interim ? INTERIM_NOTE : ''}</dd>
+        <dt>Lines</dt><dd>${found.lines} (${found.duplicates} already known${finalized(found.finalized)})</dd>
         <dt>Imported</dt><dd>${formatInstant(found.createdAt)} <span class="muted by">by ${found.actor}</span></dd>
       </dl>
       ${found.warnings.length ? warningList(found.warnings) : ''}
