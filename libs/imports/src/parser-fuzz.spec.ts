@@ -25,6 +25,10 @@ const SEEDS = [
   sample('mt940', 'mt940/betterplace/sepa_mt9401.sta'),
   sample('mt940', 'mt940/jejik/rabobank.sta'),
   fixture('mt940', 'ok/mt940-year-end.sta'),
+  fixture('camt052', 'ok/camt052-v06-intraday.xml'),
+  fixture('camt054', 'ok/camt054-v08-notification.xml'),
+  sample('mt942', 'mt940/wolph/mBank-mt942.sta'),
+  fixture('mt942', 'ok/mt942-interim.sta'),
   fixture('csv:gateway', 'ok/gateway-balance.gateway.csv'),
   fixture('csv:bank', 'ok/bank-thousands.bank.csv'),
 ];
