@@ -1,9 +1,9 @@
-import { LineDraft, StatementLineBuilder } from '../line-builder';
+import { StatementLineBuilder } from '../line-builder';
 import { type StatementBalance, type StatementItem, statementError } from '../statement-items';
 import { readLines, shown, type SourceLine } from '../text-input';
 import type { Phase } from './mt940-syntax';
-import { type Mt940Movement, parseBalance, parseStatementLine } from './mt940-fields';
-import { parseInformation } from './mt940-information';
+import { parseBalance, parseStatementLine } from './mt940-fields';
+import { movementDraft, type PendingMovement } from './mt940-movement';
 import { MT942_TAGS, Mt942Report } from './mt942-report';
 import {
   END_OF_MESSAGE,
@@ -40,17 +40,6 @@ interface OpenStatement {
   builder: StatementLineBuilder | null;
   /** MT942 only: its floor limits, date/time indication and totals. */
   report: Mt942Report | null;
-}
-
-interface PendingMovement {
-  line: number;
-  movement: Mt940Movement;
-  currency: string;
-  information: string[];
-  supplementary: string[];
-  raw: string[];
-  /** Set when the movement is reported as an error: it is then not yielded as a line. */
-  refused: boolean;
 }
 
 /**
@@ -254,31 +243,7 @@ class Mt940Reader {
     const statement = this.statement;
     this.pending = null;
     if (pending === null || statement === null || pending.refused) return;
-    const { movement } = pending;
-    const information = parseInformation(pending.information);
-    const supplementary = pending.supplementary
-      .map((part) => part.trim())
-      .join(' ')
-      .trim();
-    const draft: LineDraft = {
-      lineNumber: pending.line,
-      bookedOn: movement.bookedOn,
-      valueOn: movement.valueOn,
-      amountMinor: movement.amountMinor,
-      currency: pending.currency,
-      reversal: movement.reversal,
-      references: {
-        ...information.references,
-        customerReference: movement.customerReference ?? information.references.customerReference,
-        bankReference: movement.bankReference,
-      },
-      typeCode: movement.typeCode,
-      counterparty: information.counterparty,
-      description: [information.description, supplementary].filter((part) => part !== '').join(' '),
-      raw: pending.raw.join('\n'),
-      // The bank's own reference identifies the movement in the interim report and the final statement alike.
-      identityReference: movement.bankReference,
-    };
+    const draft = movementDraft(pending);
     statement.builder ??= new StatementLineBuilder(statement.index, statement.accountId);
     const built = statement.builder.build(draft, undefined);
     if (!Array.isArray(built)) {
