@@ -251,5 +251,21 @@ describe('statement_lines stay append-only', () => {
         line.id,
       ]),
     ).rejects.toThrow(/append-only/);
+    const [interim] = await sqlRows<{ id: string }>(
+      api,
+      'SELECT id FROM statement_lines WHERE tenant_id = $1 AND interim LIMIT 1',
+      [tenant.tenantId],
+    );
+    await expect(
+      sqlRows(
+        api,
+        `UPDATE statement_lines SET interim = false, final_import_id = import_id, amount_minor = amount_minor + 1
+          WHERE tenant_id = $1 AND id = $2`,
+        [tenant.tenantId, interim.id],
+      ),
+    ).rejects.toThrow(/append-only/);
+    await expect(
+      sqlRows(api, 'DELETE FROM statement_lines WHERE tenant_id = $1 AND id = $2', [tenant.tenantId, interim.id]),
+    ).rejects.toThrow(/append-only/);
   });
 });
