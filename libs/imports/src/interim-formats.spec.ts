@@ -99,6 +99,62 @@ describe('interim formats', () => {
   });
 });
 
+function camtDocument(message: string, container: string, report: string, entry: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.${message}"><${container}><${report}><Id>R</Id>
+<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>
+${entry}
+</${report}></${container}></Document>`;
+}
+
+const UNDATED_ENTRY = '<Ntry><Amt Ccy="EUR">1.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts></Ntry>';
+
+describe('camt document kinds', () => {
+  it('refuses a camt.053 read as camt052 at its root, naming camt053', async () => {
+    const { errors, lines } = await collectText('camt052', camtDocument('053.001.02', 'BkToCstmrStmt', 'Stmt', ''));
+    expect(lines).toEqual([]);
+    expect(errors).toEqual([
+      {
+        kind: 'error',
+        lineNumber: 2,
+        reason:
+          'camt.053.001.02 is not a camt.052 bank-to-customer account report (versions 02 to 08); import it as camt053',
+      },
+    ]);
+  });
+
+  it('refuses a version it does not know without naming another format', async () => {
+    const { errors } = await collectText('camt054', camtDocument('054.001.09', 'BkToCstmrDbtCdtNtfctn', 'Ntfctn', ''));
+    expect(errors.map((error) => error.reason)).toEqual([
+      'camt.054.001.09 is not a camt.054 bank-to-customer debit/credit notification (versions 02 to 08)',
+    ]);
+  });
+
+  it('refuses the container of another kind inside the right namespace', async () => {
+    const { errors } = await collectText('camt052', camtDocument('052.001.06', 'BkToCstmrStmt', 'Stmt', ''));
+    expect(errors.map((error) => error.reason)).toEqual([
+      'expected <BkToCstmrAcctRpt> inside <Document>, found <BkToCstmrStmt>',
+    ]);
+  });
+
+  it('refuses an undated booked entry of a report that gives no date of its own either', async () => {
+    const { errors } = await collectText(
+      'camt054',
+      camtDocument('054.001.08', 'BkToCstmrDbtCdtNtfctn', 'Ntfctn', UNDATED_ENTRY),
+    );
+    expect(errors.map((error) => error.reason)).toEqual(['entry (Ntry) has no booking date (BookgDt)']);
+  });
+
+  it('still refuses an undated entry in a camt.053 statement, whose report date does not stand in', async () => {
+    const statement = camtDocument('053.001.08', 'BkToCstmrStmt', 'Stmt', UNDATED_ENTRY).replace(
+      '<Id>R</Id>',
+      '<Id>R</Id><CreDtTm>2025-03-14T12:00:00Z</CreDtTm>',
+    );
+    const { errors } = await collectText('camt053', statement);
+    expect(errors.map((error) => error.reason)).toEqual(['entry (Ntry) has no booking date (BookgDt)']);
+  });
+});
+
 // genkgo/camt's dump of its own parse: signed minor units, dates as UTC instants, PDNG entries included.
 interface GenkgoEntry {
   getStatus: string;
