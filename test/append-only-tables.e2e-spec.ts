@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
-import { createAccount, createApiKey, mustPost, seededTenant, sqlRows, transfer } from './support/ledger-fixtures';
+import {
+  type TestTenant,
+  createAccount,
+  createApiKey,
+  mustPost,
+  postWithKey,
+  seededTenant,
+  sqlRows,
+  transfer,
+} from './support/ledger-fixtures';
 import {
   bankCsv,
   createSource,
@@ -41,6 +50,23 @@ SELECT c.relname AS table,
 HAVING bool_or((t.tgtype & 1) = 1 AND (t.tgtype & (8 | 16)) <> 0 AND p.prosrc LIKE '%LG002%')
  ORDER BY c.relname`;
 
+/** A quote used by a conversion: a row in fx_quotes (changed once, then never) and in fx_conversions. */
+async function seedConversion(tenant: TestTenant): Promise<void> {
+  await createAccount(api, tenant.adminKey, { code: 'liabilities:eur', currency: 'EUR', normalBalance: 'credit' });
+  const quote = await postWithKey(api, tenant.posterKey, '/v1/conversions/quotes', {
+    from: { currency: 'USD' },
+    to: { currency: 'EUR' },
+    rate: '0.92',
+    ttlSeconds: 60,
+  });
+  const conversion = await postWithKey(api, tenant.posterKey, '/v1/conversions', {
+    from: { account: 'assets:bank', amount: '100', currency: 'USD' },
+    to: { account: 'liabilities:eur', currency: 'EUR' },
+    quoteId: quote.body.id,
+  });
+  if (conversion.status !== 201) throw new Error(`conversion failed: ${JSON.stringify(conversion.body)}`);
+}
+
 /** A row in every append-only table, made the ordinary way (the API), except the match event. */
 async function seedEveryTable(): Promise<string> {
   const tenant = await seededTenant(api, 'append only');
@@ -51,6 +77,7 @@ async function seedEveryTable(): Promise<string> {
     allowNegative: true,
   });
   await mustPost(api, tenant.posterKey, transfer('assets:bank', 'equity:seed', '1200'));
+  await seedConversion(tenant);
   const key = await financeKey(api, tenant);
   await createSource(api, key, { name: 'bank', account: 'assets:bank', format: 'csv:bank' });
   const day = statementDay(-1);
@@ -84,7 +111,15 @@ describe('append-only tables', () => {
     const tenantId = await seedEveryTable();
     const tables = await sqlRows<GuardRow>(api, APPEND_ONLY_TABLES);
     expect(tables.map((row) => row.table)).toEqual(
-      expect.arrayContaining(['audit_log', 'discrepancy_events', 'entries', 'match_events', 'transactions']),
+      expect.arrayContaining([
+        'audit_log',
+        'discrepancy_events',
+        'entries',
+        'fx_conversions',
+        'fx_quotes',
+        'match_events',
+        'transactions',
+      ]),
     );
     expect(tables.filter((row) => !row.truncate_guarded).map((row) => row.table)).toEqual([]);
     for (const { table } of tables) {

@@ -47,6 +47,12 @@ async function openImports(key: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Import a statement' }).waitFor();
 }
 
+/** The few Polish letters the test writes, as Windows-1250 bytes; ASCII as it is. */
+const WINDOWS_1250: Record<string, number> = { ł: 0xb3, ż: 0xbf, ó: 0xf3 };
+function windows1250(text: string): Buffer {
+  return Buffer.from([...text].map((char) => WINDOWS_1250[char] ?? char.charCodeAt(0)));
+}
+
 const fileCells = () => browser.page.locator('table.imports tbody tr td:nth-child(3)');
 
 describe('the Imports page', () => {
@@ -99,6 +105,39 @@ describe('the Imports page', () => {
     await page.getByRole('button', { name: 'Upload statement' }).click();
     await page.getByText('Imported 1 line(s) from late.csv into bank').waitFor();
     await expect.poll(() => fileCells().first().textContent()).toBe('late.csv');
+  });
+
+  it('creates a source with a charset and no format, whose files are detected', { timeout: 60_000 }, async () => {
+    const { page } = browser;
+    await page.getByText('Add a statement source').click();
+    await page.getByLabel('Name').fill('swift');
+    await page.getByLabel('Ledger account').fill('assets:bank');
+    const formats = await page.getByLabel('Format of its files').locator('option').allTextContents();
+    expect(formats[0]).toBe('Detect from each file');
+    await page.getByLabel('Format of its files').selectOption('');
+    await page.getByLabel('Charset when not UTF-8').selectOption('windows-1250');
+    await browser.screenshot('imports-04-new-source');
+    await page.getByRole('button', { name: 'Create source' }).click();
+    await page.getByText('Source swift created.').waitFor();
+    const sources = await api.request('GET', '/v1/sources', { key: finance });
+    expect(sources.body.data.find((source: { name: string }) => source.name === 'swift')).toMatchObject({
+      format: null,
+      charset: 'windows-1250',
+    });
+    // Polish letters in Windows-1250, in a file that names no format: detected as MT940, read in the charset.
+    const day = statementDay(-1).slice(2).replaceAll('-', '');
+    const statement = windows1250(
+      `:20:PL1\r\n:25:PL29114010810000267002001002\r\n:28C:1\r\n:60F:C${day}USD0,00\r\n` +
+        `:61:${day}C5,00NTRFNONREF\r\n:86:Zapłata żółw\r\n:62F:C${day}USD5,00\r\n-\r\n`,
+    );
+    await page.getByLabel('Source', { exact: true }).selectOption('swift');
+    await page
+      .getByLabel('Statement file')
+      .setInputFiles({ name: 'polish.sta', mimeType: 'application/octet-stream', buffer: statement });
+    await page.getByRole('button', { name: 'Upload statement' }).click();
+    await page.getByText('Imported 1 line(s) from polish.sta into swift').waitFor();
+    const imported = await api.request('GET', '/v1/imports?source=swift', { key: finance });
+    expect(imported.body.data[0]).toMatchObject({ format: 'mt940', charset: 'windows-1250' });
   });
 
   it('lets an auditor read the list without an upload form', { timeout: 60_000 }, async () => {

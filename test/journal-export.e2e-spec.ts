@@ -5,8 +5,9 @@ import { decimalToMinor } from '@ledger/money';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { type AuditedLedger, seedAuditedLedger } from './support/audit-fixtures';
+import { mustConvert } from './support/conversion-fixtures';
 import { ensureHledger, hledger } from './support/hledger';
-import { expectError, getAccount, isoFromNow } from './support/ledger-fixtures';
+import { createAccount, expectError, getAccount, isoFromNow } from './support/ledger-fixtures';
 import {
   bankCsv,
   createSource,
@@ -41,6 +42,19 @@ describe('journal export', () => {
     await ensureHledger();
     api = await startApi();
     ledger = await seedAuditedLedger(api);
+    // A conversion through the API (priced in the export), beside the seed's hand-made FX transaction (not).
+    await createAccount(api, ledger.tenant.adminKey, {
+      code: 'liabilities:wallets:bob:eur',
+      currency: 'EUR',
+      normalBalance: 'credit',
+    });
+    await mustConvert(api, ledger.tenant.posterKey, {
+      from: { account: 'liabilities:wallets:bob', amount: '1000', currency: 'USD' },
+      to: { account: 'liabilities:wallets:bob:eur', currency: 'EUR' },
+      rate: '0.92345',
+      rounding: 'half-up',
+    });
+    ledger.codes.push('liabilities:wallets:bob:eur', 'fx:position:EUR', 'fx:position:USD');
     dir = await mkdtemp(join(tmpdir(), 'ledger-export-'));
   }, 300_000);
   afterAll(async () => {
@@ -72,6 +86,18 @@ describe('journal export', () => {
     expect(text).toMatch(/closing balances/);
     expect(text).toContain('liabilities:wallets:alice:eur  0 EUR = -91.50 EUR');
     expect(text).toContain('assets:bank:bhd  1.234 BHD');
+    // The conversion is a priced one to hledger: 10.00 USD at a total cost of the 9.23 EUR posted.
+    expect(text).toContain('    ; conversion USD to EUR at 0.92345, rounded half-up, remainder 0.45 minor units\n');
+    expect(text).toContain('    liabilities:wallets:bob  10.00 USD @@ 9.23 EUR\n');
+    expect(text).toContain('    fx:position:USD  -10.00 USD @@ 9.23 EUR\n');
+    expect(text).toContain('    fx:position:EUR  9.23 EUR\n    liabilities:wallets:bob:eur  -9.23 EUR\n');
+    expect(text).not.toMatch(/equity:fx:usd {2}-100\.00 USD @@/);
+    expect(text).toContain('fx:position:USD  0 USD = -10.00 USD');
+    const prices = await hledger(['-f', file, '--strict', 'prices', '--costs']);
+    expect(prices).toMatch(/^P \d{4}-\d\d-\d\d USD 0\.9230* EUR$/m);
+    // At cost, the customer's dollars are the euros they bought.
+    const atCost = await hledger(['-f', file, '--strict', 'balance', '--cost', '--flat', '-O', 'csv', 'fx:position']);
+    expect(atCost).toContain('"fx:position:USD","-9.23 EUR"');
   });
 
   it('hledger refuses the file when a closing balance assertion is off by one minor unit', async () => {

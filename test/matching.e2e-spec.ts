@@ -2,15 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { bankTenant, deposit } from './support/bank-fixtures';
-import { DAY_MS, type TestTenant, createAccount, mustPost, seededTenant, sqlRows } from './support/ledger-fixtures';
-import {
-  bankCsv,
-  createSource,
-  financeKey,
-  runReconciliation,
-  statementDay,
-  uploadStatement,
-} from './support/reconciliation-fixtures';
+import { type TestTenant, mustPost, sqlRows } from './support/ledger-fixtures';
+import { bankCsv, runReconciliation, statementDay, uploadStatement } from './support/reconciliation-fixtures';
 
 let api: ApiHarness;
 beforeAll(async () => {

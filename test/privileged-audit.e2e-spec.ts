@@ -93,6 +93,12 @@ describe('privileged routes', () => {
     for (const route of ['POST /v1/webhooks', 'DELETE /v1/webhooks/:id', 'POST /v1/inbound-sources']) {
       expect(routes.find((candidate) => candidate.route === route)?.audited, route).toBeDefined();
     }
+    // Conversions and quotes are a poster's postings, not privileged changes: the conversion's transaction
+    // records its actor (append-only, in the journal) and so does the quote row (fx_quotes.actor). Should
+    // they ever open to admin or finance, they need an audit entry or an exemption like the routes above.
+    for (const route of ['POST /v1/conversions', 'POST /v1/conversions/quotes']) {
+      expect(routes.find((candidate) => candidate.route === route)?.privileged, route).toBe(false);
+    }
   });
 
   it('webhook create, rotate, redeliver, delete and inbound-source creation: entries with their actor', async () => {

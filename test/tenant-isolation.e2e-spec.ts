@@ -47,6 +47,7 @@ interface TenantObjects {
   proofId: string;
   apiKeyId: string;
   ownerRouteId: string;
+  quoteId: string;
 }
 
 /**
@@ -80,6 +81,7 @@ const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string | Record<
   // Signed by the source's secret, not an API key: B cannot sign for A's source.
   '/v1/inbound/{source}': (o) => o.inboundSourceId,
   '/v1/proofs/balances/{account}': (o) => o.accountId,
+  '/v1/conversions/quotes/{id}': (o) => o.quoteId,
 };
 
 /** Routes outside any tenant: the operator's, and public ones. */
@@ -110,6 +112,26 @@ const crossReferences = (o: TenantObjects): Probe[] => [
     refused: (answer) => answer.status === 404 || answer.status === 400,
   },
   { method: 'POST', path: '/v1/transactions', body: transfer(o.accountId, 'assets:bank', '1') },
+  // B's own accounts, so that A's quote is what is looked for (and not found, nor used).
+  {
+    method: 'POST',
+    path: '/v1/conversions',
+    body: {
+      from: { account: 'assets:bank', amount: '100', currency: 'USD' },
+      to: { account: 'assets:bank:eur', currency: 'EUR' },
+      quoteId: o.quoteId,
+    },
+    refused: (answer) => answer.status === 404 && answer.body.error.details.fields?.[0]?.path === 'quoteId',
+  },
+  {
+    method: 'POST',
+    path: '/v1/conversions',
+    body: {
+      from: { account: o.accountId, amount: '100', currency: 'USD' },
+      to: { account: 'assets:bank:eur', currency: 'EUR' },
+      rate: '0.9',
+    },
+  },
   // A batch answers 201 with a result per item: the item that names A's account is refused.
   {
     method: 'POST',
@@ -155,6 +177,8 @@ async function rowsOf(tenantId: string): Promise<string> {
     'matching_rules',
     'api_keys',
     'outbox_events',
+    'fx_quotes',
+    'fx_conversions',
   ];
   const counts = await Promise.all(
     tables.map(async (table) => {
@@ -247,7 +271,14 @@ async function seedTenantA(tenant: TestTenant): Promise<TenantObjects> {
     'SELECT id::text FROM discrepancies WHERE tenant_id = $1 LIMIT 1',
     [tenant.tenantId],
   );
+  const quote = await api.request('POST', '/v1/conversions/quotes', {
+    key: tenant.posterKey,
+    idempotencyKey: randomUUID(),
+    body: { from: { currency: 'USD' }, to: { currency: 'EUR' }, rate: '0.92', ttlSeconds: 3600 },
+  });
+  expect(quote.status, JSON.stringify(quote.body)).toBe(201);
   return {
+    quoteId: quote.body.id,
     accountId: account.id,
     accountCode: 'assets:bank',
     transactionId: posted.id,
@@ -271,6 +302,7 @@ describe('tenant isolation on every route', () => {
     const objectsOfA = await seedTenantA(a);
     const b = await seededTenant(api, 'tenant B');
     await createAccount(api, b.adminKey, { code: 'assets:bank', currency: 'USD', normalBalance: 'debit' });
+    await createAccount(api, b.adminKey, { code: 'assets:bank:eur', currency: 'EUR', normalBalance: 'debit' });
     const keyOfB = await createApiKey(api, b.adminKey, ['admin', 'poster', 'finance', 'auditor']);
     const idsOfA = Object.values(objectsOfA).filter((value) => value !== objectsOfA.accountCode);
     const before = await rowsOf(a.tenantId);

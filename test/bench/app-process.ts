@@ -37,6 +37,8 @@ export async function startApp(options: AppProcessOptions): Promise<AppProcess> 
     // The benches drive one key far past any sane per-key limit on purpose.
     RATE_LIMIT_PER_SECOND: '0',
     NODE_ENV: 'production',
+    // One process, so a kill -9 of it is a crash of the process serving (and its CPU is one process's).
+    API_PROCESSES: '1',
     ...options.settings,
   };
   const child = BuiltProcess.spawn(options.app, BUILT[options.app], { env, nodeArgs: options.nodeArgs });

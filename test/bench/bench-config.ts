@@ -1,9 +1,15 @@
+import { resolve, sep } from 'node:path';
 import { assertDatabaseName } from './bench-database';
 import { WORKLOADS, type WorkloadName } from './workloads';
 
 /** The parts of `npm run bench`, in the order they run; BENCH_SUITES picks some. */
 export const SUITES = ['posting', 'import', 'reconcile'] as const;
 export type SuiteName = (typeof SUITES)[number];
+
+/** The checkout: this file runs from test/bench (tests) or dist/test/bench (`npm run bench`). */
+const REPOSITORY_ROOT = __dirname.includes(`${sep}dist${sep}`)
+  ? resolve(__dirname, '..', '..', '..')
+  : resolve(__dirname, '..', '..');
 
 // Bench settings, read once from the environment so a short run (BENCH_RUNS=1 BENCH_TRANSFERS=500)
 // needs no code change. Every value is bounded: a typo must not start an hour-long run.
@@ -44,6 +50,12 @@ export interface BenchConfig {
   resultsDirectory: string;
   /** Extra node flags for the API child, e.g. --prof to see where its CPU goes (diagnostics only). */
   apiNodeArgs: string[];
+  /** API_PROCESSES of the API child: its CPU figure counts the supervisor and every forked process. */
+  apiProcesses: number;
+  /** Where the shared baselines (bench/plain-sql-baselines.sql) and peers (peers/pgledger) are read from. */
+  sharedDirectory: string;
+  /** Measure plain SQL and pgledger through pgbench beside the API (when pgbench and the files are there). */
+  peers: boolean;
 }
 
 function integerFromEnv(name: string, fallback: number, min: number, max: number): number {
@@ -111,6 +123,9 @@ export function loadBenchConfig(): BenchConfig {
     setupConcurrency: integerFromEnv('BENCH_SETUP_CONCURRENCY', 16, 1, 64),
     resultsDirectory: process.env.BENCH_RESULTS_DIR ?? 'bench-results',
     apiNodeArgs: (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
+    apiProcesses: integerFromEnv('BENCH_API_PROCESSES', 1, 1, 64),
+    sharedDirectory: process.env.BENCH_SHARED_DIR ?? resolve(REPOSITORY_ROOT, '..', 'shared'),
+    peers: process.env.BENCH_PEERS !== '0',
   };
 }
 
@@ -135,5 +150,7 @@ export function describeConfig(config: BenchConfig): Record<string, string | num
     runTimeoutS: config.runTimeoutMs / 1000,
     benchTimeoutS: config.benchTimeoutMs / 1000,
     setupConcurrency: config.setupConcurrency,
+    apiProcesses: config.apiProcesses,
+    peers: config.peers ? config.sharedDirectory : 'off',
   };
 }

@@ -19,6 +19,7 @@ const TICKS_PER_SECOND = clockTicksPerSecond();
 
 interface ProcessTimes {
   comm: string;
+  parentPid: number;
   cpuMs: number;
 }
 
@@ -31,7 +32,7 @@ function readProcessTimes(pid: number): ProcessTimes | undefined {
     const fields = stat.slice(close + 2).split(' ');
     // After comm: state is field 3, utime field 14, stime field 15 (1-based over the whole line).
     const ticks = Number(fields[11]) + Number(fields[12]);
-    return { comm, cpuMs: (ticks * 1000) / TICKS_PER_SECOND };
+    return { comm, parentPid: Number(fields[1]), cpuMs: (ticks * 1000) / TICKS_PER_SECOND };
   } catch {
     return undefined;
   }
@@ -61,8 +62,13 @@ function servesDatabase(pid: number, databaseName: string): boolean {
   }
 }
 
+/**
+ * `apiPid`'s CPU counts its child processes too (API_PROCESSES above 1: the supervisor forks the API
+ * processes); pass -1 when there is no API process to read.
+ */
 export function takeCpuSnapshot(apiPid: number, databaseName: string): CpuSnapshot {
   const postgresByPid = new Map<number, number>();
+  let apiChildrenMs = 0;
   let available = true;
   try {
     for (const name of readdirSync('/proc')) {
@@ -70,6 +76,7 @@ export function takeCpuSnapshot(apiPid: number, databaseName: string): CpuSnapsh
       const times = readProcessTimes(Number(name));
       if (times?.comm === 'postgres' && servesDatabase(Number(name), databaseName))
         postgresByPid.set(Number(name), times.cpuMs);
+      if (times !== undefined && times.parentPid === apiPid) apiChildrenMs += times.cpuMs;
     }
   } catch {
     available = false;
@@ -77,7 +84,7 @@ export function takeCpuSnapshot(apiPid: number, databaseName: string): CpuSnapsh
   const api = readProcessTimes(apiPid);
   const own = process.cpuUsage();
   return {
-    apiNodeMs: api?.cpuMs ?? Number.NaN,
+    apiNodeMs: api === undefined ? Number.NaN : api.cpuMs + apiChildrenMs,
     postgresByPid,
     benchClientMs: (own.user + own.system) / 1000,
     available: available && api !== undefined,
@@ -100,4 +107,42 @@ export function cpuSpentBetween(before: CpuSnapshot, after: CpuSnapshot): CpuSpe
     postgresMs: available ? postgresMs : Number.NaN,
     benchClientMs: after.benchClientMs - before.benchClientMs,
   };
+}
+
+const BACKEND_SAMPLE_INTERVAL_MS = 50;
+
+/**
+ * CPU of the backends serving `databaseName` whose connections open and close inside the measured span
+ * (pgbench's): a snapshot after the run cannot read an exited backend, so the backends are read every
+ * 50 ms and each one's last reading counts (from its start: the connection's own set-up is included,
+ * and up to one interval of its last work may be missed).
+ */
+export class BackendCpuSampler {
+  private readonly lastByPid = new Map<number, number>();
+  private readonly before: Map<number, number>;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly databaseName: string) {
+    this.before = takeCpuSnapshot(-1, databaseName).postgresByPid;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.sample(), BACKEND_SAMPLE_INTERVAL_MS);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.sample();
+  }
+
+  /** Milliseconds of CPU the backends spent since the sampler was made. */
+  totalCpuMs(): number {
+    let total = 0;
+    for (const [pid, cpuMs] of this.lastByPid) total += cpuMs - (this.before.get(pid) ?? 0);
+    return total;
+  }
+
+  private sample(): void {
+    for (const [pid, cpuMs] of takeCpuSnapshot(-1, this.databaseName).postgresByPid) this.lastByPid.set(pid, cpuMs);
+  }
 }

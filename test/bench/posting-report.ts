@@ -14,7 +14,15 @@ export interface Cell {
   summary: CellSummary;
 }
 
-const MODE_LABELS: Record<Mode, string> = { api: 'API (HTTP)', sql: 'plain SQL' };
+const MODE_LABELS: Record<Mode, string> = {
+  api: 'API (HTTP)',
+  sql: 'plain SQL (Node pg)',
+  pgbench: 'plain SQL (pgbench)',
+  pgledger: 'pgledger (pgbench)',
+};
+
+/** Issue 19's targets against what a user would pick instead (measured by pgbench in the same run). */
+const PEER_TARGETS = { singleVsPgbench: 0.5, singleVsPgledger: 0.7, hotVsPgbench: 0.5, p99Times: 3, batch100: 0.4 };
 
 /** The issue's target for batched posting: API transfers/s at least this share of plain SQL's. */
 const BATCH_TARGET_RATIO = 0.7;
@@ -118,6 +126,70 @@ function batchRatiosTable(cells: readonly Cell[], concurrencies: readonly number
   return [...lines, ''];
 }
 
+function verdict(value: number, target: number, atMost = false): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  const met = atMost ? value <= target : value >= target;
+  return `${value.toFixed(2)}x (${atMost ? '<=' : '>='} ${target}: ${met ? 'met' : 'NOT met'})`;
+}
+
+/** The API beside pgbench's plain SQL and pgledger, cell by cell, with the targets. */
+function peersTable(cells: readonly Cell[]): string[] {
+  const find = finder(cells);
+  const keys = [
+    ...new Set(cells.filter((cell) => cell.mode === 'pgbench').map((c) => `${c.workload}|${c.concurrency}`)),
+  ];
+  if (keys.length === 0) return [];
+  const lines = [
+    '| workload | clients | API transfers/s | pgbench plain SQL | pgledger | API/plain SQL | API/pgledger | ' +
+      'p99 ms: API / plain SQL | API p99 / plain SQL p99 | API CPU ms/transfer |',
+    '|---|---:|---:|---:|---:|---|---|---|---|---:|',
+  ];
+  for (const key of keys) {
+    const [workload, clients] = key.split('|') as [WorkloadName, string];
+    const concurrency = Number(clients);
+    const api = find(workload, concurrency, 'api');
+    const plain = find(workload, concurrency, 'pgbench');
+    const pgledger = find(workload, concurrency, 'pgledger');
+    const share = (peer: typeof api) =>
+      api !== undefined && peer !== undefined && peer.transfersPerSecond > 0
+        ? api.transfersPerSecond / peer.transfersPerSecond
+        : Number.NaN;
+    const plainTarget =
+      workload === 'hot'
+        ? PEER_TARGETS.hotVsPgbench
+        : workload === 'batch100'
+          ? PEER_TARGETS.batch100
+          : workload === 'uncontended'
+            ? PEER_TARGETS.singleVsPgbench
+            : Number.NaN;
+    const p99Share = api !== undefined && plain !== undefined ? api.p99LatencyMs / plain.p99LatencyMs : Number.NaN;
+    const single = workload === 'uncontended';
+    const rate = (summary: typeof api) => fixed(summary?.transfersPerSecond ?? Number.NaN, 0);
+    const p99 = (summary: typeof api) => fixed(summary?.p99LatencyMs ?? Number.NaN, 2);
+    const columns = [
+      workload,
+      concurrency,
+      rate(api),
+      rate(plain),
+      rate(pgledger),
+      Number.isNaN(plainTarget) ? fixed(share(plain), 2) : verdict(share(plain), plainTarget),
+      single ? verdict(share(pgledger), PEER_TARGETS.singleVsPgledger) : fixed(share(pgledger), 2),
+      `${p99(api)} / ${p99(plain)}`,
+      single ? verdict(p99Share, PEER_TARGETS.p99Times, true) : fixed(p99Share, 2),
+      fixed(api?.cpuMsPerTransfer.apiNode ?? Number.NaN, 3),
+    ];
+    lines.push(`| ${columns.join(' | ')} |`);
+  }
+  return [
+    'Against what a user would pick instead, in the same run: plain SQL transfers of the same shape (the shared',
+    "baselines file) and pgledger's transfer function, each driven by pgbench on a database of its own (1,000",
+    "accounts; the API's tenant has BENCH_WALLETS wallets). Batches: the baselines file's batch function.",
+    '',
+    ...lines,
+    '',
+  ];
+}
+
 export function renderPostingSection(
   cells: readonly Cell[],
   checks: readonly BooksCheck[],
@@ -134,6 +206,7 @@ export function renderPostingSection(
     '',
     ...resultsTable(cells),
     '',
+    ...peersTable(cells),
     ...ratiosTable(cells, config.concurrencies),
     ...batchRatiosTable(cells, config.batchConcurrencies),
     'Books checks (after setup and after each workload):',

@@ -17,10 +17,32 @@ import { ActivitySampler, type ConnectionStates } from './pg-activity';
 import type { Cell } from './posting-report';
 import { SQL_APPLICATION_NAME, runSqlLoad } from './sql-load';
 import { type RunSummary, summarizeCell, summarizeRun } from './stats';
-import { type Fixture, MODES, type Mode, TRANSFERS_PER_REQUEST, type WorkloadName, isBatchWorkload } from './workloads';
+import { type Peers, peerMeasures, runPeer, setUpPeers, tearDownPeers } from './pgbench-peers';
+import {
+  type Fixture,
+  MODES,
+  type Mode,
+  PEER_MODES,
+  type PeerMode,
+  TRANSFERS_PER_REQUEST,
+  type WorkloadName,
+  isBatchWorkload,
+} from './workloads';
 
 /** Which pg_stat_activity rows belong to a mode: the API's own pool calls itself 'ledger'. */
-const APPLICATION_NAMES: Record<Mode, string> = { api: 'ledger', sql: SQL_APPLICATION_NAME };
+const APPLICATION_NAMES: Record<(typeof MODES)[number], string> = { api: 'ledger', sql: SQL_APPLICATION_NAME };
+
+/** pgbench's connections are its own, on the peer's database: their states are not sampled. */
+const NOT_SAMPLED: ConnectionStates = {
+  waitingForClient: Number.NaN,
+  lockWait: Number.NaN,
+  executing: Number.NaN,
+  samples: 0,
+};
+
+function isPeerMode(mode: Mode): mode is PeerMode {
+  return (PEER_MODES as readonly Mode[]).includes(mode);
+}
 
 interface BenchContext {
   config: BenchConfig;
@@ -31,7 +53,31 @@ interface BenchContext {
   monitor: pg.Pool;
   apiFixture: ApiFixture;
   sqlFixture: Fixture;
+  peers: Peers;
   checks: BooksCheck[];
+}
+
+/** The modes a workload is measured in: the API, the bench's own SQL, and the peers that can run it. */
+function modesOf(context: BenchContext, workload: WorkloadName): Mode[] {
+  return [...MODES, ...PEER_MODES.filter((mode) => peerMeasures(context.peers, mode, workload))];
+}
+
+async function measurePeerRun(
+  context: BenchContext,
+  workload: WorkloadName,
+  concurrency: number,
+  mode: PeerMode,
+  transfers: number,
+): Promise<RunSummary> {
+  await context.monitor.query('CHECKPOINT');
+  const run = await runPeer(context.peers, mode, workload, concurrency, transfers, context.config.runTimeoutMs);
+  const perTransfer = (cpuMs: number) =>
+    run.result.transfersCreated > 0 ? cpuMs / run.result.transfersCreated : Number.NaN;
+  return summarizeRun(
+    run.result,
+    { apiNode: Number.NaN, postgres: perTransfer(run.cpuMs.postgres), benchClient: perTransfer(run.cpuMs.benchClient) },
+    NOT_SAMPLED,
+  );
 }
 
 async function measureRun(
@@ -41,10 +87,11 @@ async function measureRun(
   mode: Mode,
   transfers: number,
 ): Promise<RunSummary> {
+  if (isPeerMode(mode)) return measurePeerRun(context, workload, concurrency, mode, transfers);
   const { config } = context;
   // Every run starts right after a checkpoint, so no run pays for another run's dirty pages.
   await context.monitor.query('CHECKPOINT');
-  const sampler = new ActivitySampler(context.monitor, APPLICATION_NAMES[mode]);
+  const sampler = new ActivitySampler(context.monitor, APPLICATION_NAMES[mode as (typeof MODES)[number]]);
   // Snapshots around the timed loop only: the SQL mode's connections are opened before it and closed
   // after it, and a backend that has exited can no longer be read from /proc.
   let before: CpuSnapshot | undefined;
@@ -109,7 +156,7 @@ async function warmUp(context: BenchContext, workload: WorkloadName): Promise<vo
   const transfers = batch ? config.batchWarmupTransfers : config.warmupTransfers;
   if (transfers === 0) return;
   const concurrency = Math.max(...(batch ? config.batchConcurrencies : config.concurrencies));
-  for (const mode of MODES) {
+  for (const mode of modesOf(context, workload)) {
     context.log(
       describeRun(
         `warm-up ${workload} ${mode} (not reported)`,
@@ -129,23 +176,24 @@ async function measureAll(context: BenchContext): Promise<Cell[]> {
     singleWarmedUp ||= !batch;
     const transfers = batch ? config.batchTransfersPerRun : config.transfersPerRun;
     for (const concurrency of batch ? config.batchConcurrencies : config.concurrencies) {
-      const runs: Record<Mode, RunSummary[]> = { api: [], sql: [] };
+      const modes = modesOf(context, workload);
+      const runs = new Map<Mode, RunSummary[]>(modes.map((mode) => [mode, []]));
       for (let run = 0; run < config.runCount; run++) {
         // Alternate the order of the modes, so drift in machine noise hits all modes alike.
-        const order = run % 2 === 0 ? MODES : [...MODES].reverse();
+        const order = run % 2 === 0 ? modes : [...modes].reverse();
         for (const mode of order) {
           const summary = await measureRun(context, workload, concurrency, mode, transfers);
-          runs[mode].push(summary);
+          runs.get(mode)!.push(summary);
           context.log(describeRun(`${workload} c=${concurrency} ${mode} run ${run + 1}/${config.runCount}`, summary));
         }
       }
-      for (const mode of MODES)
+      for (const mode of modes)
         cells.push({
           workload,
           concurrency,
           mode,
           transfersPerRequest: TRANSFERS_PER_REQUEST[workload],
-          summary: summarizeCell(runs[mode]),
+          summary: summarizeCell(runs.get(mode)!),
         });
     }
     await verify(context, `${workload} workload`);
@@ -168,7 +216,11 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
   const monitor = benchPool(databaseUrl, 2, 'ledger-bench-monitor');
   // Whatever ends this process (timeout, an exception), the API child goes with it (built-process.ts).
   let api: AppProcess | undefined;
+  let peers: Peers | undefined;
   try {
+    peers = config.peers ? await setUpPeers(config, log) : { databases: {}, scriptsDirectory: '' };
+    const peerNames = Object.keys(peers.databases);
+    if (peerNames.length > 0) log(`peers loaded beside the API: ${peerNames.join(', ')}`);
     const operatorToken = `bench-operator-${randomBytes(12).toString('hex')}`;
     api = await startApp({
       app: 'api',
@@ -177,6 +229,7 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
       adminToken: operatorToken,
       poolSize: config.apiPoolSize,
       nodeArgs: config.apiNodeArgs,
+      settings: { API_PROCESSES: String(config.apiProcesses) },
     });
     log(`API started (pid ${api.process.pid}) at ${api.baseUrl} on database ${databaseName}`);
     const setupStartedMs = Date.now();
@@ -188,7 +241,17 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
       `setup: 2 tenants x ${config.walletCount} funded wallets in ` +
         `${((Date.now() - setupStartedMs) / 1000).toFixed(1)} s`,
     );
-    const context: BenchContext = { config, log, databaseUrl, api, monitor, apiFixture, sqlFixture, checks: [] };
+    const context: BenchContext = {
+      config,
+      log,
+      databaseUrl,
+      api,
+      monitor,
+      apiFixture,
+      sqlFixture,
+      peers,
+      checks: [],
+    };
     await verify(context, 'setup');
     const cells = await measureAll(context);
     return { cells, checks: context.checks };
@@ -197,6 +260,7 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
     throw error;
   } finally {
     await api?.process.stop();
+    if (peers !== undefined && peers.scriptsDirectory !== '') await tearDownPeers(peers, config);
     await monitor.end().catch(() => undefined);
     if (!config.keepDatabases) await dropDatabase(config.adminDatabaseUrl, databaseName);
   }

@@ -2,8 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 
 export type WorkloadName = 'uncontended' | 'hot' | 'batch100' | 'batch1000';
 export const WORKLOADS: readonly WorkloadName[] = ['uncontended', 'hot', 'batch100', 'batch1000'];
-export type Mode = 'api' | 'sql';
-export const MODES: readonly Mode[] = ['api', 'sql'];
+/** pgbench driving plain SQL (the shared baselines) and pgledger's function (pgbench-peers.ts). */
+export type PeerMode = 'pgbench' | 'pgledger';
+export const PEER_MODES: readonly PeerMode[] = ['pgbench', 'pgledger'];
+/** api: the API over HTTP; sql: plain SQL issued by this process over pg (the bench's own baseline). */
+export type Mode = 'api' | 'sql' | PeerMode;
+export const MODES = ['api', 'sql'] as const;
 
 /** Transfers per request: 1 for the single-transfer workloads, else the batch size. */
 export const TRANSFERS_PER_REQUEST: Record<WorkloadName, number> = {

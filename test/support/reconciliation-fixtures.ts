@@ -20,7 +20,7 @@ export function financeKey(api: ApiHarness, tenant: TestTenant): Promise<string>
 export async function createSource(
   api: ApiHarness,
   key: string,
-  body: { name: string; account: string; format: string },
+  body: { name: string; account: string; format?: string },
 ): Promise<void> {
   const created = await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body });
   expect(created.status, JSON.stringify(created.body)).toBe(201);

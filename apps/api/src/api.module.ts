@@ -12,6 +12,7 @@ import { OutboxModule, WebhooksModule } from '@ledger/outbox';
 import { ProofsModule } from '@ledger/proofs';
 import { ExportsModule } from '@ledger/exports';
 import { AccountsController } from './controllers/accounts.controller';
+import { ConversionsController } from './controllers/conversions.controller';
 import { ApiKeysController } from './controllers/api-keys.controller';
 import { EventsController } from './controllers/events.controller';
 import { ExportsController } from './controllers/exports.controller';
@@ -91,6 +92,7 @@ export class ApiModule {
         ApiKeysController,
         AccountsController,
         TransactionsController,
+        ConversionsController,
         EventsController,
         SourcesController,
         ImportsController,

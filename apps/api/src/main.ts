@@ -5,6 +5,7 @@ import { type AppConfig, loadConfig, newOperatorToken, readOrCreateSecret, signi
 import { openMigratedDatabase } from '@ledger/db';
 // `npm start` runs the worker's jobs in this process too (embedded mode has one database connection).
 import { JobsModule } from '@ledger/jobs';
+import { type ApiProcessPlace, apiProcessPlace, isApiSupervisor, superviseApiProcesses } from './api-cluster';
 import { createApiApp } from './create-api-app';
 import { loadDemoDataOnce } from './demo/demo-data';
 
@@ -26,13 +27,17 @@ async function demoKey(config: AppConfig, app: Parameters<typeof loadDemoDataOnc
   return readOrCreateSecret(config.dataDir, 'demo-api-key', () => demo.posterKey);
 }
 
-/** Finish in-flight requests, stop the jobs, then close the database (the embedded one flushes to disk). */
-function closeOnSignal(close: () => Promise<void>): void {
+/**
+ * Finish in-flight requests, stop the jobs, then close the database (the embedded one flushes to disk).
+ * A forked API process hears SIGTERM from its supervisor, which says so once for all; if the supervisor
+ * is killed, node:cluster ends the forked processes at once (the port was the supervisor's).
+ */
+function closeOnSignal(place: ApiProcessPlace, close: () => Promise<void>): void {
   let closing = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
-    console.log(`${signal}: shutting down`);
+    if (!place.supervised) console.log(`${signal}: shutting down`);
     close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -45,17 +50,36 @@ function closeOnSignal(close: () => Promise<void>): void {
   process.once('SIGTERM', onSignal);
 }
 
+/** Several API processes: migrate once here, then fork them and watch them (api-cluster.ts). */
+async function supervise(config: AppConfig): Promise<void> {
+  const { database, applied } = await openMigratedDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: 1,
+  });
+  await database.close();
+  console.log(
+    `database: PostgreSQL; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}; ` +
+      `starting ${config.apiProcesses} API processes`,
+  );
+  await superviseApiProcesses(config.apiProcesses);
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (isApiSupervisor(config.apiProcesses)) return supervise(config);
+  const place = apiProcessPlace(config.apiProcesses);
   const mode = config.databaseUrl === undefined ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
   const { database, applied } = await openMigratedDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
   });
-  console.log(
-    `database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`,
-  );
+  if (!place.supervised) {
+    console.log(
+      `database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`,
+    );
+  }
   const token = await operatorToken(config);
   // The console is built beside the compiled API: dist/apps/console next to dist/apps/api.
   const consoleDir = resolve(__dirname, '..', '..', 'console');
@@ -72,30 +96,35 @@ async function main(): Promise<void> {
     metrics: config.metrics,
     proofsPerMinuteMax: config.proofsPerMinuteMax,
   });
-  const worker = config.workerInProcess
-    ? await NestFactory.createApplicationContext(
-        JobsModule.forRoot(database, {
-          reconcileCron: config.reconcileCron,
-          runLeaseSeconds: config.reconcileRunLeaseSeconds,
-          events: config.events,
-        }),
-        { logger: ['error', 'warn'] },
-      )
-    : undefined;
+  // Of several API processes, the first alone runs the jobs and loads the demo, as one process would.
+  const first = place.index === 0;
+  const worker =
+    config.workerInProcess && first
+      ? await NestFactory.createApplicationContext(
+          JobsModule.forRoot(database, {
+            reconcileCron: config.reconcileCron,
+            runLeaseSeconds: config.reconcileRunLeaseSeconds,
+            events: config.events,
+          }),
+          { logger: ['error', 'warn'] },
+        )
+      : undefined;
   await worker?.init();
-  closeOnSignal(async () => {
+  closeOnSignal(place, async () => {
     await app.close();
     await worker?.close();
     await database.close();
   });
-  const key = await demoKey(config, app);
+  const key = first ? await demoKey(config, app) : undefined;
   await app.listen(config.port, config.host);
+  if (!first) return;
   const base = `http://${config.host}:${config.port}`;
   const lines = [
     `Ledger is running at ${base}`,
     `  console:             ${base}/console/`,
     `  API docs (OpenAPI):  ${base}/docs`,
     `  health:              ${base}/health`,
+    ...(place.count > 1 ? [`  API processes:       ${place.count} on this port`] : []),
     ...(token && config.databaseUrl === undefined
       ? [`  operator token:      ${token}   (creates tenants: POST /v1/tenants)`]
       : []),

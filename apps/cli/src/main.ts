@@ -124,12 +124,16 @@ keys
 program
   .command('import <file>')
   .description(
-    'import a statement file for a source (camt053, mt940, csv:<profile>, or interim: camt052, camt054, mt942); ' +
-      'refused whole if any line is bad',
+    'import a statement file for a source (camt053, camt052, camt054, mt940, mt942, bai2, csv:<profile>; ' +
+      'camt052, camt054 and mt942 are interim); refused whole if any line is bad',
   )
   .requiredOption('--tenant <id>', 'tenant id')
   .requiredOption('--source <name>', "the statement source's name")
-  .option('--format <format>', "camt053, camt052, camt054, mt940, mt942 or csv:<profile> (default: the source's)")
+  .option(
+    '--format <format>',
+    'camt053, camt052, camt054, mt940, mt942, bai2 or csv:<profile> ' +
+      "(default: the source's; where it has none, recognised from the file)",
+  )
   .action(async (file: string, options: { tenant: string; source: string; format?: string }) => {
     const size = (await stat(file)).size;
     const bar = new ProgressBar(basename(file), size);
@@ -146,7 +150,7 @@ program
     ).finally(() => bar.finish());
     const view = result.import;
     console.log(
-      `${result.created ? 'imported' : 'already imported'}: ${view.id}, ${view.lines} lines ` +
+      `${result.created ? 'imported' : 'already imported'}: ${view.id} as ${view.format}, ${view.lines} lines ` +
         `(${view.duplicates} already known), ${view.statements.length} statement(s)`,
     );
     for (const warning of view.warnings) console.log(`warning: ${warning}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { availableParallelism } from 'node:os';
+import { API_PROCESSES_MAX, ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('defaults to the embedded database with the worker in process and demo data', () => {
@@ -17,6 +18,21 @@ describe('loadConfig', () => {
       workerInProcess: false,
       demoData: false,
     });
+  });
+
+  it('runs one API process unless production on PostgreSQL (one per core) or API_PROCESSES says', () => {
+    const url = 'postgresql://postgres@127.0.0.1/ledger';
+    expect(loadConfig({}).apiProcesses).toBe(1);
+    expect(loadConfig({ DATABASE_URL: url }).apiProcesses).toBe(1);
+    expect(loadConfig({ DATABASE_URL: url, NODE_ENV: 'production' }).apiProcesses).toBe(
+      Math.min(availableParallelism(), API_PROCESSES_MAX),
+    );
+    expect(loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', API_PROCESSES: '3' }).apiProcesses).toBe(3);
+    expect(loadConfig({ API_PROCESSES: '1' }).apiProcesses).toBe(1);
+    // The embedded database is one process's: a second could not open it.
+    expect(() => loadConfig({ API_PROCESSES: '2' })).toThrow(/API_PROCESSES above 1 needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: url, API_PROCESSES: '0' })).toThrow(/API_PROCESSES/);
+    expect(() => loadConfig({ DATABASE_URL: url, API_PROCESSES: '65' })).toThrow(/API_PROCESSES/);
   });
 
   it('gives a silent reconciliation run up after ten minutes, or the lease set', () => {
@@ -48,7 +64,7 @@ describe('loadConfig', () => {
     expect(
       loadConfig({ NATS_URL: 'nats://127.0.0.1:4222', LEDGER_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).events,
     ).toMatchObject({
-      nats: { url: 'nats://127.0.0.1:4222', stream: 'LEDGER', subjectPrefix: 'ledger' },
+      nats: { url: 'nats://127.0.0.1:4222', stream: 'LEDGER', subjectPrefix: 'ledger', replicas: 1 },
       webhooks: { allowPrivateTargets: true },
     });
     expect(() => loadConfig({ LEDGER_WEBHOOK_ATTEMPTS_MAX: '0' })).toThrow(/LEDGER_WEBHOOK_ATTEMPTS_MAX/);

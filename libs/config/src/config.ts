@@ -1,6 +1,10 @@
+import { availableParallelism } from 'node:os';
 import cron from 'node-cron';
 import { z } from 'zod';
 import { EDGE_SETTINGS, type EdgeConfig, edgeConfigOf } from './edge-config';
+
+/** API processes one start may run on its port (node:cluster); more would only add contention. */
+export const API_PROCESSES_MAX = 64;
 
 // The one place that reads process.env: validated once at boot, passed explicitly afterwards.
 const configSchema = z.object({
@@ -8,6 +12,8 @@ const configSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   LEDGER_DATA_DIR: z.string().min(1).default('./.data'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  API_PROCESSES: z.coerce.number().int().min(1).max(API_PROCESSES_MAX).optional(),
+  NODE_ENV: z.string().optional(),
   HOST: z.string().min(1).default('127.0.0.1'),
   LEDGER_ADMIN_TOKEN: z.string().min(16).optional(),
   NATS_URL: z.string().optional(),
@@ -15,6 +21,7 @@ const configSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
     .default('LEDGER'),
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   NATS_SUBJECT_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
@@ -81,7 +88,11 @@ export interface MetricsConfig {
 /** How events leave: the relay (NATS or none), the outbox's upkeep and webhooks. */
 export interface EventDeliveryConfig {
   /** Undefined: no broker; events stay in the pull feed and go to webhooks. */
-  nats: { url: string; stream: string; subjectPrefix: string } | undefined;
+  /**
+   * `url`: one server, or a comma-separated list of a cluster's servers (any reachable one is used);
+   * `replicas`: the stream's copies when it is created (a JetStream cluster keeps it on that many servers).
+   */
+  nats: { url: string; stream: string; subjectPrefix: string; replicas: number } | undefined;
   outboxRetentionHours: number;
   /** An unpublished event older than this makes /health warn (a stuck relay). */
   outboxLagWarnSeconds: number;
@@ -122,6 +133,11 @@ export interface AppConfig {
   dataDir: string;
   port: number;
   host: string;
+  /**
+   * API processes serving the one port (node:cluster), all stateless. Default: one per core in production
+   * (NODE_ENV=production with DATABASE_URL), else one; the embedded database allows only one.
+   */
+  apiProcesses: number;
   adminToken: string | undefined;
   natsUrl: string | undefined;
   reconcileCron: string;
@@ -146,6 +162,11 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+function defaultApiProcesses(embedded: boolean, nodeEnvironment: string | undefined): number {
+  if (embedded || nodeEnvironment !== 'production') return 1;
+  return Math.min(availableParallelism(), API_PROCESSES_MAX);
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
@@ -154,12 +175,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const values = parsed.data;
   const embedded = values.DATABASE_URL === undefined;
+  if (embedded && values.API_PROCESSES !== undefined && values.API_PROCESSES > 1) {
+    throw new ConfigError(
+      'invalid configuration: API_PROCESSES above 1 needs DATABASE_URL: the embedded database lives in one process',
+    );
+  }
   return {
     databaseUrl: values.DATABASE_URL,
     databasePoolSize: values.DATABASE_POOL_SIZE,
     dataDir: values.LEDGER_DATA_DIR,
     port: values.PORT,
     host: values.HOST,
+    apiProcesses: values.API_PROCESSES ?? defaultApiProcesses(embedded, values.NODE_ENV),
     adminToken: values.LEDGER_ADMIN_TOKEN,
     natsUrl: values.NATS_URL,
     reconcileCron: values.RECONCILE_CRON,
@@ -168,7 +195,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       nats:
         values.NATS_URL === undefined
           ? undefined
-          : { url: values.NATS_URL, stream: values.NATS_STREAM, subjectPrefix: values.NATS_SUBJECT_PREFIX },
+          : {
+              url: values.NATS_URL,
+              stream: values.NATS_STREAM,
+              subjectPrefix: values.NATS_SUBJECT_PREFIX,
+              replicas: values.NATS_STREAM_REPLICAS,
+            },
       outboxRetentionHours: values.LEDGER_OUTBOX_RETENTION_HOURS,
       outboxLagWarnSeconds: values.LEDGER_OUTBOX_LAG_WARN_SECONDS,
       webhooks: {

@@ -80,6 +80,31 @@ export class ExportJournalUseCase {
   }
 }
 
+/** What a conversion's metadata says of it, if the transaction is one (see the ledger's conversion item). */
+function conversionOf(metadata: Record<string, unknown>): ExportedTransaction['conversion'] {
+  const recorded = metadata.conversion as
+    | {
+        from?: { currency?: unknown };
+        to?: { currency?: unknown };
+        rate?: unknown;
+        rounding?: unknown;
+        remainder?: unknown;
+      }
+    | undefined;
+  if (typeof recorded !== 'object' || recorded === null) return null;
+  const { from, to, rate, rounding, remainder } = recorded;
+  const texts = [from?.currency, to?.currency, rate, rounding, remainder];
+  if (!texts.every((text) => typeof text === 'string')) return null;
+  const [fromCurrency, toCurrency] = texts as string[];
+  return {
+    fromCurrency: fromCurrency!,
+    toCurrency: toCurrency!,
+    rate: rate as string,
+    rounding: rounding as string,
+    remainder: remainder as string,
+  };
+}
+
 function exported(link: StoredLink, stripe: number, codes: ReadonlyMap<string, string>): ExportedTransaction {
   return {
     id: link.transactionId,
@@ -92,6 +117,7 @@ function exported(link: StoredLink, stripe: number, codes: ReadonlyMap<string, s
     description: link.description,
     holdId: link.holdId,
     reversesId: link.reversesId,
+    conversion: conversionOf(link.metadata),
     entries: [...link.entries]
       .sort((left, right) => left.leg - right.leg)
       .map((entry) => {

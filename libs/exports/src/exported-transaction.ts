@@ -10,6 +10,8 @@ export interface ExportedTransaction {
   description: string | null;
   holdId: string | null;
   reversesId: string | null;
+  /** A currency conversion, as its metadata records it; null for every other transaction. */
+  conversion: { fromCurrency: string; toCurrency: string; rate: string; rounding: string; remainder: string } | null;
   entries: {
     leg: number;
     account: string;

@@ -14,6 +14,7 @@ const transaction: ExportedTransaction = {
   description: 'line one\nline two; "quoted", done',
   holdId: null,
   reversesId: null,
+  conversion: null,
   entries: [
     { leg: 0, account: 'assets:bank', direction: 'debit', pending: false, amountMinor: 1005n, currency: 'USD' },
     { leg: 1, account: 'liabilities:alice', direction: 'credit', pending: false, amountMinor: 1005n, currency: 'USD' },
@@ -36,6 +37,59 @@ describe('hledger format', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('prices the from-currency postings of a conversion with the posted to amount, and only a conversion', () => {
+    const conversion: ExportedTransaction = {
+      ...transaction,
+      externalRef: 'fx-1',
+      description: null,
+      conversion: { fromCurrency: 'EUR', toCurrency: 'USD', rate: '1.08230', rounding: 'half-even', remainder: '0' },
+      entries: [
+        { leg: 0, account: 'alice:eur', direction: 'debit', pending: false, amountMinor: 10000n, currency: 'EUR' },
+        {
+          leg: 1,
+          account: 'fx:position:EUR',
+          direction: 'credit',
+          pending: false,
+          amountMinor: 10000n,
+          currency: 'EUR',
+        },
+        {
+          leg: 2,
+          account: 'fx:position:USD',
+          direction: 'debit',
+          pending: false,
+          amountMinor: 10823n,
+          currency: 'USD',
+        },
+        { leg: 3, account: 'alice:usd', direction: 'credit', pending: false, amountMinor: 10823n, currency: 'USD' },
+      ],
+    };
+    expect(hledgerTransaction(conversion)).toBe(
+      [
+        '2026-11-29 * (0191a1b2-0000-7000-8000-000000000001) fx-1',
+        `    ; posted, journal stripe 3 seq 7 hash ${'ab'.repeat(32)}`,
+        '    ; conversion EUR to USD at 1.08230, rounded half-even, remainder 0 minor units',
+        '    alice:eur  100.00 EUR @@ 108.23 USD',
+        '    fx:position:EUR  -100.00 EUR @@ 108.23 USD',
+        '    fx:position:USD  108.23 USD',
+        '    alice:usd  -108.23 USD',
+        '',
+        '',
+      ].join('\n'),
+    );
+    // Metadata naming currencies the entries do not have, or entries of another shape: no price.
+    const claimed = {
+      ...transaction,
+      conversion: { ...conversion.conversion!, fromCurrency: 'EUR', toCurrency: 'JPY' },
+    };
+    expect(hledgerTransaction(claimed)).toBe(hledgerTransaction(transaction));
+    const uneven = {
+      ...conversion,
+      entries: conversion.entries.map((e) => (e.leg === 1 ? { ...e, amountMinor: 1n } : e)),
+    };
+    expect(hledgerTransaction(uneven)).not.toContain('@@');
   });
 
   it('leaves out a hold (pending entries only), names a capture, and declares what --strict needs', () => {

@@ -3,7 +3,9 @@ import type { ClosingBalance, ExportedTransaction } from './exported-transaction
 
 // hledger's journal format (https://hledger.org/hledger.html#journal-format). Amounts are exact
 // decimals of the minor units; a debit is positive, a credit negative, so every currency of a
-// transaction sums to zero on its own and no exchange rate is ever needed.
+// transaction sums to zero on its own and no exchange rate is needed to balance it. A conversion
+// still carries its price, so that hledger knows it as one: each posting in the `from` currency has
+// the total cost `@@ <to amount>` (the rounded amount the ledger posted, so the costs balance exactly).
 
 function amount(amountMinor: bigint, currency: string): string {
   return formatMoney(amountMinor, currency);
@@ -41,6 +43,26 @@ export function hledgerPreamble(title: string, accounts: readonly ClosingBalance
   return `${lines.join('\n')}\n\n`;
 }
 
+type Entry = ExportedTransaction['entries'][number];
+
+/**
+ * The total cost of each `from` posting of a conversion, when its posted entries have the shape a
+ * conversion posts (two of each currency, of one amount each); otherwise none, and it is exported as
+ * any transaction. The cost comes from the entries, never from the metadata alone.
+ */
+export function conversionCosts(transaction: ExportedTransaction, posted: readonly Entry[]): Map<number, string> {
+  const costs = new Map<number, string>();
+  const conversion = transaction.conversion;
+  if (conversion === null) return costs;
+  const from = posted.filter((entry) => entry.currency === conversion.fromCurrency);
+  const to = posted.filter((entry) => entry.currency === conversion.toCurrency);
+  const oneAmount = (entries: readonly Entry[]) =>
+    entries.length === 2 && entries[0]!.amountMinor === entries[1]!.amountMinor;
+  if (from.length + to.length !== posted.length || !oneAmount(from) || !oneAmount(to)) return costs;
+  for (const entry of from) costs.set(entry.leg, ` @@ ${amount(to[0]!.amountMinor, conversion.toCurrency)}`);
+  return costs;
+}
+
 /** One transaction with its posted entries; undefined when it has none (a hold, a void, an expiry). */
 export function hledgerTransaction(transaction: ExportedTransaction): string | undefined {
   const posted = transaction.entries.filter((entry) => !entry.pending);
@@ -48,13 +70,21 @@ export function hledgerTransaction(transaction: ExportedTransaction): string | u
   const description =
     oneLine([transaction.externalRef, transaction.description].filter((part) => part).join(' - ')) ||
     relation(transaction);
+  const costs = conversionCosts(transaction, posted);
+  const conversion = transaction.conversion;
   const lines = [
     `${isoDate(transaction.effectiveAt)} * (${transaction.id}) ${description}`,
     `    ; ${relation(transaction)}, journal stripe ${transaction.stripe} seq ${transaction.seq} ` +
       `hash ${transaction.hash}`,
+    ...(costs.size > 0 && conversion !== null
+      ? [
+          `    ; conversion ${conversion.fromCurrency} to ${conversion.toCurrency} at ${oneLine(conversion.rate)}, ` +
+            `rounded ${oneLine(conversion.rounding)}, remainder ${oneLine(conversion.remainder)} minor units`,
+        ]
+      : []),
     ...posted.map((entry) => {
       const signed = entry.direction === 'debit' ? entry.amountMinor : -entry.amountMinor;
-      return `    ${entry.account}  ${amount(signed, entry.currency)}`;
+      return `    ${entry.account}  ${amount(signed, entry.currency)}${costs.get(entry.leg) ?? ''}`;
     }),
   ];
   return `${lines.join('\n')}\n\n`;

@@ -50,3 +50,10 @@ export type {
 export { StatementSourceReader, type StatementSource, type BrokenStatement } from './importing/statement-source-reader';
 export { StatementLineReader } from './importing/statement-line-reader';
 export type { LineSummary } from './importing/import.repository';
+export {
+  DETECTABLE_FORMATS,
+  DETECTION_PREFIX_BYTES_MAX,
+  type DetectedFormat,
+  detectFormat,
+  detectInputFormat,
+} from './format-detection';

@@ -70,7 +70,7 @@ describe('interim formats', () => {
     // credit are new.
     expect(interimIds.map((id) => finalIds.includes(id))).toEqual([true, true, true, true]);
     expect(finalIds.filter((id) => !interimIds.includes(id))).toEqual([finalIds[3], finalIds[5]]);
-    expect(interimIds.slice(0, 3).every((id) => id.startsWith('bankref:'))).toBe(true);
+    expect(interimIds.slice(0, 3).every((id) => id.startsWith('mtref:'))).toBe(true);
     expect(interimIds[1]).toMatch(/:1$/);
     expect(interimIds[2]).toMatch(/:2$/);
     expect(interimIds[3]).toMatch(/^sha256:/);
@@ -241,6 +241,6 @@ describeWithStatementSamples('camt.052 and camt.054 real samples', () => {
       ['2017-01-19', 1n, 'PLN', 'MB170119012085'],
       ['2017-01-19', 1n, 'PLN', 'MB170119012121'],
     ]);
-    expect(lines.every((line) => line.externalId.startsWith('bankref:'))).toBe(true);
+    expect(lines.every((line) => line.externalId.startsWith('mtref:'))).toBe(true);
   });
 });

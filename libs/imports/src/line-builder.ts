@@ -45,13 +45,19 @@ function compactReferences(references: LineReferences): LineReferences {
   return compact;
 }
 
+const COUNTERPARTY_FIELDS = ['name', 'account', 'bankCode', 'ultimateDebtor', 'ultimateCreditor'] as const;
+
 function compactCounterparty(counterparty: Counterparty | undefined): Counterparty | undefined {
   if (counterparty === undefined) return undefined;
   const compact: Counterparty = {};
-  if (counterparty.name !== undefined && counterparty.name !== '') compact.name = ownText(counterparty.name);
-  if (counterparty.account !== undefined && counterparty.account !== '')
-    compact.account = ownText(counterparty.account);
-  return compact.name === undefined && compact.account === undefined ? undefined : compact;
+  let kept = 0;
+  for (const name of COUNTERPARTY_FIELDS) {
+    const value = counterparty[name];
+    if (value === undefined || value === '') continue;
+    compact[name] = ownText(value);
+    kept += 1;
+  }
+  return kept === 0 ? undefined : compact;
 }
 
 function fieldProblems(draft: LineDraft, bankId: string | undefined): string[] {
@@ -63,8 +69,7 @@ function fieldProblems(draft: LineDraft, bankId: string | undefined): string[] {
   };
   for (const name in draft.references)
     check(`reference ${name}`, draft.references[name as keyof LineReferences], FIELD_CHARS_MAX);
-  check('counterparty name', draft.counterparty?.name, FIELD_CHARS_MAX);
-  check('counterparty account', draft.counterparty?.account, FIELD_CHARS_MAX);
+  for (const name of COUNTERPARTY_FIELDS) check(`counterparty ${name}`, draft.counterparty?.[name], FIELD_CHARS_MAX);
   check('type code', draft.typeCode, FIELD_CHARS_MAX);
   check('description', draft.description, DESCRIPTION_CHARS_MAX);
   check('unique reference', bankId, FIELD_CHARS_MAX);

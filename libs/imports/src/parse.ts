@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { parseBai2 } from './bai2/bai2-parser';
 import { parseCamt052, parseCamt053, parseCamt054 } from './camt/camt053-parser';
 import { BANK_CSV_PROFILE, type CsvProfile, csvProfileSchema } from './csv/csv-profile';
 import { parseCsv, type CsvLayout } from './csv/csv-parser';
@@ -16,7 +17,7 @@ import type { StatementCharset } from './charsets';
 import { decodeText, InputDecodeError, type StatementInput } from './text-input';
 
 /** 'csv:gateway' and 'csv:bank' are built in; 'csv:<name>' looks the name up in options.csvProfiles. */
-export type StatementFormat = 'camt053' | 'camt052' | 'camt054' | 'mt940' | 'mt942' | `csv:${string}`;
+export type StatementFormat = 'camt053' | 'camt052' | 'camt054' | 'mt940' | 'mt942' | 'bai2' | `csv:${string}`;
 
 /**
  * The formats whose lines are interim: an intraday report (camt.052, MT942) or a notification (camt.054)
@@ -30,7 +31,7 @@ export function isInterimFormat(format: string): boolean {
 }
 
 export interface ParseOptions {
-  /** The account a CSV file belongs to (CSV files do not say); ignored by camt and MT940/MT942. */
+  /** The account a CSV file belongs to (CSV files do not say); ignored by camt, MT940/MT942 and BAI2. */
   accountId?: string;
   /** Custom CSV profiles by name, e.g. a tenant's stored profiles; validated with csvProfileSchema. */
   csvProfiles?: Readonly<Record<string, CsvProfile>>;
@@ -57,6 +58,7 @@ function formatParser(format: StatementFormat, options: ParseOptions): FormatPar
   if (format === 'camt054') return parseCamt054;
   if (format === 'mt940') return parseMt940;
   if (format === 'mt942') return parseMt942;
+  if (format === 'bai2') return parseBai2;
   if (typeof format === 'string' && format.startsWith('csv:')) {
     const layout = csvLayout(format.slice('csv:'.length), options);
     return (text) => parseCsv(text, layout, options.accountId ?? null);

@@ -29,6 +29,8 @@ const SEEDS = [
   fixture('camt054', 'ok/camt054-v08-notification.xml'),
   sample('mt942', 'mt940/wolph/mBank-mt942.sta'),
   fixture('mt942', 'ok/mt942-interim.sta'),
+  sample('bai2', 'bai2/nwb_example.bai2'),
+  fixture('bai2', 'ok/bai2-accounts-groups.bai2'),
   fixture('csv:gateway', 'ok/gateway-balance.gateway.csv'),
   fixture('csv:bank', 'ok/bank-thousands.bank.csv'),
 ];

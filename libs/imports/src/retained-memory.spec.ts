@@ -47,6 +47,19 @@ async function* paddedMt940(interim = false): AsyncGenerator<Buffer> {
   yield Buffer.from(interim ? `:90D:0EUR0,\n:90C:${LINES}EUR${LINES},00\n-\n` : `:62F:C240101EUR${LINES},00\n-\n`);
 }
 
+/** One account of LINES details, each followed by blank lines; `atAccountEnd` runs before its trailer. */
+async function* paddedBai2(atAccountEnd: () => void): AsyncGenerator<Buffer> {
+  yield Buffer.from(
+    '01,BANK,CUSTOMER,240101,0600,F1,,,2/\n02,CUSTOMER,BANK,1,240101,2400,USD,2/\n03,ACC-1,,010,0,,/\n',
+  );
+  const blank = `${' '.repeat(2_000)}\n`.repeat(PADDING_CHARS / 2_000);
+  for (let index = 0; index < LINES; index += 1) {
+    yield Buffer.from(`16,142,100,0,BANKREFERENCE${index},CUSTOMERREF${index},description ${index} of a\n${blank}`);
+  }
+  atAccountEnd();
+  yield Buffer.from('49,,/\n98,,,/\n99,,,/\n');
+}
+
 const CAMT_HEAD = `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Id>S1</Id>
 <Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>
@@ -78,6 +91,23 @@ describe('memory a parser keeps per line', { timeout: 60_000 }, () => {
     const held = retainedHeap() - before;
     expect(lines).toHaveLength(LINES);
     expect(held / LINES).toBeLessThan(BYTES_PER_LINE_MAX);
+  });
+
+  it('bai2: the bank references of an open account, and its lines, hold their own characters', async () => {
+    const before = retainedHeap();
+    let heldInAccount = 0;
+    const lines = await keptLines(
+      'bai2',
+      paddedBai2(() => {
+        heldInAccount = retainedHeap() - before;
+      }),
+    );
+    const heldByLines = retainedHeap() - before;
+    expect(lines.map((line) => line.externalId)).toEqual(
+      Array.from({ length: LINES }, (_, index) => `bankref:BANKREFERENCE${index}`),
+    );
+    expect(heldInAccount / LINES).toBeLessThan(BYTES_PER_LINE_MAX);
+    expect(heldByLines / LINES).toBeLessThan(BYTES_PER_LINE_MAX);
   });
 
   it('camt.053: the TxDtls of an open batch entry, and its lines, hold their own characters', async () => {

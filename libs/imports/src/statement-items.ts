@@ -2,7 +2,7 @@
 // file order, so that a 1 GB file is read with flat memory. A statement item comes AFTER its lines, because
 // MT940 gives the closing balance last; lines name their statement by statementIndex.
 
-export type StatementFormatFamily = 'camt053' | 'camt052' | 'camt054' | 'mt940' | 'mt942' | 'csv';
+export type StatementFormatFamily = 'camt053' | 'camt052' | 'camt054' | 'mt940' | 'mt942' | 'bai2' | 'csv';
 
 export interface StatementBalance {
   /** Signed: a debit balance (the holder owes the bank) is negative. */
@@ -54,6 +54,11 @@ export interface LineReferences {
 export interface Counterparty {
   name?: string;
   account?: string;
+  /** The other party's bank: a BIC or a national bank code (MT940 ?30, CNTP). */
+  bankCode?: string;
+  /** On whose behalf the payer paid (SEPA ABWA+, ULTD) and for whom the payee received it (ABWE+, ULTC). */
+  ultimateDebtor?: string;
+  ultimateCreditor?: string;
 }
 
 export interface StatementLine {

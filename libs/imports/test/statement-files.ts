@@ -56,8 +56,8 @@ export async function* textInput(text: string, chunkChars = 7): AsyncGenerator<s
 }
 
 /**
- * Fixture naming: .xml camt053, .sta mt940, .gateway.csv / .bank.csv built-in profiles, .custom.csv with
- * <base>.profile.json; a name that starts with an interim format and a dash (`camt052-`, `camt054-`,
+ * Fixture naming: .xml camt053, .sta mt940, .bai2 bai2, .gateway.csv / .bank.csv built-in profiles, .custom.csv
+ * with <base>.profile.json; a name that starts with an interim format and a dash (`camt052-`, `camt054-`,
  * `mt942-`) is read in that format. A charset before the ending (`x.windows-1250.sta`) is the source's
  * charset; without one the format's default is used.
  */
@@ -66,13 +66,14 @@ export function fixtureFormat(file: string): {
   charset: StatementCharset;
   csvProfiles?: Record<string, CsvProfile>;
 } {
-  const named = /\.([a-z0-9-]+)\.(sta|xml|(gateway|bank|custom)\.csv)$/.exec(file)?.[1];
+  const named = /\.([a-z0-9-]+)\.(sta|xml|bai2|(gateway|bank|custom)\.csv)$/.exec(file)?.[1];
   const charsetOf = (format: StatementFormat) =>
     named !== undefined && isStatementCharset(named) ? named : defaultCharset(format);
   const interim = /^(camt052|camt054|mt942)-/.exec(path.basename(file))?.[1] as StatementFormat | undefined;
   if (interim !== undefined) return { format: interim, charset: charsetOf(interim) };
   if (file.endsWith('.xml')) return { format: 'camt053', charset: charsetOf('camt053') };
   if (file.endsWith('.sta')) return { format: 'mt940', charset: charsetOf('mt940') };
+  if (file.endsWith('.bai2')) return { format: 'bai2', charset: charsetOf('bai2') };
   if (file.endsWith('.gateway.csv')) return { format: 'csv:gateway', charset: charsetOf('csv:gateway') };
   if (file.endsWith('.bank.csv')) return { format: 'csv:bank', charset: charsetOf('csv:bank') };
   if (file.endsWith('.custom.csv')) {

@@ -36,3 +36,26 @@ export { AccountReader } from './accounts/account-reader';
 export type { AccountSummary, EntrySummary } from './accounts/account-reads.repository';
 export { BooksAuditRepository } from './audit/books-audit.repository';
 export type { BooksAuditRow } from './audit/books-audit.sql';
+export {
+  ConvertCurrencyUseCase,
+  type ConversionView,
+  type ConvertCurrencyResult,
+} from './conversions/convert-currency.use-case';
+export { CreateQuoteUseCase } from './conversions/create-quote.use-case';
+export { GetQuoteUseCase } from './conversions/get-quote.use-case';
+export {
+  GetPositionsUseCase,
+  POSITION_PAIRS_MAX,
+  POSITION_ACCOUNTS_MAX,
+  type PositionsView,
+} from './conversions/get-positions.use-case';
+export type { QuoteView } from './conversions/quote.view';
+export type { ConversionMetadata } from './conversions/conversion-item';
+export {
+  convertSchema,
+  createQuoteSchema,
+  QUOTE_TTL_SECONDS_MAX,
+  type ConvertRequest,
+  type CreateQuoteRequest,
+} from './conversions/conversion.schema';
+export { ROUNDING_MODES, RATE_SIGNIFICANT_DIGITS_MAX, POSITION_ACCOUNT_PREFIX } from './domain/conversion';

@@ -25,6 +25,12 @@ import { PostTransactionUseCase } from './transactions/post-transaction.use-case
 import { PostingEngine } from './transactions/posting-engine';
 import { PostingRepository } from './transactions/posting.repository';
 import { TransactionRepository } from './transactions/transaction.repository';
+import { ConversionRepository } from './conversions/conversion.repository';
+import { ConvertCurrencyUseCase } from './conversions/convert-currency.use-case';
+import { CreateQuoteUseCase } from './conversions/create-quote.use-case';
+import { GetPositionsUseCase } from './conversions/get-positions.use-case';
+import { GetQuoteUseCase } from './conversions/get-quote.use-case';
+import { PositionAccounts } from './conversions/position-accounts';
 
 const useCases = [
   CreateAccountUseCase,
@@ -42,6 +48,10 @@ const useCases = [
   ReverseTransactionUseCase,
   VerifyJournalUseCase,
   ReadBooksUseCase,
+  ConvertCurrencyUseCase,
+  CreateQuoteUseCase,
+  GetQuoteUseCase,
+  GetPositionsUseCase,
 ];
 
 @Module({
@@ -57,6 +67,8 @@ const useCases = [
     AccountReadsRepository,
     AccountReader,
     BooksAuditRepository,
+    ConversionRepository,
+    PositionAccounts,
     ...useCases,
   ],
   // The journal's pages are read by the proofs and exports (libs/proofs, libs/exports).

@@ -32,7 +32,7 @@ export class LedgerStack {
   private constructor(
     readonly databaseUrl: string,
     readonly databaseName: string,
-    private readonly port: number,
+    readonly port: number,
     private readonly options: StackOptions,
   ) {}
 
@@ -65,6 +65,8 @@ export class LedgerStack {
       NATS_SUBJECT_PREFIX: this.options.natsStream.toLowerCase(),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // One process, so a kill -9 of it is a crash of the process serving (and its CPU is one process's).
+      API_PROCESSES: '1',
       ...this.options.settings,
       ...extra,
     };

@@ -25,6 +25,10 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   TICKET_NOT_CLOSED:
     'the ticket is still being worked (open or acknowledged): only a resolved or ignored one is reopened; ' +
     '`details.status` is its status',
+  QUOTE_EXPIRED: 'the quote named by `quoteId` is past its `expiresAt`; ask for a new quote',
+  QUOTE_ALREADY_USED:
+    'the quote was used by another conversion (`details.transactionId`); a quote is used at most once. ' +
+    'The same request sent again with its Idempotency-Key answers the stored conversion instead',
   STALE_VERSION: 'the object changed since the version named in `If-Match`; `details.version` is the current one',
   PAYLOAD_TOO_LARGE: 'the body (or file) is larger than accepted',
   UNSUPPORTED_MEDIA_TYPE: 'a POST body that is not `application/json`',
@@ -34,11 +38,20 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   AMOUNT_OUT_OF_RANGE: 'an amount or balance beyond 2^63 - 1 minor units',
   IDEMPOTENCY_KEY_REUSED: 'this key was used with another request (method, path or body)',
   IMPORT_INVALID: 'the file cannot be read exactly; `details.errors` lists every bad line, nothing was stored',
+  FORMAT_NOT_RECOGNISED:
+    "no format was named (on the import or the source) and the file's first bytes are none of the formats " +
+    'tried (`details.tried`); name the format; nothing was stored',
   NOT_A_HOLD: 'the transaction is not a pending hold',
   NOT_REVERSIBLE: 'this transaction cannot be reversed (a hold, or a reversal)',
   NOT_ADJUSTABLE:
     'the ticket cannot be fixed by booking: not a missing_in_ledger or amount_mismatch ticket, no longer being ' +
     'worked, or its lines are matched since',
+  QUOTE_MISMATCH:
+    "the conversion's currencies or rate are not the quote's; `details.fields` names the field (a rate may be " +
+    'left out with a quote)',
+  AMOUNT_ROUNDS_TO_ZERO:
+    'the amount converts to less than one minor unit of the target currency, rounded as asked; ' +
+    '`details.fields` names `from.amount`',
   RATE_LIMITED:
     'the key sent more requests than its limit (or the tenant had its limit of new balance proofs this minute); ' +
     'wait `Retry-After` seconds',

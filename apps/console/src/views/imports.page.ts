@@ -5,6 +5,7 @@ import type { Source, StatementImport } from '../api-types';
 import { type Page, canWork } from '../page';
 import { link } from '../router';
 import { importList } from './import-list';
+import { type SourceFormState, sourceForm } from './source-form';
 import { sourceLines } from './source-lines';
 import { empty, explainError, failure, loading } from './states';
 
@@ -50,7 +51,7 @@ function uploadState(upload: Upload): TemplateResult {
 }
 
 function sourceOption(source: Source): TemplateResult {
-  const format = source.format ?? 'format per file';
+  const format = source.format ?? 'format detected per file';
   return html`<option value=${source.name}>${source.name} → ${source.account} (${format})</option>`;
 }
 
@@ -64,8 +65,8 @@ function uploadForm(sources: Source[], send: (form: FormData) => void, busy: boo
   return html`<form class="upload" @submit=${submit}>
     <label for="source">Source</label>
     <select id="source" name="source" required>${sources.map(sourceOption)}</select>
-    <label for="format">Format (empty: the source's)</label>
-    <input id="format" name="format" placeholder="csv:bank, camt053, mt940, mt942, camt052, camt054" />
+    <label for="format">Format (empty: the source's, else detected)</label>
+    <input id="format" name="format" placeholder="csv:bank, camt053, camt052, camt054, mt940, mt942, bai2" />
     <label for="file">Statement file</label>
     <input id="file" name="file" type="file" required />
     <button type="submit" ?disabled=${busy}>Upload statement</button>
@@ -85,7 +86,19 @@ export const importsPage: Page = async (context) => {
   let list: TemplateResult = html``;
   let lines: TemplateResult = html``;
   let upload: Upload = { state: 'idle' };
+  let newSource: SourceFormState = { state: 'idle' };
   const work = canWork(context.principal);
+  const sourceChanged = async (next: SourceFormState) => {
+    newSource = next;
+    if (next.state === 'created') {
+      try {
+        sources = (await api.get<ListPage<Source>>(apiPath`/v1/sources`)).data;
+      } catch (error) {
+        newSource = { state: 'refused', error };
+      }
+    }
+    draw();
+  };
   const draw = () => {
     if (!work) {
       context.render(html`${heading}<p class="read-only">Read only: importing needs a finance key.</p>${list}${lines}`);
@@ -95,8 +108,8 @@ export const importsPage: Page = async (context) => {
       context.render(
         html`${heading}${empty(
           'No statement sources yet. A finance or admin key creates one with POST /v1/sources ' +
-            '(a name, the ledger account its lines belong to, a format).',
-        )}`,
+            '(a name, the ledger account its lines belong to, a format), or the form below.',
+        )}${sourceForm(newSource, sourceChanged)}`,
       );
       return;
     }
@@ -105,6 +118,7 @@ export const importsPage: Page = async (context) => {
         with every bad line listed.</p>
       ${uploadForm(sources, send, upload.state === 'sending')}
       ${uploadState(upload)}
+      ${sourceForm(newSource, sourceChanged)}
       ${list}${lines}`);
   };
   const showList = () =>

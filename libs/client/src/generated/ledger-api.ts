@@ -343,6 +343,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/conversions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Convert between currencies
+         * @description Posts one transaction of four entries: debit `from.account`, credit `fx:position:<from>`, debit `fx:position:<to>`, credit `to.account` (position accounts are made on first use and may go below zero). The `to` amount is `from.amount` times `rate`, scaled by the currency exponents and rounded as asked (`half-even` by default). With `quoteId`, the quote's rate (used once, until it expires). Every limit of a posting applies; an externalRef already converted with the same content answers that conversion.
+         *
+         *     An API key with the role poster.
+         */
+        post: operations["convertCurrency"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversions/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a conversion rate
+         * @description Holds `rate` for `from` to `to` during `ttlSeconds` (at most 3600). A conversion with its `quoteId` uses the rate; the quote is then used and answers any other conversion `409 QUOTE_ALREADY_USED`.
+         *
+         *     An API key with the role poster.
+         */
+        post: operations["createConversionQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversions/quotes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a quote
+         * @description With the conversion that used it, if any.
+         *
+         *     Any API key.
+         */
+        get: operations["getConversionQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversions/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * FX positions
+         * @description Per direction of conversion: amounts bought and sold, the volume-weighted rate and the open position; per currency, the balance of its `fx:position:<CCY>` account.
+         *
+         *     Any API key.
+         */
+        get: operations["getConversionPositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -1407,6 +1495,26 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description `AMOUNT_ROUNDS_TO_ZERO`: the amount converts to less than one minor unit of the target currency, rounded as asked; `details.fields` names `from.amount`.
+         * @example {
+         *       "error": {
+         *         "code": "AMOUNT_ROUNDS_TO_ZERO",
+         *         "message": "the amount converts to less than one minor unit of the target currency, rounded as asked; details.fields names from.amount",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        AmountRoundsToZeroError: {
+            error: {
+                /** @constant */
+                code: "AMOUNT_ROUNDS_TO_ZERO";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         /** @description A key of the tenant, without its secret. */
         ApiKey: {
             /**
@@ -1632,6 +1740,129 @@ export interface components {
                 transaction?: components["schemas"]["Transaction"];
                 error?: components["schemas"]["ErrorDetail"];
             }[];
+        };
+        /** @description The conversion's transaction (four entries through the FX position accounts; `metadata.conversion` records the same figures) and what it computed. */
+        Conversion: {
+            transaction: components["schemas"]["Transaction"];
+            /**
+             * @description Units of `to` per unit of `from`, as exact decimal text.
+             * @example 1.08230
+             */
+            rate: string;
+            /** @enum {string} */
+            rounding: "half-even" | "half-up" | "down";
+            /**
+             * @description Minor units of `to` credited to `to.account` (rounded).
+             * @example 1050
+             */
+            toAmount: string;
+            /**
+             * @description The exact product in minor units of `to`, unrounded.
+             * @example 10822.5
+             */
+            exactToAmount: string;
+            /**
+             * @description `exactToAmount` less `toAmount`.
+             * @example 10822.5
+             */
+            remainder: string;
+            quoteId: string | null;
+        };
+        /** @description Per direction of conversion (reversed conversions left out): amounts, volume-weighted rate and the open position they make; per currency, the FX position account. */
+        ConversionPositions: {
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-29T10:00:00.000Z
+             */
+            asOf: string;
+            pairs: {
+                /** @example USD */
+                from: string;
+                /** @example USD */
+                to: string;
+                conversions: number;
+                /**
+                 * @description Minor units of `from` taken in from customers.
+                 * @example 1050
+                 */
+                bought: string;
+                /**
+                 * @description Minor units of `to` paid out to customers.
+                 * @example 1050
+                 */
+                sold: string;
+                /**
+                 * @description Volume-weighted: `sold` over `bought` in major units (12 digits).
+                 * @example 1.08230
+                 */
+                rate: string;
+                openPosition: {
+                    /**
+                     * @description A balance in minor units as a string of digits, below zero only where the account allows it.
+                     * @example -250
+                     */
+                    from: string;
+                    /**
+                     * @description A balance in minor units as a string of digits, below zero only where the account allows it.
+                     * @example -250
+                     */
+                    to: string;
+                };
+            }[];
+            currencies: {
+                /** @example USD */
+                currency: string;
+                /** @example fx:position:EUR */
+                account: string;
+                /**
+                 * @description The position account's posted balance: above zero long, below zero short.
+                 * @example -250
+                 */
+                position: string;
+            }[];
+        };
+        /** @description A rate held until `expiresAt` for one conversion. */
+        ConversionQuote: {
+            /**
+             * Format: uuid
+             * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             */
+            id: string;
+            from: {
+                /** @example USD */
+                currency: string;
+            };
+            to: {
+                /** @example USD */
+                currency: string;
+            };
+            /**
+             * @description Units of `to` per unit of `from`, as exact decimal text.
+             * @example 1.08230
+             */
+            rate: string;
+            /**
+             * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+             * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             * @example reconciler
+             */
+            actor: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-29T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-29T10:00:00.000Z
+             */
+            expiresAt: string;
+            /** @description The conversion that used the quote, once. */
+            usedByTransactionId: string | null;
+            usedAt: string | null;
         };
         CreatedApiKey: {
             /**
@@ -2079,6 +2310,26 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description `FORMAT_NOT_RECOGNISED`: no format was named (on the import or the source) and the file's first bytes are none of the formats tried (`details.tried`); name the format; nothing was stored.
+         * @example {
+         *       "error": {
+         *         "code": "FORMAT_NOT_RECOGNISED",
+         *         "message": "no format was named (on the import or the source) and the file's first bytes are none of the formats tried (details.tried); name the format; nothing was stored",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        FormatNotRecognisedError: {
+            error: {
+                /** @constant */
+                code: "FORMAT_NOT_RECOGNISED";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         /** @description The database answers; a lagging outbox is a warning, not a failure. Ages only: the counts, summed over every tenant, are in `/metrics`. */
         Health: {
             /** @enum {string} */
@@ -2203,11 +2454,13 @@ export interface components {
             id: string;
             source: string;
             /**
+             * @description The format the file was read in: the one named, else the one recognised from its first bytes.
              * @example camt053
-             * @example mt940
-             * @example mt942
              * @example camt052
              * @example camt054
+             * @example mt940
+             * @example mt942
+             * @example bai2
              * @example csv:bank
              */
             format: string;
@@ -2554,6 +2807,7 @@ export interface components {
             references: {
                 [key: string]: string;
             };
+            /** @description The other party as the statement names it: `name`, `account`, `bankCode` (BIC or national code), `ultimateDebtor`, `ultimateCreditor`, each where given. */
             counterparty: {
                 [key: string]: string;
             } | null;
@@ -2851,6 +3105,66 @@ export interface components {
             };
         };
         /**
+         * @description `QUOTE_ALREADY_USED`: the quote was used by another conversion (`details.transactionId`); a quote is used at most once. The same request sent again with its Idempotency-Key answers the stored conversion instead.
+         * @example {
+         *       "error": {
+         *         "code": "QUOTE_ALREADY_USED",
+         *         "message": "the quote was used by another conversion (details.transactionId); a quote is used at most once. The same request sent again with its Idempotency-Key answers the stored conversion instead",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        QuoteAlreadyUsedError: {
+            error: {
+                /** @constant */
+                code: "QUOTE_ALREADY_USED";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * @description `QUOTE_EXPIRED`: the quote named by `quoteId` is past its `expiresAt`; ask for a new quote.
+         * @example {
+         *       "error": {
+         *         "code": "QUOTE_EXPIRED",
+         *         "message": "the quote named by quoteId is past its expiresAt; ask for a new quote",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        QuoteExpiredError: {
+            error: {
+                /** @constant */
+                code: "QUOTE_EXPIRED";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * @description `QUOTE_MISMATCH`: the conversion's currencies or rate are not the quote's; `details.fields` names the field (a rate may be left out with a quote).
+         * @example {
+         *       "error": {
+         *         "code": "QUOTE_MISMATCH",
+         *         "message": "the conversion's currencies or rate are not the quote's; details.fields names the field (a rate may be left out with a quote)",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        QuoteMismatchError: {
+            error: {
+                /** @constant */
+                code: "QUOTE_MISMATCH";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
          * @description `RATE_LIMITED`: the key sent more requests than its limit (or the tenant had its limit of new balance proofs this minute); wait `Retry-After` seconds.
          * @example {
          *       "error": {
@@ -2951,7 +3265,7 @@ export interface components {
             /** @example bank-eur */
             name: string;
             /**
-             * @description The default format of its files.
+             * @description The default format of its files; null: each file's, named or recognised.
              * @example camt053
              */
             format: string | null;
@@ -3029,6 +3343,7 @@ export interface components {
             references: {
                 [key: string]: string;
             };
+            /** @description The other party as the statement names it: `name`, `account`, `bankCode` (BIC or national code), `ultimateDebtor`, `ultimateCreditor`, each where given. */
             counterparty: {
                 [key: string]: string;
             } | null;
@@ -3081,6 +3396,7 @@ export interface components {
             references: {
                 [key: string]: string;
             };
+            /** @description The other party as the statement names it: `name`, `account`, `bankCode` (BIC or national code), `ultimateDebtor`, `ultimateCreditor`, each where given. */
             counterparty: {
                 [key: string]: string;
             } | null;
@@ -3440,6 +3756,15 @@ export interface components {
                 "application/json": components["schemas"]["AlreadyReversedError"] | components["schemas"]["IdempotencyKeyInProgressError"];
             };
         };
+        /** @description Refused: `AMOUNT_OUT_OF_RANGE` an amount or balance beyond 2^63 - 1 minor units; `AMOUNT_ROUNDS_TO_ZERO` the amount converts to less than one minor unit of the target currency, rounded as asked; `details.fields` names `from.amount`; `CURRENCY_MISMATCH` an entry's currency is not its account's; `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `INSUFFICIENT_FUNDS` an account that may not go below zero would; `details` has the account and amounts; `QUOTE_MISMATCH` the conversion's currencies or rate are not the quote's; `details.fields` names the field (a rate may be left out with a quote). */
+        AmountOutOfRangeOrAmountRoundsToZeroOrCurrencyMismatchOrIdempotencyKeyReusedOrInsufficientFundsOrQuoteMismatch: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AmountOutOfRangeError"] | components["schemas"]["AmountRoundsToZeroError"] | components["schemas"]["CurrencyMismatchError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["InsufficientFundsError"] | components["schemas"]["QuoteMismatchError"];
+            };
+        };
         /** @description Refused: `AMOUNT_OUT_OF_RANGE` an amount or balance beyond 2^63 - 1 minor units; `CURRENCY_MISMATCH` an entry's currency is not its account's; `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `INSUFFICIENT_FUNDS` an account that may not go below zero would; `details` has the account and amounts; `NOT_ADJUSTABLE` the ticket cannot be fixed by booking: not a missing_in_ledger or amount_mismatch ticket, no longer being worked, or its lines are matched since. */
         AmountOutOfRangeOrCurrencyMismatchOrIdempotencyKeyReusedOrInsufficientFundsOrNotAdjustable: {
             headers: {
@@ -3503,6 +3828,15 @@ export interface components {
                 "application/json": components["schemas"]["ExternalRefConflictError"] | components["schemas"]["IdempotencyKeyInProgressError"];
             };
         };
+        /** @description Conflict: `EXTERNAL_REF_CONFLICT` the externalRef is already posted with other content; `IDEMPOTENCY_KEY_IN_PROGRESS` the first request with this key is still running; retry later with the same key; `QUOTE_ALREADY_USED` the quote was used by another conversion (`details.transactionId`); a quote is used at most once. The same request sent again with its Idempotency-Key answers the stored conversion instead; `QUOTE_EXPIRED` the quote named by `quoteId` is past its `expiresAt`; ask for a new quote. */
+        ExternalRefConflictOrIdempotencyKeyInProgressOrQuoteAlreadyUsedOrQuoteExpired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ExternalRefConflictError"] | components["schemas"]["IdempotencyKeyInProgressError"] | components["schemas"]["QuoteAlreadyUsedError"] | components["schemas"]["QuoteExpiredError"];
+            };
+        };
         /** @description Forbidden: `FORBIDDEN` the key's roles do not allow this; `details.required` lists the roles that do. */
         Forbidden: {
             headers: {
@@ -3510,6 +3844,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ForbiddenError"];
+            };
+        };
+        /** @description Refused: `FORMAT_NOT_RECOGNISED` no format was named (on the import or the source) and the file's first bytes are none of the formats tried (`details.tried`); name the format; nothing was stored; `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `IMPORT_INVALID` the file cannot be read exactly; `details.errors` lists every bad line, nothing was stored. */
+        FormatNotRecognisedOrIdempotencyKeyReusedOrImportInvalid: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FormatNotRecognisedError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["ImportInvalidError"];
             };
         };
         /** @description Conflict: `HOLD_ALREADY_RESOLVED` the hold was already posted, voided or expired; `HOLD_EXPIRED` the hold is past its expiry; `IDEMPOTENCY_KEY_IN_PROGRESS` the first request with this key is still running; retry later with the same key. */
@@ -3573,15 +3916,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["IdempotencyKeyReusedError"];
-            };
-        };
-        /** @description Refused: `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `IMPORT_INVALID` the file cannot be read exactly; `details.errors` lists every bad line, nothing was stored. */
-        IdempotencyKeyReusedOrImportInvalid: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["ImportInvalidError"];
             };
         };
         /** @description Refused: `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `NOT_A_HOLD` the transaction is not a pending hold. */
@@ -4417,6 +4751,180 @@ export interface operations {
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
     };
+    convertCurrency: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Any 1-255 printable characters, unique per request (a UUID). The same key again, within 24 h, replays the first answer instead of doing the work twice: send it again after a timeout or a 5xx. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    from: {
+                        account: string;
+                        /**
+                         * @description A positive amount of minor units as a string of digits ("1050" is 10.50 USD).
+                         * @example 1050
+                         */
+                        amount: string;
+                        /**
+                         * @description An ISO 4217 currency code.
+                         * @example USD
+                         */
+                        currency: string;
+                    };
+                    to: {
+                        account: string;
+                        /**
+                         * @description An ISO 4217 currency code.
+                         * @example USD
+                         */
+                        currency: string;
+                    };
+                    rate?: string;
+                    /**
+                     * @default half-even
+                     * @enum {string}
+                     */
+                    rounding?: "half-even" | "half-up" | "down";
+                    externalRef?: string;
+                    description?: string;
+                    quoteId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The conversion. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Ledger-Existing": components["headers"]["LedgerExisting"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversion"];
+                };
+            };
+            400: components["responses"]["IdempotencyKeyMissingOrValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AccountNotFoundOrNotFound"];
+            409: components["responses"]["ExternalRefConflictOrIdempotencyKeyInProgressOrQuoteAlreadyUsedOrQuoteExpired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AmountOutOfRangeOrAmountRoundsToZeroOrCurrencyMismatchOrIdempotencyKeyReusedOrInsufficientFundsOrQuoteMismatch"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    createConversionQuote: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Any 1-255 printable characters, unique per request (a UUID). The same key again, within 24 h, replays the first answer instead of doing the work twice: send it again after a timeout or a 5xx. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    from: {
+                        /**
+                         * @description An ISO 4217 currency code.
+                         * @example USD
+                         */
+                        currency: string;
+                    };
+                    to: {
+                        /**
+                         * @description An ISO 4217 currency code.
+                         * @example USD
+                         */
+                        currency: string;
+                    };
+                    rate: string;
+                    ttlSeconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The quote. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversionQuote"];
+                };
+            };
+            400: components["responses"]["IdempotencyKeyMissingOrValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyKeyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    getConversionQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quote. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversionQuote"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    getConversionPositions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The position report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversionPositions"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -4485,10 +4993,10 @@ export interface operations {
                 "application/json": {
                     name: string;
                     account: string;
-                    /** @description The default format of its files: `camt053`, `mt940`, `csv:<profile>`, or an interim report (`camt052`, `camt054`, `mt942`), whose lines are stored interim until a final statement brings them. */
+                    /** @description `camt053`, `camt052`, `camt054`, `mt940`, `mt942`, `bai2` or `csv:<profile>`: the default format of its files; the lines of an interim report (`camt052`, `camt054`, `mt942`) are stored interim until a final statement brings them. Left out: each import names its format or it is recognised from the file's first bytes. */
                     format?: string;
                     /**
-                     * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 and MT942 windows-1252, the other formats UTF-8 only.
+                     * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940, MT942 and BAI2 windows-1252, the other formats UTF-8 only.
                      * @enum {string}
                      */
                     charset?: "utf-8" | "iso-8859-1" | "windows-1252" | "iso-8859-2" | "windows-1250";
@@ -4650,7 +5158,7 @@ export interface operations {
                     file: string;
                     /** @description A source's name. */
                     source: string;
-                    /** @description `camt053`, `mt940`, `csv:<profile>`, or an interim report: `camt052`, `camt054`, `mt942`; default: the source's. */
+                    /** @description `camt053`, `camt052`, `camt054`, `mt940`, `mt942`, `bai2` or `csv:<profile>` (`camt052`, `camt054` and `mt942` are interim reports); default: the source's; where the source has none, the format the file's first bytes show (the answer's `format`). */
                     format?: string;
                 };
             };
@@ -4674,7 +5182,7 @@ export interface operations {
             409: components["responses"]["IdempotencyKeyInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReusedOrImportInvalid"];
+            422: components["responses"]["FormatNotRecognisedOrIdempotencyKeyReusedOrImportInvalid"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };

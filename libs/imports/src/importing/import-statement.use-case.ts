@@ -10,6 +10,7 @@ import { isInterimFormat, type StatementFormat, parse } from '../parse';
 import type { StatementError, StatementHeader } from '../statement-items';
 import type { StatementInput } from '../text-input';
 import { HashedInput } from './hashed-input';
+import { detectedImportFormat } from './import-format';
 import { ImportRepository } from './import.repository';
 import type { ImportView, StatementSummary } from './import.views';
 import { StatementLineColumns } from './line-columns';
@@ -26,7 +27,7 @@ export const LINE_BATCH_SIZE = 2_000;
 const BATCH_WRITES_IN_FLIGHT_MAX = 2;
 const ERRORS_REPORTED_MAX = 1_000;
 const BUILT_IN_CSV_PROFILES = new Set(['gateway', 'bank']);
-export const STATEMENT_FORMAT_PATTERN = /^(camt053|camt052|camt054|mt940|mt942|csv:[a-z0-9][a-z0-9_-]{0,39})$/;
+export const STATEMENT_FORMAT_PATTERN = /^(camt053|camt052|camt054|mt940|mt942|bai2|csv:[a-z0-9][a-z0-9_-]{0,39})$/;
 
 export interface ImportStatementCommand {
   tenantId: string;
@@ -101,24 +102,18 @@ export class ImportStatementUseCase {
   async execute(command: ImportStatementCommand): Promise<ImportResult> {
     const source = await this.sources.findByName(command.tenantId, command.source);
     if (source === undefined) throw new DomainError('NOT_FOUND', `statement source ${command.source} not found`);
-    const format = command.format ?? source.format;
-    if (format === null || !STATEMENT_FORMAT_PATTERN.test(format)) {
+    // The hash and byte count are of the bytes as received, whatever charset they are read in.
+    const hashed = new HashedInput(command.input, IMPORT_FILE_BYTES_MAX, command.onProgress);
+    const named = command.format ?? source.format;
+    const { format, input } = named === null ? await detectedImportFormat(hashed) : { format: named, input: hashed };
+    if (!STATEMENT_FORMAT_PATTERN.test(format)) {
       throw new DomainError(
         'VALIDATION_FAILED',
-        'format must be camt053, camt052, camt054, mt940, mt942 or csv:<profile> (or set a default on the source)',
-        {
-          fields: [
-            {
-              path: 'format',
-              message: format === null ? 'required: the source has no default' : `unknown format ${format}`,
-            },
-          ],
-        },
+        'format must be camt053, camt052, camt054, mt940, mt942, bai2 or csv:<profile> (or left out)',
+        { fields: [{ path: 'format', message: `unknown format ${format}` }] },
       );
     }
     const csvProfiles = await this.csvProfiles(command.tenantId, format);
-    // The hash and byte count are of the bytes as received, whatever charset they are read in.
-    const input = new HashedInput(command.input, IMPORT_FILE_BYTES_MAX, command.onProgress);
     const charset =
       source.charset !== null && isStatementCharset(source.charset) ? source.charset : defaultCharset(format);
     let charsetUsed: StatementCharset = 'utf-8';
@@ -153,8 +148,8 @@ export class ImportStatementUseCase {
         format,
         fileName,
         actor: command.actor,
-        fileSha256: input.digest(),
-        fileBytes: input.bytes,
+        fileSha256: hashed.digest(),
+        fileBytes: hashed.bytes,
         charset: charsetUsed,
         lines: progress.lines,
         duplicates: progress.lines - progress.inserted,
@@ -168,7 +163,7 @@ export class ImportStatementUseCase {
         // The source already has this very file: undo this import's writes and answer with that one.
         await this.imports.undoToStart();
         return {
-          import: (await this.imports.findImportByHash(command.tenantId, source.id, input.digest()))!,
+          import: (await this.imports.findImportByHash(command.tenantId, source.id, hashed.digest()))!,
           created: false,
         };
       }

@@ -35,10 +35,8 @@ export class CreateSourceUseCase {
     if (command.format !== undefined && !STATEMENT_FORMAT_PATTERN.test(command.format)) {
       throw new DomainError(
         'VALIDATION_FAILED',
-        'format must be camt053, camt052, camt054, mt940, mt942 or csv:<profile>',
-        {
-          fields: [{ path: 'format', message: 'unknown format' }],
-        },
+        'format must be camt053, camt052, camt054, mt940, mt942, bai2 or csv:<profile>',
+        { fields: [{ path: 'format', message: 'unknown format' }] },
       );
     }
     if (command.charset !== undefined && !isStatementCharset(command.charset)) {

@@ -1,54 +1,9 @@
-import type { Counterparty, LineReferences } from '../statement-items';
+import { type Mt940Information, STRUCTURED_START, structured } from './mt940-gvc';
 
-/** What the :86: "information to account owner" of a line says, in the three layouts banks use. */
-export interface Mt940Information {
-  description: string;
-  references: LineReferences;
-  counterparty?: Counterparty;
-}
+export type { Mt940Information } from './mt940-gvc';
 
-// German/ZKA layout: a three-digit business code, then subfields "?NN" (Triodos uses ">NN"). Subfields are
-// hard-wrapped at 27 characters, so text continues across them and across physical lines without a space.
-const STRUCTURED_START = /^(\d{3})([?>])\d{2}/;
-const PURPOSE_FIELDS = new Set(['20', '21', '22', '23', '24', '25', '26', '27', '28', '29', '60', '61', '62', '63']);
-// SEPA keywords at the start of a purpose subfield; their values become references, not description.
-const SEPA_REFERENCE_KEYS: Readonly<Record<string, keyof LineReferences | null>> = {
-  'EREF+': 'endToEndId',
-  'MREF+': 'mandateId',
-  'KREF+': 'customerReference',
-  'CRED+': null,
-  'DEBT+': null,
-};
-
-function structured(joined: string, separator: string): Mt940Information {
-  const parts = joined.slice(3).split(separator === '?' ? /\?(\d{2})/ : />(\d{2})/);
-  const fields: Array<[string, string]> = [];
-  for (let index = 1; index + 1 < parts.length; index += 2) fields.push([parts[index], parts[index + 1]]);
-  const field = (code: string): string =>
-    fields
-      .filter(([each]) => each === code)
-      .map(([, text]) => text)
-      .join('');
-  const references: LineReferences = {};
-  const purpose: string[] = [];
-  for (const [, text] of fields.filter(([each]) => PURPOSE_FIELDS.has(each))) {
-    const key = Object.keys(SEPA_REFERENCE_KEYS).find((prefix) => text.startsWith(prefix));
-    if (key === undefined) {
-      purpose.push(text.startsWith('SVWZ+') ? text.slice('SVWZ+'.length) : text);
-      continue;
-    }
-    const name = SEPA_REFERENCE_KEYS[key];
-    const value = text.slice(key.length).trim();
-    if (name !== null && value !== '' && value !== 'NOTPROVIDED') references[name] = value;
-  }
-  const bookingText = field('00').trim();
-  const description = [bookingText, purpose.join('').trim()].filter((part) => part !== '').join(' ');
-  const name = (field('32') + field('33')).trim();
-  const account = field('31').trim();
-  return { description, references, counterparty: { name: name || undefined, account: account || undefined } };
-}
-
-// Dutch/ING layout: "/EREF/123//CNTP/NL08INGB0000001234/INGBNL2A/NAME/CITY//REMI/USTD//text/".
+// Dutch/ING layout: "/EREF/123//CNTP/NL08INGB0000001234/INGBNL2A/NAME/CITY//REMI/USTD//text/". The party
+// keys (SWIFT's structured :86:) carry sub-keys: "/BENM//NAME/Supplier BV/ADDR/...", "/ULTD//NAME/x".
 const SLASH_KEYS = [
   'EREF',
   'MARF',
@@ -67,6 +22,19 @@ const SLASH_KEYS = [
 ];
 const SLASH_START = new RegExp(`^/(${SLASH_KEYS.join('|')})/`);
 const SLASH_KEY = new RegExp(`/(${SLASH_KEYS.join('|')})/`, 'g');
+const PARTY_NAME = /(?:^|\/)NAME\/([^/]*)/;
+
+/** A reference as written, or none where the bank says it was not provided. */
+function meaningful(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === 'NOTPROVIDED' ? undefined : value;
+}
+
+/** The name in a party key's value: its NAME sub-key, or (ING's "/ULTD/name/id/") its first part. */
+function partyName(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const name = PARTY_NAME.exec(value)?.[1] ?? value.split('/')[0];
+  return name.trim() || undefined;
+}
 
 function slashSeparated(joined: string): Mt940Information {
   const keys = [...joined.matchAll(SLASH_KEY)];
@@ -75,12 +43,24 @@ function slashSeparated(joined: string): Mt940Information {
     const end = index + 1 < keys.length ? keys[index + 1].index : joined.length;
     values.set(match[1], joined.slice(match.index + match[0].length, end).replace(/\/+$/, ''));
   });
-  const [account, , name] = (values.get('CNTP') ?? '').split('/');
+  const [account, bankCode, cntpName] = (values.get('CNTP') ?? '').split('/');
+  // The other party: CNTP where the bank gives it, else the beneficiary (a debit) or the ordering party.
+  const name = partyName(cntpName) ?? partyName(values.get('BENM')) ?? partyName(values.get('ORDP'));
   const remittance = (values.get('REMI') ?? '').replace(/^(USTD|STRD)\/+/, '').replace(/^CUR\/+/, '');
   return {
     description: remittance.trim() || joined.trim(),
-    references: { endToEndId: values.get('EREF'), mandateId: values.get('MARF'), instructionId: values.get('IREF') },
-    counterparty: { name: name?.trim() || undefined, account: account?.trim() || undefined },
+    references: {
+      endToEndId: meaningful(values.get('EREF')),
+      mandateId: meaningful(values.get('MARF')),
+      instructionId: meaningful(values.get('IREF')),
+    },
+    counterparty: {
+      name,
+      account: account?.trim() || undefined,
+      bankCode: bankCode?.trim() || undefined,
+      ultimateDebtor: partyName(values.get('ULTD')),
+      ultimateCreditor: partyName(values.get('ULTC')),
+    },
   };
 }
 

@@ -34,7 +34,9 @@ export function movementDraft(pending: PendingMovement): LineDraft {
       customerReference: movement.customerReference ?? information.references.customerReference,
       bankReference: movement.bankReference,
     },
-    typeCode: movement.typeCode,
+    // The SWIFT type (NTRF) and, where the :86: has one, the German business code: "NTRF/166".
+    typeCode:
+      information.businessCode === undefined ? movement.typeCode : `${movement.typeCode}/${information.businessCode}`,
     counterparty: information.counterparty,
     description: [information.description, supplementary].filter((part) => part !== '').join(' '),
     raw: pending.raw.join('\n'),

@@ -105,7 +105,7 @@ describeWithStatementSamples('MT940 real samples', () => {
     expect(collected.lines).toHaveLength(97);
     expect(addsUp(collected).every((ok) => ok)).toBe(true);
     const reversal = collected.lines.find((line) => line.reversal);
-    expect(reversal).toMatchObject({ lineNumber: 19, amountMinor: -20488n, typeCode: 'NRTI' });
+    expect(reversal).toMatchObject({ lineNumber: 19, amountMinor: -20488n, typeCode: 'NRTI/079' });
     expect(collected.lines[0]).toMatchObject({
       amountMinor: 30000n,
       references: {

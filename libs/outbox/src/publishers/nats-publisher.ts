@@ -11,6 +11,7 @@ import type { LedgerEvent } from '../outbox-event';
 import type { EventPublisher } from './event-publisher';
 
 export interface NatsPublisherOptions {
+  /** One server, or a cluster's servers separated by commas: a connection opens to any that answers. */
   url: string;
   stream: string;
   /** Subjects are `<prefix>.<tenant id>.<event type>`; the stream captures `<prefix>.>`. */
@@ -18,6 +19,16 @@ export interface NatsPublisherOptions {
   /** How long JetStream remembers a Nats-Msg-Id to drop a re-publish. */
   duplicateWindowMs: number;
   publishTimeoutMs: number;
+  /** Copies of the stream when this publisher creates it (1 on a single server, 3 on a 3-node cluster). */
+  replicas?: number;
+}
+
+/** The servers of a NATS_URL, which may list a cluster's. */
+export function natsServers(url: string): string[] {
+  return url
+    .split(',')
+    .map((server) => server.trim())
+    .filter((server) => server !== '');
 }
 
 export function eventSubject(prefix: string, event: Pick<LedgerEvent, 'tenantId' | 'type'>): string {
@@ -64,7 +75,7 @@ export class NatsEventPublisher implements EventPublisher {
 
   private async open(): Promise<Session> {
     const connection = await connect({
-      servers: this.options.url,
+      servers: natsServers(this.options.url),
       timeout: this.options.publishTimeoutMs,
       reconnect: false,
     });
@@ -87,6 +98,7 @@ export class NatsEventPublisher implements EventPublisher {
         name: this.options.stream,
         subjects: [`${this.options.subjectPrefix}.>`],
         duplicate_window: nanos(this.options.duplicateWindowMs),
+        num_replicas: this.options.replicas ?? 1,
       });
     }
   }

@@ -23,7 +23,10 @@ export const sourceView = component(
       format: z
         .string()
         .nullable()
-        .meta({ description: 'The default format of its files.', examples: ['camt053'] }),
+        .meta({
+          description: "The default format of its files; null: each file's, named or recognised.",
+          examples: ['camt053'],
+        }),
       charset: z
         .enum(STATEMENT_CHARSETS)
         .nullable()
@@ -61,7 +64,10 @@ export const importView = component(
     .strictObject({
       id,
       source: z.string(),
-      format: z.string().meta({ examples: ['camt053', 'mt940', 'mt942', 'camt052', 'camt054', 'csv:bank'] }),
+      format: z.string().meta({
+        description: 'The format the file was read in: the one named, else the one recognised from its first bytes.',
+        examples: ['camt053', 'camt052', 'camt054', 'mt940', 'mt942', 'bai2', 'csv:bank'],
+      }),
       charset: z.enum(STATEMENT_CHARSETS).meta({
         description: 'The charset the file was read in (`utf-8` when it is UTF-8 or ASCII).',
         examples: ['utf-8', 'windows-1252'],
@@ -119,7 +125,14 @@ const storedLineFields = {
   reversal: z.boolean(),
   typeCode: z.string().nullable(),
   references: z.record(z.string(), z.string()),
-  counterparty: z.record(z.string(), z.string()).nullable(),
+  counterparty: z
+    .record(z.string(), z.string())
+    .nullable()
+    .meta({
+      description:
+        'The other party as the statement names it: `name`, `account`, `bankCode` (BIC or national code), ' +
+        '`ultimateDebtor`, `ultimateCreditor`, each where given.',
+    }),
   description: z.string(),
   gross: amount.optional(),
   fee: amount.optional(),

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { newId } from '@ledger/ids';
+import { OutboxRepository } from '@ledger/outbox';
+import { AccountRepository } from '../accounts/account.repository';
+import { toAccountView } from '../accounts/account.view';
+import { positionAccountCode } from '../domain/conversion';
+
+/**
+ * The tenant's FX position accounts, one per currency, made on first use in the conversion's own
+ * transaction (a refused conversion leaves none behind). Credit-normal and allowed below zero: a
+ * positive position is currency the desk took in (long), a negative one currency it paid out (short).
+ */
+@Injectable()
+export class PositionAccounts {
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly outbox: OutboxRepository,
+  ) {}
+
+  /** `existing`: the position account codes already read; only the others are inserted. */
+  async ensure(tenantId: string, currencies: readonly string[], existing: ReadonlySet<string>): Promise<void> {
+    // In code order, so two first conversions of opposite pairs wait for each other's insert, never in a circle.
+    for (const currency of [...new Set(currencies)].sort()) {
+      if (existing.has(positionAccountCode(currency))) continue;
+      const created = await this.accounts.insert(tenantId, {
+        id: newId(),
+        code: positionAccountCode(currency),
+        name: `FX position ${currency}`,
+        currency,
+        normalBalance: 'credit',
+        allowNegative: true,
+        metadata: {},
+      });
+      if (created === undefined) continue;
+      await this.outbox.append(tenantId, [
+        {
+          type: 'account.created',
+          aggregateType: 'account',
+          aggregateId: created.id,
+          aggregateVersion: 0n,
+          data: { account: toAccountView(created) },
+        },
+      ]);
+    }
+  }
+}
