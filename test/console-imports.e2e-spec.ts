@@ -151,4 +151,29 @@ describe('the Imports page', () => {
     await expect.poll(() => fileCells().allTextContents()).toEqual(['gateway-payouts.csv']);
     await browser.screenshot('imports-03-auditor');
   });
+
+  it('marks an interim report and its lines interim until the statement brings them', { timeout: 60_000 }, async () => {
+    const { page } = browser;
+    const day = statementDay(-1).slice(2).replaceAll('-', '');
+    const head = ':20:R1\n:25:US00BANK1\n:28C:1/1\n';
+    const lines = `:61:${day}C12,00NTRFINV-1//B1\n:86:Invoice 1\n:61:${day}C13,00NTRFINV-2//B2\n:86:Invoice 2\n`;
+    const interim = `${head}:34F:USD0,\n:13D:${day}1200+0000\n${lines}-\n`;
+    const late = `:61:${day}C14,00NTRFINV-3//B3\n:86:Invoice 3\n`;
+    const final = `${head}:60F:C${day}USD0,\n${lines}${late}:62F:C${day}USD39,00\n-\n`;
+    await createSource(api, finance, { name: 'intraday', account: 'assets:bank', format: 'mt940' });
+    await uploadStatement(api, finance, 'intraday', 'noon.sta', interim, 'mt942');
+    // The page read its sources before this one was made: open it afresh on the new source.
+    await page.goto(`${api.baseUrl}/console/#/imports?source=intraday`);
+    await page.reload();
+    const formats = () => page.locator('table.imports tbody tr td:nth-child(4)').allTextContents();
+    const reports = () => page.locator('table.source-lines tbody tr td:nth-child(6)').allTextContents();
+    await expect.poll(formats).toEqual(['mt942 (interim)']);
+    await expect.poll(async () => (await reports()).map((text) => text.trim())).toEqual(['interim', 'interim']);
+    await browser.screenshot('imports-04-interim');
+
+    await uploadStatement(api, finance, 'intraday', 'end-of-day.sta', final);
+    await page.reload();
+    await expect.poll(formats).toEqual(['mt940', 'mt942 (interim)']);
+    await expect.poll(async () => (await reports()).map((text) => text.trim())).toEqual(['final', 'final', 'final']);
+  });
 });

@@ -4,8 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { bankTenant, deposit } from './support/bank-fixtures';
-import { type TestTenant, mustPost, sqlRows } from './support/ledger-fixtures';
-import { bankCsv, runReconciliation, statementDay, uploadStatement } from './support/reconciliation-fixtures';
+import { type TestTenant, createAccount, mustPost, sqlRows } from './support/ledger-fixtures';
+import {
+  bankCsv,
+  createSource,
+  runReconciliation,
+  statementDay,
+  uploadStatement,
+} from './support/reconciliation-fixtures';
 
 // An import that names no format (nor its source) is read in the format its first bytes show; the references
 // a structured MT940 :86: carries (EREF+ of the German layout, /EREF/ of the Dutch one) are matched like
@@ -151,15 +157,19 @@ describe('an import without a format', () => {
     expect(await importCount(tenant)).toBe(before);
   });
 
-  it('refuses a format it recognises but cannot read yet, saying which; nothing is stored', async () => {
-    const before = await importCount(tenant);
-    const camt052 = readFileSync(
-      path.join(__dirname, '..', 'fixtures', 'statements', 'not-ok', 'camt052-not-a-statement.xml'),
-    );
-    const refused = await upload(key, 'intraday.xml', camt052);
-    expect(refused.status).toBe(422);
-    expect(refused.body.error).toMatchObject({ code: 'FORMAT_NOT_SUPPORTED', details: { format: 'camt052' } });
-    expect(refused.body.error.message).toContain('camt052');
-    expect(await importCount(tenant)).toBe(before);
+  it('hands camt.052, camt.054 and MT942 files to their parsers: imported interim, as detected', async () => {
+    await createAccount(api, tenant.adminKey, { code: 'assets:bank:eur', currency: 'EUR', normalBalance: 'debit' });
+    for (const [file, format] of [
+      ['camt052-v06-intraday.xml', 'camt052'],
+      ['camt054-v08-notification.xml', 'camt054'],
+      ['mt942-interim.sta', 'mt942'],
+    ]) {
+      const source = `eur-${format}`;
+      await createSource(api, key, { name: source, account: 'assets:bank:eur' });
+      const content = readFileSync(path.join(__dirname, '..', 'fixtures', 'statements', 'ok', file));
+      const answer = await uploadStatement(api, key, source, file, content);
+      expect(answer, file).toMatchObject({ format, interim: true });
+      expect(answer.lines, file).toBeGreaterThan(0);
+    }
   });
 });

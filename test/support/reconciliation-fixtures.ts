@@ -20,7 +20,7 @@ export function financeKey(api: ApiHarness, tenant: TestTenant): Promise<string>
 export async function createSource(
   api: ApiHarness,
   key: string,
-  body: { name: string; account: string; format: string },
+  body: { name: string; account: string; format?: string },
 ): Promise<void> {
   const created = await api.request('POST', '/v1/sources', { key, idempotencyKey: randomUUID(), body });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -42,10 +42,12 @@ export async function uploadStatement(
   source: string,
   fileName: string,
   content: string | Buffer,
+  format?: string,
 ): Promise<any> {
   const form = new FormData();
   form.set('file', new Blob([content]), fileName);
   form.set('source', source);
+  if (format !== undefined) form.set('format', format);
   const response = await fetch(`${api.baseUrl}/v1/imports`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'idempotency-key': randomUUID() },

@@ -124,13 +124,15 @@ keys
 program
   .command('import <file>')
   .description(
-    'import a statement file for a source (camt053, mt940, bai2, csv:<profile>); refused whole if any line is bad',
+    'import a statement file for a source (camt053, camt052, camt054, mt940, mt942, bai2, csv:<profile>; ' +
+      'camt052, camt054 and mt942 are interim); refused whole if any line is bad',
   )
   .requiredOption('--tenant <id>', 'tenant id')
   .requiredOption('--source <name>', "the statement source's name")
   .option(
     '--format <format>',
-    "camt053, mt940, bai2 or csv:<profile> (default: the source's; where it has none, recognised from the file)",
+    'camt053, camt052, camt054, mt940, mt942, bai2 or csv:<profile> ' +
+      "(default: the source's; where it has none, recognised from the file)",
   )
   .action(async (file: string, options: { tenant: string; source: string; format?: string }) => {
     const size = (await stat(file)).size;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StatementCharset } from './charsets';
+import { defaultCharset, type StatementCharset } from './charsets';
 import { decodeText, InputDecodeError } from './text-input';
 
 async function decoded(
@@ -64,5 +64,18 @@ describe('decodeText', () => {
     await expect(decoded([[...bytesOf('a\nb'), 0xe9, 0x00]], 'windows-1252')).rejects.toEqual(
       new InputDecodeError(2, 'the line has a NUL character (U+0000): the file is binary or UTF-16, not text'),
     );
+  });
+});
+
+describe('defaultCharset', () => {
+  it('reads SWIFT formats (MT940, MT942) as windows-1252, camt and CSV as UTF-8 only', () => {
+    expect(['mt940', 'mt942', 'camt053', 'camt052', 'camt054', 'csv:bank'].map(defaultCharset)).toEqual([
+      'windows-1252',
+      'windows-1252',
+      'utf-8',
+      'utf-8',
+      'utf-8',
+      'utf-8',
+    ]);
   });
 });

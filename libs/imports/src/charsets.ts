@@ -18,14 +18,14 @@ export function storedCharset(value: string): StatementCharset {
 }
 
 /**
- * The charset of a source that names none. MT940 allows only the SWIFT character set, so any other letter
- * comes from the bank's code page, in practice Windows-1252 in Western Europe. BAI2 is the same: the
+ * The charset of a source that names none. MT940 (and MT942) allows only the SWIFT character set, so any other
+ * letter comes from the bank's code page, in practice Windows-1252 in Western Europe. BAI2 is the same: the
  * standard's records are ASCII, and a letter beyond it (a "£" or an accent in a UK or US bank's text) comes
  * from the bank's mainframe code page. XML says its own encoding and CSV exports depend on who made them:
  * those stay UTF-8 only unless the source names a charset.
  */
 export function defaultCharset(format: string): StatementCharset {
-  return format === 'mt940' || format === 'bai2' ? 'windows-1252' : 'utf-8';
+  return format === 'mt940' || format === 'mt942' || format === 'bai2' ? 'windows-1252' : 'utf-8';
 }
 
 // Windows-1252 at 0x80-0x9F, as the WHATWG Encoding Standard maps it (the five unassigned bytes stay C1

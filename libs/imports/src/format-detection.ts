@@ -22,16 +22,6 @@ export const DETECTABLE_FORMATS = [
 ] as const;
 export type DetectedFormat = (typeof DETECTABLE_FORMATS)[number];
 
-/**
- * Formats recognised whose parser this build does not have yet: an import of one is refused saying so.
- * The one place to change when a parser arrives.
- */
-export const RECOGNISED_NOT_PARSED: ReadonlySet<DetectedFormat> = new Set<DetectedFormat>([
-  'camt052',
-  'camt054',
-  'mt942',
-]);
-
 // ISO 20022 names both in the namespace (urn:...:camt.053.001.08) and in the message's root element.
 const CAMT_NAMESPACE = /urn:iso:std:iso:20022:tech:xsd:camt\.(05[234])\./;
 const ROOT_ELEMENT = /<(?:[\w.-]+:)?(BkToCstmrStmt|BkToCstmrAcctRpt|BkToCstmrDbtCdtNtfctn)[\s>]/;

@@ -9,6 +9,8 @@ export {
   type CollectedStatements,
   type CollectOptions,
   collectStatement,
+  INTERIM_FORMATS,
+  isInterimFormat,
   parse,
   type ParseOptions,
   type StatementFormat,
@@ -54,5 +56,4 @@ export {
   type DetectedFormat,
   detectFormat,
   detectInputFormat,
-  RECOGNISED_NOT_PARSED,
 } from './format-detection';

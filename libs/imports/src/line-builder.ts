@@ -25,6 +25,11 @@ export interface LineDraft {
   raw: string;
   grossMinor?: bigint;
   feeMinor?: bigint;
+  /**
+   * A reference of the bank that, with account, value date, amount and currency, identifies the movement
+   * (MT940/MT942 :61: after `//`); used for the id instead of the whole content, see line-identity.ts.
+   */
+  identityReference?: string;
 }
 
 // A line outlives the chunk of text it was cut from (the import keeps batches of lines), so every string it
@@ -98,7 +103,10 @@ export class StatementLineBuilder {
     const counterparty = compactCounterparty(draft.counterparty);
     let externalId = bankId;
     if (externalId === undefined) {
-      const identity = this.identities.fromContent({ ...draft, references });
+      const identity =
+        draft.identityReference === undefined
+          ? this.identities.fromContent({ ...draft, references })
+          : this.identities.fromReference(draft.identityReference, draft);
       if ('error' in identity) return [statementError(draft.lineNumber, identity.error)];
       externalId = identity.externalId;
     }

@@ -14,11 +14,21 @@ import type { LineReferences } from './statement-items';
  *    BAI2: `bankref:<bank reference number of the 16>`. Banks give a wire and its fee one bank reference, so
  *    that one is not trusted as unique within an account's report: its second and later occurrences there
  *    are `bankref:<reference>:<n>` (n = 2, 3, ...; see ReferenceOccurrences).
- * 2. Otherwise (MT940, bank CSV, camt without references) the id is `sha256:<first 32 hex digits>:<n>`, the
- *    hash of the canonical JSON of [account, booking date, value date, amount in minor units, currency,
- *    references sorted by name, description], and n the occurrence (1, 2, ...) of that same hash within the
- *    statement: two identical lines on one statement are two real movements and keep two ids, while the same
- *    line seen again in an overlapping statement gets the same id.
+ * 2. MT940 and MT942 lines whose `:61:` has a bank reference (after `//`): `mtref:<first 32 hex digits>:<n>`,
+ *    the hash of the canonical JSON of [account, bank reference, value date, amount in minor units,
+ *    currency], n the occurrence as in rule 3. Banks reuse a reference for the two sides of a transfer or a
+ *    return (the samples show one reference on a credit and a debit), so the reference alone is not the id;
+ *    and the narrative (:86:) and entry date are left out, so that an MT942 interim report and the later
+ *    MT940 statement that word them differently still give the same movement the same id.
+ * 3. Otherwise (MT940 without bank reference, bank CSV, camt without references) the id is `sha256:<first 32 hex
+ *    digits>:<n>`, the hash of the canonical JSON of [account, booking date, value date, amount in minor units,
+ *    currency, references sorted by name, description], and n the occurrence (1, 2, ...) of that same hash
+ *    within the statement: two identical lines on one statement are two real movements and keep two ids, while
+ *    the same line seen again in an overlapping statement gets the same id.
+ *
+ * One prefix, one meaning: each prefix belongs to one format family and one shape. `bankref:` is always BAI2's
+ * bank reference as the bank wrote it; `mtref:` is always the SWIFT MT (MT940/MT942) reference hash. A new
+ * format that has a bank reference gets a prefix of its own rather than reusing one with another shape.
  */
 export const IDENTICAL_LINE_KEYS_PER_STATEMENT_MAX = 1_000_000;
 
@@ -48,7 +58,7 @@ export class StatementLineIdentities {
     const references = Object.entries(content.references)
       .filter(([, value]) => value !== undefined)
       .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
-    const canonical = JSON.stringify([
+    return this.occurrence('sha256', [
       this.accountId,
       content.bookedOn,
       content.valueOn,
@@ -57,8 +67,28 @@ export class StatementLineIdentities {
       references,
       content.description,
     ]);
+  }
+
+  /** Rule 2 (MT940/MT942): the bank's reference with value date and amount; the narrative is left out. */
+  fromReference(
+    reference: string,
+    content: Omit<LineContent, 'references' | 'description' | 'bookedOn'>,
+  ): { externalId: string } | { error: string } {
+    return this.occurrence('mtref', [
+      this.accountId,
+      reference,
+      content.valueOn,
+      content.amountMinor.toString(),
+      content.currency,
+    ]);
+  }
+
+  private occurrence(prefix: 'sha256' | 'mtref', parts: unknown[]): { externalId: string } | { error: string } {
+    const canonical = JSON.stringify(parts);
+    // The prefix is part of the key: a content hash and a reference hash never count as the same line.
     const hash = createHash('sha256').update(canonical).digest('hex').slice(0, 32);
-    const seen = this.occurrencesByHash.get(hash);
+    const key = `${prefix}:${hash}`;
+    const seen = this.occurrencesByHash.get(key);
     if (seen === undefined && this.occurrencesByHash.size >= IDENTICAL_LINE_KEYS_PER_STATEMENT_MAX) {
       return {
         error:
@@ -67,8 +97,8 @@ export class StatementLineIdentities {
       };
     }
     const occurrence = (seen ?? 0) + 1;
-    this.occurrencesByHash.set(hash, occurrence);
-    return { externalId: `sha256:${hash}:${occurrence}` };
+    this.occurrencesByHash.set(key, occurrence);
+    return { externalId: `${key}:${occurrence}` };
   }
 }
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { parseBai2 } from './bai2/bai2-parser';
-import { parseCamt053 } from './camt/camt053-parser';
+import { parseCamt052, parseCamt053, parseCamt054 } from './camt/camt053-parser';
 import { BANK_CSV_PROFILE, type CsvProfile, csvProfileSchema } from './csv/csv-profile';
 import { parseCsv, type CsvLayout } from './csv/csv-parser';
 import { PARSE_ERRORS_MAX } from './limits';
-import { parseMt940 } from './mt940/mt940-parser';
+import { parseMt940, parseMt942 } from './mt940/mt940-parser';
 import { ownStrings } from './own-text';
 import {
   type StatementError,
@@ -17,10 +17,21 @@ import type { StatementCharset } from './charsets';
 import { decodeText, InputDecodeError, type StatementInput } from './text-input';
 
 /** 'csv:gateway' and 'csv:bank' are built in; 'csv:<name>' looks the name up in options.csvProfiles. */
-export type StatementFormat = 'camt053' | 'mt940' | 'bai2' | `csv:${string}`;
+export type StatementFormat = 'camt053' | 'camt052' | 'camt054' | 'mt940' | 'mt942' | 'bai2' | `csv:${string}`;
+
+/**
+ * The formats whose lines are interim: an intraday report (camt.052, MT942) or a notification (camt.054)
+ * that the end-of-day statement (camt.053, MT940) of the account books again. Their lines are stored and
+ * matched like any other, marked interim until a final statement brings the same line (same externalId).
+ */
+export const INTERIM_FORMATS: ReadonlySet<string> = new Set(['camt052', 'camt054', 'mt942']);
+
+export function isInterimFormat(format: string): boolean {
+  return INTERIM_FORMATS.has(format);
+}
 
 export interface ParseOptions {
-  /** The account a CSV file belongs to (CSV files do not say); ignored by camt.053, MT940 and BAI2. */
+  /** The account a CSV file belongs to (CSV files do not say); ignored by camt, MT940/MT942 and BAI2. */
   accountId?: string;
   /** Custom CSV profiles by name, e.g. a tenant's stored profiles; validated with csvProfileSchema. */
   csvProfiles?: Readonly<Record<string, CsvProfile>>;
@@ -43,7 +54,10 @@ function csvLayout(name: string, options: ParseOptions): CsvLayout {
 
 function formatParser(format: StatementFormat, options: ParseOptions): FormatParser {
   if (format === 'camt053') return parseCamt053;
+  if (format === 'camt052') return parseCamt052;
+  if (format === 'camt054') return parseCamt054;
   if (format === 'mt940') return parseMt940;
+  if (format === 'mt942') return parseMt942;
   if (format === 'bai2') return parseBai2;
   if (typeof format === 'string' && format.startsWith('csv:')) {
     const layout = csvLayout(format.slice('csv:'.length), options);

@@ -34,8 +34,9 @@ async function* paddedGatewayExport(): AsyncGenerator<Buffer> {
   }
 }
 
-async function* paddedMt940(): AsyncGenerator<Buffer> {
-  yield Buffer.from(':20:STMT1\n:25:NL81ASNB9999999999\n:28C:1/1\n:60F:C240101EUR0,00\n');
+async function* paddedMt940(interim = false): AsyncGenerator<Buffer> {
+  const opening = interim ? ':34F:EUR0,\n:13D:2401011200+0100\n' : ':60F:C240101EUR0,00\n';
+  yield Buffer.from(`:20:STMT1\n:25:NL81ASNB9999999999\n:28C:1/1\n${opening}`);
   const ignored = `:NS:${`${'n'.repeat(2_000)}\n`.repeat(PADDING_CHARS / 2_000)}`;
   for (let index = 0; index < LINES; index += 1) {
     yield Buffer.from(
@@ -43,7 +44,7 @@ async function* paddedMt940(): AsyncGenerator<Buffer> {
         `:86:description number ${index} for a customer\n${ignored}`,
     );
   }
-  yield Buffer.from(`:62F:C240101EUR${LINES},00\n-\n`);
+  yield Buffer.from(interim ? `:90D:0EUR0,\n:90C:${LINES}EUR${LINES},00\n-\n` : `:62F:C240101EUR${LINES},00\n-\n`);
 }
 
 /** One account of LINES details, each followed by blank lines; `atAccountEnd` runs before its trailer. */
@@ -82,7 +83,8 @@ async function* paddedCamtBatch(atEntryEnd: () => void): AsyncGenerator<Buffer> 
 describe('memory a parser keeps per line', { timeout: 60_000 }, () => {
   it.each([
     ['csv:gateway', paddedGatewayExport],
-    ['mt940', paddedMt940],
+    ['mt940', () => paddedMt940()],
+    ['mt942', () => paddedMt940(true)],
   ] as const)('%s: each kept line holds its own characters, not its chunk', async (format, input) => {
     const before = retainedHeap();
     const lines = await keptLines(format, input());

@@ -2,7 +2,7 @@
 // file order, so that a 1 GB file is read with flat memory. A statement item comes AFTER its lines, because
 // MT940 gives the closing balance last; lines name their statement by statementIndex.
 
-export type StatementFormatFamily = 'camt053' | 'mt940' | 'bai2' | 'csv';
+export type StatementFormatFamily = 'camt053' | 'camt052' | 'camt054' | 'mt940' | 'mt942' | 'bai2' | 'csv';
 
 export interface StatementBalance {
   /** Signed: a debit balance (the holder owes the bank) is negative. */

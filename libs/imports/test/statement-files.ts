@@ -56,9 +56,10 @@ export async function* textInput(text: string, chunkChars = 7): AsyncGenerator<s
 }
 
 /**
- * Fixture naming: .xml camt053, .sta mt940, .bai2 bai2, .gateway.csv / .bank.csv built-in profiles, .custom.csv with
- * <base>.profile.json. A charset before the ending (`x.windows-1250.sta`) is the source's charset; without
- * one the format's default is used.
+ * Fixture naming: .xml camt053, .sta mt940, .bai2 bai2, .gateway.csv / .bank.csv built-in profiles, .custom.csv
+ * with <base>.profile.json; a name that starts with an interim format and a dash (`camt052-`, `camt054-`,
+ * `mt942-`) is read in that format. A charset before the ending (`x.windows-1250.sta`) is the source's
+ * charset; without one the format's default is used.
  */
 export function fixtureFormat(file: string): {
   format: StatementFormat;
@@ -68,6 +69,8 @@ export function fixtureFormat(file: string): {
   const named = /\.([a-z0-9-]+)\.(sta|xml|bai2|(gateway|bank|custom)\.csv)$/.exec(file)?.[1];
   const charsetOf = (format: StatementFormat) =>
     named !== undefined && isStatementCharset(named) ? named : defaultCharset(format);
+  const interim = /^(camt052|camt054|mt942)-/.exec(path.basename(file))?.[1] as StatementFormat | undefined;
+  if (interim !== undefined) return { format: interim, charset: charsetOf(interim) };
   if (file.endsWith('.xml')) return { format: 'camt053', charset: charsetOf('camt053') };
   if (file.endsWith('.sta')) return { format: 'mt940', charset: charsetOf('mt940') };
   if (file.endsWith('.bai2')) return { format: 'bai2', charset: charsetOf('bai2') };

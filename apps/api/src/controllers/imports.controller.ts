@@ -50,13 +50,14 @@ export class ImportsController {
         format: {
           type: 'string',
           description:
-            "`camt053`, `mt940`, `bai2` or `csv:<profile>`; default: the source's; where the source has none, " +
-            "the format the file's first bytes show (the answer's `format`).",
+            '`camt053`, `camt052`, `camt054`, `mt940`, `mt942`, `bai2` or `csv:<profile>` (`camt052`, `camt054` ' +
+            "and `mt942` are interim reports); default: the source's; where the source has none, the format the " +
+            "file's first bytes show (the answer's `format`).",
         },
       },
     },
     answer: { status: 201, description: 'The import.', schema: importView, existing: true },
-    errors: ['NOT_FOUND', 'IMPORT_INVALID', 'FORMAT_NOT_RECOGNISED', 'FORMAT_NOT_SUPPORTED'],
+    errors: ['NOT_FOUND', 'IMPORT_INVALID', 'FORMAT_NOT_RECOGNISED'],
   })
   async create(
     @CurrentPrincipal() principal: Principal,

@@ -23,8 +23,10 @@ const createSourceSchema = z.strictObject({
     .optional()
     .meta({
       description:
-        '`camt053`, `mt940`, `bai2` or `csv:<profile>`: the default format of its files. Left out: each import ' +
-        "names its format or it is recognised from the file's first bytes.",
+        '`camt053`, `camt052`, `camt054`, `mt940`, `mt942`, `bai2` or `csv:<profile>`: the default format of its ' +
+        'files; the lines of an interim report (`camt052`, `camt054`, `mt942`) are stored interim until a final ' +
+        "statement brings them. Left out: each import names its format or it is recognised from the file's " +
+        'first bytes.',
     }),
   charset: z
     .enum(STATEMENT_CHARSETS)
@@ -32,7 +34,7 @@ const createSourceSchema = z.strictObject({
     .meta({
       description:
         "What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is " +
-        'recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 and BAI2 windows-1252, the other ' +
+        'recognised first). `utf-8` accepts UTF-8 only. Left out: MT940, MT942 and BAI2 windows-1252, the other ' +
         'formats UTF-8 only.',
     }),
 });

@@ -41,8 +41,6 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   FORMAT_NOT_RECOGNISED:
     "no format was named (on the import or the source) and the file's first bytes are none of the formats " +
     'tried (`details.tried`); name the format; nothing was stored',
-  FORMAT_NOT_SUPPORTED:
-    'the file is in a format recognised (`details.format`) but not read by this version; nothing was stored',
   NOT_A_HOLD: 'the transaction is not a pending hold',
   NOT_REVERSIBLE: 'this transaction cannot be reversed (a hold, or a reversal)',
   NOT_ADJUSTABLE:

@@ -22,7 +22,8 @@ function importRows(imports: StatementImport[]): TemplateResult {
       ${imports.map(
         (made) => html`<tr>
           <td><a href=${link('/imports', made.id)}>${formatInstant(made.createdAt)}</a></td>
-          <td>${made.source}</td><td>${made.fileName ?? ''}</td><td>${made.format}</td>
+          <td>${made.source}</td><td>${made.fileName ?? ''}</td>
+          <td>${made.format}${made.interim ? ' (interim)' : ''}</td>
           <td class="number">${made.lines}</td><td class="number">${made.duplicates}</td><td>${made.actor}</td>
         </tr>`,
       )}

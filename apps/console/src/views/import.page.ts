@@ -15,7 +15,7 @@ function lineRows(lines: StatementLine[]): TemplateResult {
     <caption class="visually-hidden">Statement lines in file order</caption>
     <thead><tr>
       <th scope="col">Line</th><th scope="col">Booked</th><th scope="col">Description</th>
-      <th scope="col">References</th><th scope="col" class="number">Amount</th>
+      <th scope="col">References</th><th scope="col" class="number">Amount</th><th scope="col">Report</th>
     </tr></thead>
     <tbody>
       ${lines.map(
@@ -23,7 +23,8 @@ function lineRows(lines: StatementLine[]): TemplateResult {
           <td>${Object.entries(line.references)
             .map(([name, value]) => `${name}: ${value}`)
             .join(', ')}</td>
-          <td class="number">${formatMinor(line.amount, line.currency)}</td></tr>`,
+          <td class="number">${formatMinor(line.amount, line.currency)}</td>
+          <td>${line.interim ? 'interim' : 'final'}</td></tr>`,
       )}
     </tbody>
   </table>`;
@@ -32,6 +33,12 @@ function lineRows(lines: StatementLine[]): TemplateResult {
 function warningList(warnings: string[]): TemplateResult {
   return html`<div class="notice error" role="alert"><p>Warnings:</p>
     <ul>${warnings.map((warning) => html`<li>${warning}</li>`)}</ul></div>`;
+}
+
+const INTERIM_NOTE = ' (interim report: its lines stay interim until the end-of-day statement brings them)';
+
+function finalized(count: number): string {
+  return count > 0 ? `, of which ${count} interim made final` : '';
 }
 
 export const importPage: Page = async (context) => {
@@ -50,8 +57,8 @@ export const importPage: Page = async (context) => {
     context.render(html`${back}
       <h1 tabindex="-1">Import of ${found.fileName ?? 'a statement'} into ${found.source}</h1>
       <dl class="summary">
-        <dt>Format</dt><dd>${found.format}</dd>
-        <dt>Lines</dt><dd>${found.lines} (${found.duplicates} already known)</dd>
+        <dt>Format</dt><dd>${found.format}${found.interim ? INTERIM_NOTE : ''}</dd>
+        <dt>Lines</dt><dd>${found.lines} (${found.duplicates} already known${finalized(found.finalized)})</dd>
         <dt>Imported</dt><dd>${formatInstant(found.createdAt)} <span class="muted by">by ${found.actor}</span></dd>
       </dl>
       ${found.warnings.length ? warningList(found.warnings) : ''}

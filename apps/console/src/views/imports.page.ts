@@ -66,7 +66,7 @@ function uploadForm(sources: Source[], send: (form: FormData) => void, busy: boo
     <label for="source">Source</label>
     <select id="source" name="source" required>${sources.map(sourceOption)}</select>
     <label for="format">Format (empty: the source's, else detected)</label>
-    <input id="format" name="format" placeholder="csv:bank, camt053, mt940, bai2" />
+    <input id="format" name="format" placeholder="csv:bank, camt053, camt052, camt054, mt940, mt942, bai2" />
     <label for="file">Statement file</label>
     <input id="file" name="file" type="file" required />
     <button type="submit" ?disabled=${busy}>Upload statement</button>

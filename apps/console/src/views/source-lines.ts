@@ -21,7 +21,8 @@ function lineRows(lines: ListedStatementLine[]): TemplateResult {
     <caption class="visually-hidden">Statement lines of the source, latest booking day first</caption>
     <thead><tr>
       <th scope="col">Booked</th><th scope="col">Description</th><th scope="col">References</th>
-      <th scope="col" class="number">Amount</th><th scope="col">Matched</th><th scope="col">Import</th>
+      <th scope="col" class="number">Amount</th><th scope="col">Matched</th><th scope="col">Report</th>
+      <th scope="col">Import</th>
     </tr></thead>
     <tbody>
       ${lines.map(
@@ -31,6 +32,8 @@ function lineRows(lines: ListedStatementLine[]): TemplateResult {
             .join(', ')}</td>
           <td class="number">${formatMinor(line.amount, line.currency)}</td>
           <td>${line.matched ? 'yes' : 'no'}</td>
+          <td title=${line.interim ? 'from an interim report; no end-of-day statement has brought it yet' : ''}>
+            ${line.interim ? 'interim' : 'final'}</td>
           <td><a href=${link('/imports', line.importId)}>line ${line.lineNumber}</a></td></tr>`,
       )}
     </tbody>

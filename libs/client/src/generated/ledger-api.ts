@@ -2330,26 +2330,6 @@ export interface components {
                 };
             };
         };
-        /**
-         * @description `FORMAT_NOT_SUPPORTED`: the file is in a format recognised (`details.format`) but not read by this version; nothing was stored.
-         * @example {
-         *       "error": {
-         *         "code": "FORMAT_NOT_SUPPORTED",
-         *         "message": "the file is in a format recognised (details.format) but not read by this version; nothing was stored",
-         *         "details": {}
-         *       }
-         *     }
-         */
-        FormatNotSupportedError: {
-            error: {
-                /** @constant */
-                code: "FORMAT_NOT_SUPPORTED";
-                message: string;
-                details: {
-                    [key: string]: unknown;
-                };
-            };
-        };
         /** @description The database answers; a lagging outbox is a warning, not a failure. Ages only: the counts, summed over every tenant, are in `/metrics`. */
         Health: {
             /** @enum {string} */
@@ -2476,7 +2456,10 @@ export interface components {
             /**
              * @description The format the file was read in: the one named, else the one recognised from its first bytes.
              * @example camt053
+             * @example camt052
+             * @example camt054
              * @example mt940
+             * @example mt942
              * @example bai2
              * @example csv:bank
              */
@@ -2497,6 +2480,10 @@ export interface components {
             lines: number;
             /** @description Of those, lines the source already had. */
             duplicates: number;
+            /** @description An interim report or notification (mt942, camt052, camt054): its new lines are stored interim, matched like any other, until a final statement of the source brings them. */
+            interim: boolean;
+            /** @description Of the duplicates, lines stored interim that this final import brought again and made final (the same line, with its matches). */
+            finalized: number;
             statements: {
                 statementIndex: number;
                 /** @description The statement's own account identifier (IBAN...). */
@@ -2835,6 +2822,8 @@ export interface components {
              * @example 1050
              */
             fee?: string;
+            /** @description From an interim report (mt942, camt052, camt054), not yet brought by a final statement. */
+            interim: boolean;
             /**
              * Format: uuid
              * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
@@ -3369,6 +3358,8 @@ export interface components {
              * @example 1050
              */
             fee?: string;
+            /** @description From an interim report (mt942, camt052, camt054), not yet brought by a final statement. */
+            interim: boolean;
         };
         /** @description Lines in file order. */
         StatementLinePage: {
@@ -3420,6 +3411,8 @@ export interface components {
              * @example 1050
              */
             fee?: string;
+            /** @description From an interim report (mt942, camt052, camt054), not yet brought by a final statement. */
+            interim: boolean;
             /**
              * Format: uuid
              * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
@@ -3853,13 +3846,13 @@ export interface components {
                 "application/json": components["schemas"]["ForbiddenError"];
             };
         };
-        /** @description Refused: `FORMAT_NOT_RECOGNISED` no format was named (on the import or the source) and the file's first bytes are none of the formats tried (`details.tried`); name the format; nothing was stored; `FORMAT_NOT_SUPPORTED` the file is in a format recognised (`details.format`) but not read by this version; nothing was stored; `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `IMPORT_INVALID` the file cannot be read exactly; `details.errors` lists every bad line, nothing was stored. */
-        FormatNotRecognisedOrFormatNotSupportedOrIdempotencyKeyReusedOrImportInvalid: {
+        /** @description Refused: `FORMAT_NOT_RECOGNISED` no format was named (on the import or the source) and the file's first bytes are none of the formats tried (`details.tried`); name the format; nothing was stored; `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `IMPORT_INVALID` the file cannot be read exactly; `details.errors` lists every bad line, nothing was stored. */
+        FormatNotRecognisedOrIdempotencyKeyReusedOrImportInvalid: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["FormatNotRecognisedError"] | components["schemas"]["FormatNotSupportedError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["ImportInvalidError"];
+                "application/json": components["schemas"]["FormatNotRecognisedError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["ImportInvalidError"];
             };
         };
         /** @description Conflict: `HOLD_ALREADY_RESOLVED` the hold was already posted, voided or expired; `HOLD_EXPIRED` the hold is past its expiry; `IDEMPOTENCY_KEY_IN_PROGRESS` the first request with this key is still running; retry later with the same key. */
@@ -5000,10 +4993,10 @@ export interface operations {
                 "application/json": {
                     name: string;
                     account: string;
-                    /** @description `camt053`, `mt940`, `bai2` or `csv:<profile>`: the default format of its files. Left out: each import names its format or it is recognised from the file's first bytes. */
+                    /** @description `camt053`, `camt052`, `camt054`, `mt940`, `mt942`, `bai2` or `csv:<profile>`: the default format of its files; the lines of an interim report (`camt052`, `camt054`, `mt942`) are stored interim until a final statement brings them. Left out: each import names its format or it is recognised from the file's first bytes. */
                     format?: string;
                     /**
-                     * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940 and BAI2 windows-1252, the other formats UTF-8 only.
+                     * @description What the source's files are written in when they are not UTF-8 (UTF-8, with or without BOM, is recognised first). `utf-8` accepts UTF-8 only. Left out: MT940, MT942 and BAI2 windows-1252, the other formats UTF-8 only.
                      * @enum {string}
                      */
                     charset?: "utf-8" | "iso-8859-1" | "windows-1252" | "iso-8859-2" | "windows-1250";
@@ -5165,7 +5158,7 @@ export interface operations {
                     file: string;
                     /** @description A source's name. */
                     source: string;
-                    /** @description `camt053`, `mt940`, `bai2` or `csv:<profile>`; default: the source's; where the source has none, the format the file's first bytes show (the answer's `format`). */
+                    /** @description `camt053`, `camt052`, `camt054`, `mt940`, `mt942`, `bai2` or `csv:<profile>` (`camt052`, `camt054` and `mt942` are interim reports); default: the source's; where the source has none, the format the file's first bytes show (the answer's `format`). */
                     format?: string;
                 };
             };
@@ -5189,7 +5182,7 @@ export interface operations {
             409: components["responses"]["IdempotencyKeyInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["FormatNotRecognisedOrFormatNotSupportedOrIdempotencyKeyReusedOrImportInvalid"];
+            422: components["responses"]["FormatNotRecognisedOrIdempotencyKeyReusedOrImportInvalid"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["InternalOrUnavailable"];
         };

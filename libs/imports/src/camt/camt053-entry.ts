@@ -85,7 +85,8 @@ export function dateOf(parent: XmlNode | undefined, label: string): Result<strin
   return { ok: true, value: parsed };
 }
 
-function entryBasics(entry: XmlNode): Result<EntryBasics> {
+/** reportDate: undefined for a statement, which must give BookgDt; for an interim report, its date if known. */
+function entryBasics(entry: XmlNode, reportDate: string | null | undefined): Result<EntryBasics> {
   const errors: StatementError[] = [];
   const amountNode = childNode(entry, 'Amt');
   let amountMinor = 0n;
@@ -101,9 +102,13 @@ function entryBasics(entry: XmlNode): Result<EntryBasics> {
     );
   if (amount?.ok && sign.ok) amountMinor = amount.value * sign.value;
   const booked = dateOf(childNode(entry, 'BookgDt'), 'booking date');
-  if (!booked.ok) errors.push(...booked.errors);
-  else if (booked.value === null) errors.push(statementError(entry.line, 'entry (Ntry) has no booking date (BookgDt)'));
   const value = dateOf(childNode(entry, 'ValDt'), 'value date');
+  // camt.052 and camt.054 may leave BookgDt out (it is optional there): a booked entry then counts as booked
+  // on its value date, else on the day the report was made. A camt.053 statement must say it.
+  const interimDate = reportDate === undefined ? null : ((value.ok ? value.value : null) ?? reportDate);
+  const bookedOn = booked.ok ? (booked.value ?? interimDate) : null;
+  if (!booked.ok) errors.push(...booked.errors);
+  else if (bookedOn === null) errors.push(statementError(entry.line, 'entry (Ntry) has no booking date (BookgDt)'));
   if (!value.ok) errors.push(...value.errors);
   if (errors.length > 0) return { ok: false, errors };
   const reversalText = textAt(entry, 'RvslInd');
@@ -113,7 +118,7 @@ function entryBasics(entry: XmlNode): Result<EntryBasics> {
       lineNumber: entry.line,
       amountMinor,
       currency: amountNode?.attributes.Ccy ?? '',
-      bookedOn: booked.ok && booked.value !== null ? booked.value : '',
+      bookedOn: bookedOn ?? '',
       valueOn: value.ok ? value.value : null,
       reversal: reversalText === 'true' || reversalText === '1',
     },
@@ -161,10 +166,11 @@ export function* entryItems(
   entry: XmlNode,
   details: readonly TransactionDetail[],
   builder: StatementLineBuilder,
+  reportDate: string | null | undefined,
 ): Generator<StatementItem, void, undefined> {
   const status = textAt(entry, 'Sts', 'Cd') ?? textAt(entry, 'Sts');
   if (status !== undefined && status !== 'BOOK') return;
-  const basics = entryBasics(entry);
+  const basics = entryBasics(entry, reportDate);
   if (!basics.ok) return yield* basics.errors;
   const split = splitAmounts(basics.value, entry, details);
   if (!split.ok) return yield* split.errors;

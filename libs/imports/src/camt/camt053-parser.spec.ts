@@ -141,11 +141,11 @@ describeWithStatementSamples('camt.053 real samples', () => {
   });
 
   for (const sample of ['camt054.v4.xml', 'camt054.v8.xml']) {
-    it(`refuses ${sample} clearly: camt.054 notifications are not statements`, async () => {
+    it(`refuses ${sample} as camt053, naming camt054, the format that reads it`, async () => {
       const { errors, lines } = await collectSample(sample);
       expect(errors).toHaveLength(1);
       expect(errors[0].lineNumber).toBe(2);
-      expect(errors[0].reason).toMatch(/^camt\.054 \(debit\/credit notification\) is not accepted/);
+      expect(errors[0].reason).toMatch(/^camt\.054\.001\.0[48] is not a camt\.053 .*; import it as camt054$/);
       expect(lines).toEqual([]);
     });
   }

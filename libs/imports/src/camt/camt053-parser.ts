@@ -1,13 +1,15 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { isoDateOfDateTime } from '../dates';
 import { StatementLineBuilder } from '../line-builder';
 import { ownStrings } from '../own-text';
 import { type StatementItem, statementError } from '../statement-items';
+import { CAMT052, CAMT053, CAMT054, type CamtDocument, rootProblem } from './camt-documents';
 import { entryItems } from './camt053-entry';
 import { statementAccount, statementParts } from './camt053-statement';
 import { type TransactionDetail, toTransactionDetail } from './camt053-transaction';
 import { XmlCapture } from './xml-capture';
 import { elementProblem, isEmpty } from './xml-element-limits';
-import type { XmlNode } from './xml-node';
+import { textAt, type XmlNode } from './xml-node';
 
 /** camt nesting is about 15 deep; anything far deeper is not a bank statement. */
 export const XML_DEPTH_MAX = 40;
@@ -25,9 +27,6 @@ export const STATEMENT_HEAD_RETAINED_CHARS_MAX = 1024 * 1024;
 /** TxDtls of one entry are kept until the entry closes, to decide whether a batch can be split. */
 export const ENTRY_TRANSACTIONS_MAX = 10_000;
 
-const CAMT053_NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:camt\.053\.001\.0[2-8]$/;
-const CAMT_NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:camt\.(\d{3})\.001\.(\d{2})$/;
-
 interface OpenStatement {
   index: number;
   line: number;
@@ -39,23 +38,8 @@ interface OpenStatement {
   headProblemsReported: number;
 }
 
-/** Why a root element is refused: camt.054 notifications are refused on purpose (see README of the lib). */
-function rootProblem(tag: SaxesTagNS): string | null {
-  if (tag.local === 'Document' && CAMT053_NAMESPACE.test(tag.uri)) return null;
-  const camt = CAMT_NAMESPACE.exec(tag.uri);
-  if (camt?.[1] === '054') {
-    return (
-      'camt.054 (debit/credit notification) is not accepted: it carries no balances and would count the same ' +
-      'movements as the camt.053 statement again; import the camt.053 statement of the account instead'
-    );
-  }
-  if (camt !== null)
-    return `camt.${camt[1]}.001.${camt[2]} is not a camt.053 bank-to-customer statement (versions 02 to 08)`;
-  return `not a camt.053 document: root element <${tag.name}> in namespace ${JSON.stringify(tag.uri)}`;
-}
-
-/** Push-based camt.053 reader: SAX events in, items out; the async generator below feeds and drains it. */
-class Camt053Reader {
+/** Push-based camt reader: SAX events in, items out; the async generator below feeds and drains it. */
+class CamtReader {
   stopped = false;
   private readonly sax = new SaxesParser({ xmlns: true, position: true });
   /** Items, and what makes an entry's lines or a statement's item once the items before them are taken. */
@@ -72,13 +56,13 @@ class Camt053Reader {
   // close is acted on only once the next event shows that no error followed it.
   private pendingClose: SaxesTagNS | null = null;
 
-  constructor() {
+  constructor(private readonly document: CamtDocument) {
     this.sax.on('xmldecl', (declaration) => {
       const encoding = declaration.encoding;
       if (encoding !== undefined && !/^utf-?8$/i.test(encoding))
         this.fail(`XML encoding ${encoding} is not accepted; only UTF-8`);
     });
-    this.sax.on('doctype', () => this.fail('a DOCTYPE is not accepted in a camt.053 document'));
+    this.sax.on('doctype', () => this.fail(`a DOCTYPE is not accepted in a camt.${document.message} document`));
     this.sax.on('opentagstart', () => this.event(() => (this.tagLine = this.sax.line)));
     this.sax.on('opentag', (tag) => this.event(() => this.open(tag)));
     this.sax.on('text', (text) => this.event(() => this.text(text)));
@@ -135,12 +119,13 @@ class Camt053Reader {
     this.path.push(tag.local);
     if (depth >= XML_DEPTH_MAX) return this.fail(`XML nesting deeper than ${XML_DEPTH_MAX} elements`);
     if (depth === 0) {
-      const problem = rootProblem(tag);
+      const problem = rootProblem(this.document, tag);
       if (problem !== null) this.fail(problem);
       return;
     }
     if (depth === 1) {
-      if (tag.local !== 'BkToCstmrStmt') this.fail(`expected <BkToCstmrStmt> inside <Document>, found <${tag.name}>`);
+      const container = this.document.container;
+      if (tag.local !== container) this.fail(`expected <${container}> inside <Document>, found <${tag.name}>`);
       this.containerLine = line;
       return;
     }
@@ -148,7 +133,7 @@ class Camt053Reader {
     const attributes = isEmpty(tag.attributes)
       ? {}
       : Object.fromEntries(Object.values(tag.attributes).map((attribute) => [attribute.local, attribute.value]));
-    if (depth === 2 && tag.local === 'Stmt') return this.startStatement(line);
+    if (depth === 2 && tag.local === this.document.report) return this.startStatement(line);
     const statement = this.statement;
     if (statement === null) return;
     if (this.entry !== null) return this.entry.open(tag.local, line, attributes);
@@ -171,15 +156,16 @@ class Camt053Reader {
       return;
     }
     if (depth >= 3) statement?.headCapture.close();
-    if (depth === 2 && tag.local === 'Stmt' && statement !== null) this.finishStatement(statement);
-    if (depth === 1 && tag.local === 'BkToCstmrStmt' && this.statementCount === 0) {
-      this.out.push(statementError(this.containerLine, 'the camt.053 document contains no statement (Stmt)'));
+    const { container, report, message, noun } = this.document;
+    if (depth === 2 && tag.local === report && statement !== null) this.finishStatement(statement);
+    if (depth === 1 && tag.local === container && this.statementCount === 0) {
+      this.out.push(statementError(this.containerLine, `the camt.${message} document contains no ${noun} (${report})`));
     }
   }
 
   private startStatement(line: number): void {
     const headCapture = new XmlCapture(
-      { name: 'Stmt', line, attributes: {} },
+      { name: this.document.report, line, attributes: {} },
       { nodesMax: STATEMENT_HEAD_NODES_MAX, charsMax: STATEMENT_HEAD_RETAINED_CHARS_MAX },
       'statement header',
     );
@@ -200,7 +186,7 @@ class Camt053Reader {
   private lineBuilder(statement: OpenStatement): StatementLineBuilder {
     this.reportHeadProblems(statement);
     if (!statement.headChecked) {
-      this.out.push(...statementParts(statement.head, null).errors);
+      this.out.push(...statementParts(statement.head, null, this.document).errors);
       statement.headChecked = true;
     }
     statement.builder ??= new StatementLineBuilder(statement.index, statementAccount(statement.head));
@@ -254,7 +240,14 @@ class Camt053Reader {
     details: readonly TransactionDetail[],
     builder: StatementLineBuilder,
   ): Generator<StatementItem> {
-    for (const item of entryItems(entry, details, builder)) {
+    // Only an interim report may stand in for an entry's missing booking date with its own (see entryBasics).
+    const created = this.document.balanceChecked ? undefined : textAt(statement.head, 'CreDtTm');
+    const reportDate = this.document.balanceChecked
+      ? undefined
+      : created === undefined
+        ? null
+        : isoDateOfDateTime(created.trim());
+    for (const item of entryItems(entry, details, builder, reportDate)) {
       if (item.kind === 'line') statement.firstLineCurrency ??= item.currency;
       yield item;
     }
@@ -269,10 +262,10 @@ class Camt053Reader {
   }
 
   private statementItem(statement: OpenStatement, builder: StatementLineBuilder): StatementItem {
-    const { header } = statementParts(statement.head, statement.firstLineCurrency);
+    const { header } = statementParts(statement.head, statement.firstLineCurrency, this.document);
     return {
       kind: 'statement',
-      format: 'camt053',
+      format: this.document.format,
       statementIndex: statement.index,
       lineNumber: statement.line,
       ...header,
@@ -281,9 +274,11 @@ class Camt053Reader {
   }
 }
 
-/** ISO 20022 camt.053 (versions 02 to 08), read with a SAX parser: one entry in memory at a time. */
-export async function* parseCamt053(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
-  const reader = new Camt053Reader();
+async function* parseCamt(
+  document: CamtDocument,
+  text: AsyncIterable<string>,
+): AsyncGenerator<StatementItem, void, undefined> {
+  const reader = new CamtReader(document);
   for await (const chunk of text) {
     reader.write(chunk);
     yield* reader.drain();
@@ -291,4 +286,19 @@ export async function* parseCamt053(text: AsyncIterable<string>): AsyncGenerator
   }
   reader.end();
   yield* reader.drain();
+}
+
+/** ISO 20022 camt.053 (versions 02 to 08), read with a SAX parser: one entry in memory at a time. */
+export function parseCamt053(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+  return parseCamt(CAMT053, text);
+}
+
+/** camt.052 intraday account reports (versions 02 to 08): interim lines, balances not checked. */
+export function parseCamt052(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+  return parseCamt(CAMT052, text);
+}
+
+/** camt.054 debit/credit notifications (versions 02 to 08): interim lines, no balances. */
+export function parseCamt054(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+  return parseCamt(CAMT054, text);
 }

@@ -1,5 +1,6 @@
 import type { StatementBalance, StatementError, StatementHeader } from '../statement-items';
 import { statementError } from '../statement-items';
+import type { CamtDocument } from './camt-documents';
 import { dateOf, unsignedAmount } from './camt053-entry';
 import { childNodes, nodeAt, textAt, type XmlNode } from './xml-node';
 
@@ -46,13 +47,18 @@ export function statementAccount(head: XmlNode): string | null {
   return textAt(accountId, 'IBAN') ?? textAt(accountId, 'Othr', 'Id') ?? null;
 }
 
-export function statementParts(head: XmlNode, firstLineCurrency: string | null): CamtStatementParts {
+export function statementParts(
+  head: XmlNode,
+  firstLineCurrency: string | null,
+  document: CamtDocument,
+): CamtStatementParts {
   const errors: StatementError[] = [];
   const accountId = statementAccount(head);
   if (accountId === null)
-    errors.push(statementError(head.line, 'statement (Stmt) has no account identification (Acct/Id)'));
+    errors.push(statementError(head.line, `${document.noun} (${head.name}) has no account identification (Acct/Id)`));
   const balances = new Map<string, StatementBalance>();
-  for (const balance of childNodes(head, 'Bal')) {
+  // An interim report's balances are not read at all: not checked, a mistake in one does not refuse its lines.
+  for (const balance of document.balanceChecked ? childNodes(head, 'Bal') : []) {
     const code = balanceCode(balance);
     if (code === undefined || (!OPENING_CODES.some((each) => each === code) && code !== CLOSING_CODE)) continue;
     if (balances.has(code)) {

@@ -6,7 +6,7 @@ import { OutboxRepository } from '@ledger/outbox';
 import { type LineAmount, balanceCheck } from '../balance-check';
 import { defaultCharset, isStatementCharset, type StatementCharset } from '../charsets';
 import { type CsvProfile, csvProfileSchema } from '../csv/csv-profile';
-import { type StatementFormat, parse } from '../parse';
+import { isInterimFormat, type StatementFormat, parse } from '../parse';
 import type { StatementError, StatementHeader } from '../statement-items';
 import type { StatementInput } from '../text-input';
 import { HashedInput } from './hashed-input';
@@ -27,7 +27,7 @@ export const LINE_BATCH_SIZE = 2_000;
 const BATCH_WRITES_IN_FLIGHT_MAX = 2;
 const ERRORS_REPORTED_MAX = 1_000;
 const BUILT_IN_CSV_PROFILES = new Set(['gateway', 'bank']);
-export const STATEMENT_FORMAT_PATTERN = /^(camt053|mt940|bai2|csv:[a-z0-9][a-z0-9_-]{0,39})$/;
+export const STATEMENT_FORMAT_PATTERN = /^(camt053|camt052|camt054|mt940|mt942|bai2|csv:[a-z0-9][a-z0-9_-]{0,39})$/;
 
 export interface ImportStatementCommand {
   tenantId: string;
@@ -50,6 +50,8 @@ export interface ImportResult {
 interface Progress {
   lines: number;
   inserted: number;
+  /** Lines already stored as interim that this final import made final. */
+  finalized: number;
   batch: StatementLineColumns;
   /**
    * Batches sent and not yet answered, oldest first. Two may wait, so that PostgreSQL starts on the next
@@ -105,15 +107,18 @@ export class ImportStatementUseCase {
     const named = command.format ?? source.format;
     const { format, input } = named === null ? await detectedImportFormat(hashed) : { format: named, input: hashed };
     if (!STATEMENT_FORMAT_PATTERN.test(format)) {
-      throw new DomainError('VALIDATION_FAILED', 'format must be camt053, mt940, bai2 or csv:<profile> (or left out)', {
-        fields: [{ path: 'format', message: `unknown format ${format}` }],
-      });
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'format must be camt053, camt052, camt054, mt940, mt942, bai2 or csv:<profile> (or left out)',
+        { fields: [{ path: 'format', message: `unknown format ${format}` }] },
+      );
     }
     const csvProfiles = await this.csvProfiles(command.tenantId, format);
     const charset =
       source.charset !== null && isStatementCharset(source.charset) ? source.charset : defaultCharset(format);
     let charsetUsed: StatementCharset = 'utf-8';
     const importId = newId();
+    const interim = isInterimFormat(format);
     return this.db.transaction('read committed', async () => {
       const fileName = command.fileName?.slice(0, 255) ?? null;
       await this.imports.markStart();
@@ -123,11 +128,11 @@ export class ImportStatementUseCase {
         format,
         fileName,
         actor: command.actor,
+        interim,
       });
       const progress = await this.readAndStore(
         command.tenantId,
-        source.id,
-        importId,
+        { sourceId: source.id, importId, interim },
         parse(format as StatementFormat, input, {
           accountId: source.name,
           csvProfiles,
@@ -148,6 +153,8 @@ export class ImportStatementUseCase {
         charset: charsetUsed,
         lines: progress.lines,
         duplicates: progress.lines - progress.inserted,
+        interim,
+        finalized: progress.finalized,
         statements: progress.statements,
         warnings: progress.warnings,
       };
@@ -183,13 +190,13 @@ export class ImportStatementUseCase {
 
   private async readAndStore(
     tenantId: string,
-    sourceId: string,
-    importId: string,
+    target: { sourceId: string; importId: string; interim: boolean },
     items: ReturnType<typeof parse>,
   ): Promise<Progress> {
     const progress: Progress = {
       lines: 0,
       inserted: 0,
+      finalized: 0,
       batch: new StatementLineColumns(),
       writing: [],
       errors: [],
@@ -202,8 +209,9 @@ export class ImportStatementUseCase {
       progress.batch = new StatementLineColumns();
       if (progress.errors.length > 0 || batch.size === 0) return;
       if (progress.writing.length >= BATCH_WRITES_IN_FLIGHT_MAX) await progress.writing.shift();
-      const write = this.imports.insertLines(tenantId, sourceId, importId, batch).then((inserted) => {
+      const write = this.imports.insertLines(tenantId, target, batch).then(({ inserted, finalized }) => {
         progress.inserted += inserted;
+        progress.finalized += finalized;
       });
       // A failed write surfaces when it is awaited; until then it must not count as unhandled.
       write.catch(() => undefined);

@@ -8,6 +8,7 @@ import {
   FIND_IMPORT,
   FIND_IMPORT_BY_HASH,
   FIND_LINE,
+  FINALIZE_INTERIM_LINES,
   INSERT_LINES,
   type ImportRow,
   LIST_IMPORT_LINES,
@@ -34,6 +35,8 @@ export interface NewImport {
   charset: string;
   lines: number;
   duplicates: number;
+  interim: boolean;
+  finalized: number;
   statements: StatementSummary[];
   warnings: string[];
 }
@@ -61,6 +64,9 @@ function importView(row: ImportRow): ImportView {
     fileBytes: row.file_bytes.toString(),
     lines: row.lines,
     duplicates: row.duplicates,
+    interim: row.interim,
+    // Imports before interim lines existed made none final.
+    finalized: row.finalized ?? 0,
     statements: row.statements,
     warnings: row.warnings,
     actor: row.actor,
@@ -87,6 +93,7 @@ function toLineView(row: LineRow): StoredLineView {
     counterparty: row.counterparty,
     description: row.description,
     ...(row.gross_minor !== null ? { gross: row.gross_minor.toString(), fee: row.fee_minor?.toString() } : {}),
+    interim: row.interim,
   };
 }
 
@@ -95,10 +102,25 @@ function toLineView(row: LineRow): StoredLineView {
 export class ImportRepository {
   constructor(private readonly db: Database) {}
 
-  /** Returns how many of the lines were new to the source. */
-  async insertLines(tenantId: string, sourceId: string, importId: string, lines: StatementLineColumns) {
-    const rows = await this.db.query(INSERT_LINES, { tenantId, sourceId, importId, ...lines.parameters() });
-    return Number(rows[0]!.inserted);
+  /**
+   * Returns how many of the lines were new to the source, and how many of the others were interim and are
+   * now final (a final import's only: an interim import never makes a line final, nor a final one interim).
+   */
+  async insertLines(
+    tenantId: string,
+    target: { sourceId: string; importId: string; interim: boolean },
+    lines: StatementLineColumns,
+  ): Promise<{ inserted: number; finalized: number }> {
+    const { sourceId, importId, interim } = target;
+    const parameters = lines.parameters();
+    let finalized = 0;
+    if (!interim) {
+      const externalIds = parameters.externalIds;
+      const rows = await this.db.query(FINALIZE_INTERIM_LINES, { tenantId, sourceId, importId, externalIds });
+      finalized = Number(rows[0]!.finalized);
+    }
+    const rows = await this.db.query(INSERT_LINES, { tenantId, sourceId, importId, interim, ...parameters });
+    return { inserted: Number(rows[0]!.inserted), finalized };
   }
 
   /** Marks where an import's writes start, so they can be undone alone (the request may hold more). */
@@ -112,7 +134,7 @@ export class ImportRepository {
 
   async openImport(
     tenantId: string,
-    record: { id: string; sourceId: string; format: string; fileName: string | null; actor: string },
+    record: { id: string; sourceId: string; format: string; fileName: string | null; actor: string; interim: boolean },
   ): Promise<void> {
     await this.db.query(OPEN_IMPORT, { tenantId, ...record });
   }
@@ -129,6 +151,7 @@ export class ImportRepository {
         charset: record.charset,
         lines: record.lines,
         duplicates: record.duplicates,
+        finalized: record.finalized,
         statements: json(record.statements),
         warnings: json(record.warnings),
       });

@@ -39,8 +39,12 @@ export interface ImportView {
   fileBytes: string;
   /** Lines the file holds. */
   lines: number;
-  /** Of those, lines the source already had (overlapping statements). */
+  /** Of those, lines the source already had (overlapping statements, or an interim report's lines). */
   duplicates: number;
+  /** An interim report or notification (MT942, camt.052, camt.054): its new lines are stored interim. */
+  interim: boolean;
+  /** Of the duplicates, lines stored interim until this (final) import brought them and made them final. */
+  finalized: number;
   statements: StatementSummary[];
   warnings: string[];
   /** Who imported it: `api-key:<key id>`, `cli:<os user>`, ... */
@@ -64,6 +68,8 @@ export interface StoredLineView {
   description: string;
   gross?: string;
   fee?: string;
+  /** From an interim report, not yet brought by a final statement of the source. */
+  interim: boolean;
 }
 
 /** A line in a list across imports: where it came from. */

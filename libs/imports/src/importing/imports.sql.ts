@@ -34,16 +34,16 @@ export interface LineColumnParams {
  * is skipped and counted.
  */
 export const INSERT_LINES = sql<
-  LineColumnParams & { tenantId: string; sourceId: string; importId: string },
+  LineColumnParams & { tenantId: string; sourceId: string; importId: string; interim: boolean },
   { inserted: bigint }
 >(`
 WITH inserted AS (
   INSERT INTO statement_lines (tenant_id, id, source_id, import_id, external_id, line_number, statement_index,
                                booked_on, value_on, amount_minor, currency, reversal, type_code, refs,
-                               counterparty, description, gross_minor, fee_minor, raw)
+                               counterparty, description, gross_minor, fee_minor, raw, interim)
   SELECT :tenantId, l.id, :sourceId, :importId, l.external_id, l.line_number, l.statement_index, l.booked_on,
          l.value_on, l.amount_minor, l.currency, l.reversal, l.type_code, l.refs::jsonb, l.counterparty::jsonb,
-         l.description, l.gross_minor, l.fee_minor, l.raw
+         l.description, l.gross_minor, l.fee_minor, l.raw, :interim::bool
     FROM unnest(:ids::uuid[], :externalIds::text[], :lineNumbers::int4[], :statementIndexes::int4[],
                 :bookedOns::date[], :valueOns::date[], :amountsMinor::int8[], :currencies::text[],
                 :reversals::bool[], :typeCodes::text[], :references::text[], :counterparties::text[],
@@ -55,6 +55,23 @@ WITH inserted AS (
 )
 SELECT count(*)::int8 AS inserted FROM inserted`);
 
+/**
+ * Before a final import's batch is inserted: the source's interim lines that the batch brings again become
+ * final, in place (same row, same matches), and the insert then skips them as already present. Through
+ * statement_lines_interim_idx, which holds only the interim lines: next to free for a source without any.
+ */
+export const FINALIZE_INTERIM_LINES = sql<
+  { tenantId: string; sourceId: string; importId: string; externalIds: string[] },
+  { finalized: bigint }
+>(`
+WITH finalized AS (
+  UPDATE statement_lines
+     SET interim = false, final_import_id = :importId
+   WHERE tenant_id = :tenantId AND source_id = :sourceId AND interim AND external_id = ANY(:externalIds::text[])
+  RETURNING 1
+)
+SELECT count(*)::int8 AS finalized FROM finalized`);
+
 /** The import's row, written first so that its lines can name it. */
 export const OPEN_IMPORT = sql<{
   tenantId: string;
@@ -63,9 +80,10 @@ export const OPEN_IMPORT = sql<{
   format: string;
   fileName: string | null;
   actor: string;
+  interim: boolean;
 }>(`
-INSERT INTO statement_imports (tenant_id, id, source_id, format, file_name, actor)
-VALUES (:tenantId, :id, :sourceId, :format, :fileName, :actor)`);
+INSERT INTO statement_imports (tenant_id, id, source_id, format, file_name, actor, interim)
+VALUES (:tenantId, :id, :sourceId, :format, :fileName, :actor, :interim)`);
 
 /** Completes it once the file is read; a unique violation means the source already has this file. */
 export const COMPLETE_IMPORT = sql<
@@ -77,6 +95,7 @@ export const COMPLETE_IMPORT = sql<
     charset: string;
     lines: number;
     duplicates: number;
+    finalized: number;
     /** JSON texts. */
     statements: string;
     warnings: string;
@@ -85,6 +104,7 @@ export const COMPLETE_IMPORT = sql<
 >(`
 UPDATE statement_imports
    SET file_sha256 = :fileSha256, file_bytes = :fileBytes, charset = :charset, lines = :lines, duplicates = :duplicates,
+       finalized = :finalized,
        statements = :statements::text::jsonb, warnings = :warnings::text::jsonb, completed_at = now()
  WHERE tenant_id = :tenantId AND id = :id AND completed_at IS NULL
 RETURNING created_at`);
@@ -99,6 +119,8 @@ export interface ImportRow {
   file_bytes: bigint;
   lines: number;
   duplicates: number;
+  interim: boolean;
+  finalized: number | null;
   statements: StatementSummary[];
   warnings: string[];
   actor: string;
@@ -107,7 +129,7 @@ export interface ImportRow {
 
 const IMPORT_VIEW = `
 SELECT i.id, s.name AS source, i.format, i.charset, i.file_name, encode(i.file_sha256, 'hex') AS file_sha256,
-       i.file_bytes, i.lines, i.duplicates, i.statements, i.warnings, i.actor, i.created_at
+       i.file_bytes, i.lines, i.duplicates, i.interim, i.finalized, i.statements, i.warnings, i.actor, i.created_at
   FROM statement_imports i JOIN statement_sources s ON s.tenant_id = i.tenant_id AND s.id = i.source_id`;
 
 export const FIND_IMPORT = sql<{ tenantId: string; id: string }, ImportRow>(`${IMPORT_VIEW}
@@ -155,11 +177,12 @@ export interface LineRow {
   description: string;
   gross_minor: bigint | null;
   fee_minor: bigint | null;
+  interim: boolean;
 }
 
 const LINE_COLUMNS = `
 id, import_id, external_id, line_number, statement_index, booked_on::text, value_on::text, amount_minor, currency,
-reversal, type_code, refs, counterparty, description, gross_minor, fee_minor`;
+reversal, type_code, refs, counterparty, description, gross_minor, fee_minor, interim`;
 
 /** Lines an import added, in file order, keyset-paged on (line number, id): a row comparison Prisma cannot say. */
 export const LIST_IMPORT_LINES = sql<

@@ -33,9 +33,11 @@ export class CreateSourceUseCase {
 
   async execute(command: CreateSourceCommand): Promise<SourceView & { id: string }> {
     if (command.format !== undefined && !STATEMENT_FORMAT_PATTERN.test(command.format)) {
-      throw new DomainError('VALIDATION_FAILED', 'format must be camt053, mt940, bai2 or csv:<profile>', {
-        fields: [{ path: 'format', message: 'unknown format' }],
-      });
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'format must be camt053, camt052, camt054, mt940, mt942, bai2 or csv:<profile>',
+        { fields: [{ path: 'format', message: 'unknown format' }] },
+      );
     }
     if (command.charset !== undefined && !isStatementCharset(command.charset)) {
       throw new DomainError('VALIDATION_FAILED', `charset must be one of ${STATEMENT_CHARSETS.join(', ')}`, {

@@ -1,35 +1,27 @@
-import { LineDraft, StatementLineBuilder } from '../line-builder';
+import { StatementLineBuilder } from '../line-builder';
 import { type StatementBalance, type StatementItem, statementError } from '../statement-items';
 import { readLines, shown, type SourceLine } from '../text-input';
-import { type Mt940Movement, parseBalance, parseStatementLine } from './mt940-fields';
-import { parseInformation } from './mt940-information';
+import type { Phase } from './mt940-syntax';
+import { parseBalance, parseStatementLine } from './mt940-fields';
+import { movementDraft, type PendingMovement } from './mt940-movement';
+import { MT942_TAGS, Mt942Report } from './mt942-report';
+import {
+  END_OF_MESSAGE,
+  ENVELOPE_CONTROLS,
+  ENVELOPE_LINES,
+  MT942_TAGS_AFTER_NARRATIVE,
+  TAG_LINE,
+  TAGS_AFTER_NARRATIVE,
+} from './mt940-syntax';
 
 /** SWIFT lines are 65 characters; some banks write :86: lines of a few hundred. */
 export const MT940_LINE_CHARS_MAX = 2048;
 /** Physical lines of one :61: with its :86: (the standard allows 1 + 1 + 6). */
 export const MT940_LINES_PER_MOVEMENT_MAX = 100;
 
-const TAG_LINE = /^:(\d{2}[A-Z]?|NS):(.*)$/;
-// SOH and ETX of a SWIFT envelope, at the start and end of each message (sometimes both on one line).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these two control characters are what it finds
-const ENVELOPE_CONTROLS = /[\u0001\u0003]/;
-// The tags that may follow the :86: narrative. Banks wrap :86: text at 65 characters, so a continuation line
-// can start with text that looks like a tag (":26:03", ":12:30"); only these, at the start of a line, end it.
-const TAGS_AFTER_NARRATIVE = new Set(['20', '61', '62F', '62M', '64', '65', '86', 'NS']);
-const END_OF_MESSAGE = /^-(\}.*|[A-Z]*)$/;
-// Lines tolerated between statements: SWIFT FIN block headers and bank envelopes. Anything else outside a
-// statement is reported, which is how a file that is not MT940 at all (wolph's invalid_statement.sta) fails.
-const ENVELOPE_LINES: readonly RegExp[] = [
-  /^\{1:[^}]*\}(\{2:[^}]*\})?(\{3:.*\})?(\{4:)?$/, // {1:F01...}{2:I940...}{4:
-  /^\{4:$/,
-  /^:?940:?( \d{2})?$/, // "940", "940 00" (ING), ":940:" (Rabobank)
-  /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, // a sender BIC on its own line (ABN AMRO)
-  /^0000 \d{2}[A-Z]{6}[A-Z0-9]{2}[A-Z0-9]{3,}\d*$/, // "0000 01INGBNL2AXXXX00001" (ING)
-];
-
 const NO_CLOSING_BALANCE = 'the statement has no closing balance (:62F: or :62M:); its balance is not checked';
 
-type Phase = 'header' | 'lines' | 'closed';
+export type Mt94xFormat = 'mt940' | 'mt942';
 type Continuation = 'information' | 'supplementary' | 'ignore' | 'none';
 
 interface OpenStatement {
@@ -38,26 +30,22 @@ interface OpenStatement {
   reference: string;
   accountId: string | null;
   sequenceNumber: string | null;
+  /** MT940: the opening balance's; MT942: the first floor limit's (:34F:). */
+  currency: string | null;
   opening: StatementBalance | null;
   closing: StatementBalance | null;
   openingSeen: boolean;
   closingSeen: boolean;
   phase: Phase;
   builder: StatementLineBuilder | null;
+  /** MT942 only: its floor limits, date/time indication and totals. */
+  report: Mt942Report | null;
 }
 
-interface PendingMovement {
-  line: number;
-  movement: Mt940Movement;
-  currency: string;
-  information: string[];
-  supplementary: string[];
-  raw: string[];
-  /** Set when the movement is reported as an error: it is then not yielded as a line. */
-  refused: boolean;
-}
-
-/** MT940 as a tag state machine over physical lines: header tags, :60a:, (:61: [:86:])*, :62a:, trailer. */
+/**
+ * MT940 as a tag state machine over physical lines: header tags, :60a:, (:61: [:86:])*, :62a:, trailer.
+ * MT942 is read by the same machine: header tags, :34F:, :13D:, (:61: [:86:])*, :90D:, :90C:, no balances.
+ */
 class Mt940Reader {
   private readonly out: StatementItem[] = [];
   private statement: OpenStatement | null = null;
@@ -67,6 +55,11 @@ class Mt940Reader {
   private inNarrative = false;
   private statementCount = 0;
   private errorCount = 0;
+  private readonly tagsAfterNarrative: ReadonlySet<string>;
+
+  constructor(private readonly format: Mt94xFormat) {
+    this.tagsAfterNarrative = format === 'mt942' ? MT942_TAGS_AFTER_NARRATIVE : TAGS_AFTER_NARRATIVE;
+  }
 
   drain(): StatementItem[] {
     return this.out.splice(0);
@@ -84,7 +77,7 @@ class Mt940Reader {
   private acceptText(lineNumber: number, text: string): void {
     if (text.trim() === '') return;
     const tag = TAG_LINE.exec(text);
-    if (tag !== null && (!this.inNarrative || TAGS_AFTER_NARRATIVE.has(tag[1])))
+    if (tag !== null && (!this.inNarrative || this.tagsAfterNarrative.has(tag[1])))
       return this.tag(tag[1], tag[2], lineNumber, text);
     if (END_OF_MESSAGE.test(text)) return this.endStatement();
     // Continuation lines belong to the last tag, even to one that was refused (they are then ignored too).
@@ -96,7 +89,12 @@ class Mt940Reader {
   finish(): void {
     this.endStatement();
     if (this.statementCount === 0 && this.errorCount === 0)
-      this.error(1, 'the file contains no MT940 statement (no :20: tag)');
+      this.error(
+        1,
+        this.format === 'mt942'
+          ? 'the file contains no MT942 report (no :20: tag)'
+          : 'the file contains no MT940 statement (no :20: tag)',
+      );
   }
 
   private error(lineNumber: number, reason: string): void {
@@ -134,6 +132,10 @@ class Mt940Reader {
       this.continuation = 'ignore';
       return this.error(lineNumber, `tag :${tag}: outside a statement (a statement starts with :20:)`);
     }
+    if (statement.report !== null && MT942_TAGS.has(tag)) {
+      this.continuation = 'ignore';
+      return statement.report.tag(tag, value, lineNumber);
+    }
     switch (tag) {
       case '21':
       case 'NS':
@@ -148,6 +150,7 @@ class Mt940Reader {
         return;
       case '60F':
       case '60M':
+        if (statement.report !== null) break;
         return this.opening(statement, tag, value, lineNumber);
       case '61':
         return this.movement(statement, value, lineNumber, text);
@@ -160,21 +163,23 @@ class Mt940Reader {
         return this.continueTag(text, value, lineNumber);
       case '62F':
       case '62M':
+        if (statement.report !== null) break;
         return this.closingBalance(statement, tag, value, lineNumber);
       case '64':
       case '65':
+        if (statement.report !== null) break;
         if (this.inPhase(statement, 'closed', tag, lineNumber)) this.checkBalance(value, lineNumber);
         return;
-      default:
-        this.continuation = 'ignore';
-        this.error(lineNumber, `unknown tag :${tag}: in an MT940 statement`);
     }
+    this.continuation = 'ignore';
+    const what = statement.report === null ? 'an MT940 statement' : 'an MT942 report';
+    this.error(lineNumber, `unknown tag :${tag}: in ${what}`);
   }
 
   private inPhase(statement: OpenStatement, expected: Phase, tag: string, lineNumber: number): boolean {
     if (statement.phase === expected) return true;
     this.continuation = 'ignore';
-    const where: Record<Phase, string> = {
+    const where: Record<Phase, string> = statement.report?.phases ?? {
       header: 'before the opening balance :60F:',
       lines: 'between the opening balance :60F: and the closing balance :62F:',
       closed: 'after the closing balance :62F:',
@@ -196,6 +201,7 @@ class Mt940Reader {
       this.error(lineNumber, 'statement has no account identification :25: before its opening balance');
     statement.openingSeen = true;
     statement.opening = this.checkBalance(value, lineNumber);
+    statement.currency = statement.opening?.currency ?? null;
     statement.phase = 'lines';
   }
 
@@ -208,12 +214,13 @@ class Mt940Reader {
 
   private movement(statement: OpenStatement, value: string, lineNumber: number, text: string): void {
     if (!this.inPhase(statement, 'lines', '61', lineNumber)) return;
-    // Without a readable opening balance there is no currency; the :60F: error already says why.
-    if (statement.opening === null) {
+    // Without a readable opening balance (MT942: floor limit) there is no currency; its error says why.
+    const currency = statement.currency;
+    if (currency === null) {
       this.continuation = 'ignore';
       return;
     }
-    const parsed = parseStatementLine(value, statement.opening.currency);
+    const parsed = parseStatementLine(value, currency);
     if (!parsed.ok) {
       this.continuation = 'ignore';
       return this.error(lineNumber, parsed.reason);
@@ -222,7 +229,7 @@ class Mt940Reader {
     this.pending = {
       line: lineNumber,
       movement: parsed.value,
-      currency: statement.opening.currency,
+      currency,
       information: [],
       supplementary: supplementary === undefined ? [] : [supplementary],
       raw: [text],
@@ -236,35 +243,13 @@ class Mt940Reader {
     const statement = this.statement;
     this.pending = null;
     if (pending === null || statement === null || pending.refused) return;
-    const { movement } = pending;
-    const information = parseInformation(pending.information);
-    const supplementary = pending.supplementary
-      .map((part) => part.trim())
-      .join(' ')
-      .trim();
-    const draft: LineDraft = {
-      lineNumber: pending.line,
-      bookedOn: movement.bookedOn,
-      valueOn: movement.valueOn,
-      amountMinor: movement.amountMinor,
-      currency: pending.currency,
-      reversal: movement.reversal,
-      references: {
-        ...information.references,
-        customerReference: movement.customerReference ?? information.references.customerReference,
-        bankReference: movement.bankReference,
-      },
-      // The SWIFT type (NTRF) and, where the :86: has one, the German business code: "NTRF/166".
-      typeCode:
-        information.businessCode === undefined ? movement.typeCode : `${movement.typeCode}/${information.businessCode}`,
-      counterparty: information.counterparty,
-      description: [information.description, supplementary].filter((part) => part !== '').join(' '),
-      raw: pending.raw.join('\n'),
-    };
+    const draft = movementDraft(pending);
     statement.builder ??= new StatementLineBuilder(statement.index, statement.accountId);
     const built = statement.builder.build(draft, undefined);
-    if (!Array.isArray(built)) this.out.push(built);
-    else for (const problem of built) this.error(problem.lineNumber, problem.reason);
+    if (!Array.isArray(built)) {
+      statement.report?.count(built.amountMinor);
+      this.out.push(built);
+    } else for (const problem of built) this.error(problem.lineNumber, problem.reason);
   }
 
   private startStatement(lineNumber: number, reference: string): void {
@@ -274,13 +259,24 @@ class Mt940Reader {
       reference,
       accountId: null,
       sequenceNumber: null,
+      currency: null,
       opening: null,
       closing: null,
       openingSeen: false,
       closingSeen: false,
       phase: 'header',
       builder: null,
+      report: null,
     };
+    if (this.format === 'mt942') {
+      const statement = this.statement;
+      statement.report = new Mt942Report(
+        (phase) => (statement.phase = phase),
+        () => statement.phase,
+        (currency) => (statement.currency ??= currency),
+        (line, reason) => this.error(line, reason),
+      );
+    }
     this.statementCount += 1;
   }
 
@@ -291,19 +287,26 @@ class Mt940Reader {
     const statement = this.statement;
     if (statement === null) return;
     this.statement = null;
-    if (!statement.openingSeen) this.error(statement.line, 'statement has no opening balance :60F:');
+    const report = statement.report;
+    if (report === null && !statement.openingSeen) this.error(statement.line, 'statement has no opening balance :60F:');
     // Interim statements of some banks end without any closing balance: their lines are still what was booked.
-    const warnings = statement.openingSeen && !statement.closingSeen ? [NO_CLOSING_BALANCE] : [];
+    // An MT942 has none by definition; its totals (:90D:/:90C:) are checked instead.
+    const warnings =
+      report !== null
+        ? report.finish(statement.line, statement.currency)
+        : statement.openingSeen && !statement.closingSeen
+          ? [NO_CLOSING_BALANCE]
+          : [];
     this.out.push({
       kind: 'statement',
-      format: 'mt940',
+      format: this.format,
       statementIndex: statement.index,
       lineNumber: statement.line,
       accountId: statement.accountId,
       statementId: statement.reference === '' ? null : statement.reference,
       sequenceNumber: statement.sequenceNumber,
       electronicSequenceNumber: null,
-      currency: statement.opening?.currency ?? null,
+      currency: statement.currency,
       openingBalance: statement.opening,
       closingBalance: statement.closing,
       lineCount: statement.builder?.lineCount ?? 0,
@@ -312,13 +315,25 @@ class Mt940Reader {
   }
 }
 
-/** SWIFT MT940 customer statements, one physical line at a time. */
-export async function* parseMt940(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
-  const reader = new Mt940Reader();
+async function* parseMt94x(
+  format: Mt94xFormat,
+  text: AsyncIterable<string>,
+): AsyncGenerator<StatementItem, void, undefined> {
+  const reader = new Mt940Reader(format);
   for await (const line of readLines(text, MT940_LINE_CHARS_MAX)) {
     reader.accept(line);
     yield* reader.drain();
   }
   reader.finish();
   yield* reader.drain();
+}
+
+/** SWIFT MT940 customer statements, one physical line at a time. */
+export function parseMt940(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+  return parseMt94x('mt940', text);
+}
+
+/** SWIFT MT942 interim transaction reports: MT940's reader, with floor limits and totals for balances. */
+export function parseMt942(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+  return parseMt94x('mt942', text);
 }

@@ -66,7 +66,7 @@ export const importView = component(
       source: z.string(),
       format: z.string().meta({
         description: 'The format the file was read in: the one named, else the one recognised from its first bytes.',
-        examples: ['camt053', 'mt940', 'bai2', 'csv:bank'],
+        examples: ['camt053', 'camt052', 'camt054', 'mt940', 'mt942', 'bai2', 'csv:bank'],
       }),
       charset: z.enum(STATEMENT_CHARSETS).meta({
         description: 'The charset the file was read in (`utf-8` when it is UTF-8 or ASCII).',
@@ -77,6 +77,20 @@ export const importView = component(
       fileBytes: counter,
       lines: z.number().int().min(0).meta({ description: 'Lines the file holds.' }),
       duplicates: z.number().int().min(0).meta({ description: 'Of those, lines the source already had.' }),
+      interim: z.boolean().meta({
+        description:
+          'An interim report or notification (mt942, camt052, camt054): its new lines are stored interim, ' +
+          'matched like any other, until a final statement of the source brings them.',
+      }),
+      finalized: z
+        .number()
+        .int()
+        .min(0)
+        .meta({
+          description:
+            'Of the duplicates, lines stored interim that this final import brought again and made final ' +
+            '(the same line, with its matches).',
+        }),
       statements: z.array(
         z.strictObject({
           statementIndex: z.number().int().min(0),
@@ -122,6 +136,9 @@ const storedLineFields = {
   description: z.string(),
   gross: amount.optional(),
   fee: amount.optional(),
+  interim: z.boolean().meta({
+    description: 'From an interim report (mt942, camt052, camt054), not yet brought by a final statement.',
+  }),
 };
 
 export const statementLineView = component('StatementLine', z.strictObject(storedLineFields));
