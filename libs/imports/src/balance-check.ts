@@ -60,3 +60,17 @@ export function balanceCheck(statement: StatementHeader, lines: Iterable<LineAmo
       formatMoney(closing.amountMinor, opening.currency),
   };
 }
+
+/** Formats whose files carry no balances by design: intraday reports and notifications. */
+const INTERIM_FAMILIES: ReadonlySet<StatementHeader['format']> = new Set(['camt052', 'camt054', 'mt942']);
+
+/**
+ * What the import reports about a statement's balances: why they do not add up, or what is missing;
+ * nothing when they add up, and nothing for an interim report, which has no balances to check.
+ */
+export function balanceProblem(statement: StatementHeader, lines: Iterable<LineAmount>): string | undefined {
+  const check = balanceCheck(statement, lines);
+  if (check.ok) return undefined;
+  const unbalanced = statement.openingBalance === null && statement.closingBalance === null;
+  return unbalanced && INTERIM_FAMILIES.has(statement.format) ? undefined : check.reason;
+}

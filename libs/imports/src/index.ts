@@ -1,4 +1,4 @@
-export { balanceCheck, type BalanceCheck, type LineAmount } from './balance-check';
+export { balanceCheck, balanceProblem, type BalanceCheck, type LineAmount } from './balance-check';
 export { BANK_CSV_PROFILE, CSV_COLUMNS_MAX, type CsvProfile, csvProfileSchema } from './csv/csv-profile';
 export { defaultCharset, isStatementCharset, STATEMENT_CHARSETS, type StatementCharset } from './charsets';
 export { CSV_DATE_FORMATS, type CsvDateFormat } from './dates';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   balanceCheck,
+  balanceProblem,
   collectStatement,
   parse,
   PARSE_ERRORS_MAX,
@@ -168,6 +169,17 @@ describe('balanceCheck()', () => {
       ok: false,
       reason: 'balances and lines mix currencies (EUR, USD)',
     });
+  });
+
+  it('reports no missing balances for an interim report, which has none by design', () => {
+    const bare = { openingBalance: null, closingBalance: null };
+    expect(balanceProblem(header({ ...bare, format: 'mt942' }), [line(5n)])).toBeUndefined();
+    expect(balanceProblem(header({ ...bare, format: 'camt054' }), [line(5n)])).toBeUndefined();
+    expect(balanceProblem(header({ ...bare, format: 'mt940' }), [line(5n)])).toBe(
+      'the statement has no opening and closing balances',
+    );
+    expect(balanceProblem(header({}), [line(200n)])).toMatch(/but the closing balance is/);
+    expect(balanceProblem(header({}), [line(250n)])).toBeUndefined();
   });
 
   it('refuses lines of another statement as a programming error', () => {

@@ -1,7 +1,14 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { balanceCheck, collectStatement, defaultCharset, detectFormat, type StatementFormat } from '@ledger/imports';
+import {
+  balanceCheck,
+  balanceProblem,
+  collectStatement,
+  defaultCharset,
+  detectFormat,
+  type StatementFormat,
+} from '@ledger/imports';
 import { DomainError } from '@ledger/errors';
 import { detectedImportFormat } from '../src/importing/import-format';
 import { comparable, fileInput, fixtureFormat, OWN_FIXTURES } from './statement-files';
@@ -174,7 +181,7 @@ async function sampleOutcome(file: string): Promise<SampleOutcome> {
     const own = collected.lines.filter((line) => line.statementIndex === statement.statementIndex);
     const net: Record<string, string> = {};
     for (const line of own) net[line.currency] = (BigInt(net[line.currency] ?? '0') + line.amountMinor).toString();
-    const check = balanceCheck(statement, own);
+    const problem = balanceProblem(statement, own);
     return {
       accountId: statement.accountId,
       statementId: statement.statementId,
@@ -182,7 +189,7 @@ async function sampleOutcome(file: string): Promise<SampleOutcome> {
       netMinor: net,
       opening: shownBalance(statement.openingBalance),
       closing: shownBalance(statement.closingBalance),
-      warnings: [...(statement.warnings ?? []), ...(check.ok ? [] : [check.reason])],
+      warnings: [...(statement.warnings ?? []), ...(problem === undefined ? [] : [problem])],
     };
   });
   const lines = collected.lines.map((line) => ({

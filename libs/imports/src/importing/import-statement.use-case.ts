@@ -3,7 +3,7 @@ import { Database } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import { OutboxRepository } from '@ledger/outbox';
-import { type LineAmount, balanceCheck } from '../balance-check';
+import { type LineAmount, balanceCheck, balanceProblem } from '../balance-check';
 import { defaultCharset, isStatementCharset, type StatementCharset } from '../charsets';
 import { type CsvProfile, csvProfileSchema } from '../csv/csv-profile';
 import { isInterimFormat, type StatementFormat, parse } from '../parse';
@@ -68,6 +68,7 @@ interface Progress {
 
 function summary(header: StatementHeader, totals: readonly LineAmount[]): StatementSummary {
   const check = balanceCheck(header, totals);
+  const problem = balanceProblem(header, totals);
   const balance = (value: StatementHeader['openingBalance']) =>
     value ? { amount: value.amountMinor.toString(), currency: value.currency, date: value.date } : null;
   return {
@@ -80,7 +81,7 @@ function summary(header: StatementHeader, totals: readonly LineAmount[]): Statem
     lines: header.lineCount,
     // A statement without both balances (a CSV export) cannot be checked: neither balanced nor broken.
     balanced: header.openingBalance === null || header.closingBalance === null ? null : check.ok,
-    ...(check.ok ? {} : { balanceProblem: check.reason }),
+    ...(problem === undefined ? {} : { balanceProblem: problem }),
   };
 }
 
