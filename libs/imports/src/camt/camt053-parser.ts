@@ -1,4 +1,4 @@
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+import type { SaxesTagNS } from 'saxes';
 import { StatementLineBuilder } from '../line-builder';
 import { ownStrings } from '../own-text';
 import { type StatementItem, statementError } from '../statement-items';
@@ -8,6 +8,7 @@ import { type TransactionDetail, toTransactionDetail } from './camt053-transacti
 import { XmlCapture } from './xml-capture';
 import { elementProblem, isEmpty } from './xml-element-limits';
 import type { XmlNode } from './xml-node';
+import { type CamtSax, camtSax, isSaxesError } from './xml-sax';
 
 /** camt nesting is about 15 deep; anything far deeper is not a bank statement. */
 export const XML_DEPTH_MAX = 40;
@@ -57,7 +58,7 @@ function rootProblem(tag: SaxesTagNS): string | null {
 /** Push-based camt.053 reader: SAX events in, items out; the async generator below feeds and drains it. */
 class Camt053Reader {
   stopped = false;
-  private readonly sax = new SaxesParser({ xmlns: true, position: true });
+  private readonly sax: CamtSax;
   /** Items, and what makes an entry's lines or a statement's item once the items before them are taken. */
   private readonly out: Array<StatementItem | (() => Iterable<StatementItem>)> = [];
   private readonly path: string[] = [];
@@ -71,36 +72,56 @@ class Camt053Reader {
   // saxes reports a mismatched close tag AFTER calling the close handler for the element it pops, so a
   // close is acted on only once the next event shows that no error followed it.
   private pendingClose: SaxesTagNS | null = null;
+  private declarationChecked = false;
+  private handlerError: unknown = undefined;
 
   constructor() {
-    this.sax.on('xmldecl', (declaration) => {
-      const encoding = declaration.encoding;
-      if (encoding !== undefined && !/^utf-?8$/i.test(encoding))
-        this.fail(`XML encoding ${encoding} is not accepted; only UTF-8`);
+    this.sax = camtSax({
+      doctype: () => {
+        this.checkDeclaration();
+        this.fail('a DOCTYPE is not accepted in a camt.053 document');
+      },
+      opentagstart: () => this.event(() => (this.tagLine = this.sax.line)),
+      opentag: (tag) => this.event(() => this.open(tag)),
+      text: (text) => this.event(() => this.text(text)),
+      cdata: (text) => this.event(() => this.text(text)),
+      closetag: (tag) => this.event(() => (this.pendingClose = tag)),
     });
-    this.sax.on('doctype', () => this.fail('a DOCTYPE is not accepted in a camt.053 document'));
-    this.sax.on('opentagstart', () => this.event(() => (this.tagLine = this.sax.line)));
-    this.sax.on('opentag', (tag) => this.event(() => this.open(tag)));
-    this.sax.on('text', (text) => this.event(() => this.text(text)));
-    this.sax.on('cdata', (text) => this.event(() => this.text(text)));
-    this.sax.on('closetag', (tag) => this.event(() => (this.pendingClose = tag)));
-    this.sax.on('comment', () => this.event(() => undefined));
-    this.sax.on('processinginstruction', () => this.event(() => undefined));
-    this.sax.on('error', (error) => this.fail(`malformed XML: ${error.message.replace(/^\d+:\d+: /, '')}`));
   }
 
   write(chunk: string): void {
     if (this.stopped) return;
     this.charsWithoutEvent += chunk.length;
-    this.sax.write(chunk);
+    this.feed(chunk);
     if (!this.stopped && this.charsWithoutEvent > XML_CHARS_WITHOUT_EVENT_MAX) {
       this.fail(`an XML text, attribute or comment is longer than ${XML_CHARS_WITHOUT_EVENT_MAX} characters`);
     }
   }
 
   end(): void {
-    if (!this.stopped) this.sax.close();
+    if (!this.stopped) this.feed(null);
     this.event(() => undefined);
+  }
+
+  /** Hands text to saxes (null: the end); with no error handler saxes throws what is wrong with the XML. */
+  private feed(chunk: string | null): void {
+    try {
+      if (chunk === null) this.sax.close();
+      else this.sax.write(chunk);
+    } catch (error) {
+      if (!isSaxesError(error, this.handlerError)) throw error;
+      this.checkDeclaration();
+      this.fail(`malformed XML: ${error.message.replace(/^\d+:\d+: /, '')}`);
+    }
+  }
+
+  /** The declared encoding, once saxes has read the XML declaration (it is always on line 1). */
+  private checkDeclaration(): void {
+    if (this.declarationChecked) return;
+    this.declarationChecked = true;
+    const encoding = this.sax.xmlDecl.encoding;
+    if (encoding !== undefined && !/^utf-?8$/i.test(encoding))
+      this.fail(`XML encoding ${encoding} is not accepted; only UTF-8`, 1);
   }
 
   /** The items so far, an entry's lines made only as they are taken. */
@@ -120,11 +141,19 @@ class Camt053Reader {
 
   private event(handle: () => void): void {
     if (this.stopped) return;
+    this.checkDeclaration();
+    if (this.stopped) return;
     this.charsWithoutEvent = 0;
     const close = this.pendingClose;
     this.pendingClose = null;
-    if (close !== null) this.close(close);
-    if (!this.stopped) handle();
+    try {
+      if (close !== null) this.close(close);
+      if (!this.stopped) handle();
+    } catch (error) {
+      // A bug of ours, not the XML's: feed lets it go on up instead of reporting it as malformed XML.
+      this.handlerError = error;
+      throw error;
+    }
   }
 
   private open(tag: SaxesTagNS): void {
