@@ -7,8 +7,8 @@ import { statementAccount, statementParts } from './camt053-statement';
 import { type TransactionDetail, toTransactionDetail } from './camt053-transaction';
 import { XmlCapture } from './xml-capture';
 import { elementProblem, isEmpty } from './xml-element-limits';
-import type { XmlNode } from './xml-node';
-import { type CamtSax, camtSax, isSaxesError } from './xml-sax';
+import { NO_ATTRIBUTES, type XmlNode } from './xml-node';
+import { type CamtSax, camtSax } from './xml-sax';
 
 /** camt nesting is about 15 deep; anything far deeper is not a bank statement. */
 export const XML_DEPTH_MAX = 40;
@@ -73,19 +73,37 @@ class Camt053Reader {
   // close is acted on only once the next event shows that no error followed it.
   private pendingClose: SaxesTagNS | null = null;
   private declarationChecked = false;
-  private handlerError: unknown = undefined;
+  /** True while one of our handlers runs: what is thrown then is not saxes' word on the XML. */
+  private ownCode = false;
 
   constructor() {
+    // Each handler does its work only when begin() says the reading goes on; then it clears ownCode. No closure
+    // per event: there are about fifty per entry.
     this.sax = camtSax({
       doctype: () => {
         this.checkDeclaration();
         this.fail('a DOCTYPE is not accepted in a camt.053 document');
       },
-      opentagstart: () => this.event(() => (this.tagLine = this.sax.line)),
-      opentag: (tag) => this.event(() => this.open(tag)),
-      text: (text) => this.event(() => this.text(text)),
-      cdata: (text) => this.event(() => this.text(text)),
-      closetag: (tag) => this.event(() => (this.pendingClose = tag)),
+      opentagstart: () => {
+        if (this.begin()) this.tagLine = this.sax.line;
+        this.ownCode = false;
+      },
+      opentag: (tag) => {
+        if (this.begin()) this.open(tag);
+        this.ownCode = false;
+      },
+      text: (text) => {
+        if (this.begin()) this.text(text);
+        this.ownCode = false;
+      },
+      cdata: (text) => {
+        if (this.begin()) this.text(text);
+        this.ownCode = false;
+      },
+      closetag: (tag) => {
+        if (this.begin()) this.pendingClose = tag;
+        this.ownCode = false;
+      },
     });
   }
 
@@ -100,7 +118,8 @@ class Camt053Reader {
 
   end(): void {
     if (!this.stopped) this.feed(null);
-    this.event(() => undefined);
+    this.begin();
+    this.ownCode = false;
   }
 
   /** Hands text to saxes (null: the end); with no error handler saxes throws what is wrong with the XML. */
@@ -109,7 +128,8 @@ class Camt053Reader {
       if (chunk === null) this.sax.close();
       else this.sax.write(chunk);
     } catch (error) {
-      if (!isSaxesError(error, this.handlerError)) throw error;
+      // Thrown while one of our handlers ran: a bug of ours, not the XML's, so it goes on up as it is.
+      if (this.ownCode || !(error instanceof Error)) throw error;
       this.checkDeclaration();
       this.fail(`malformed XML: ${error.message.replace(/^\d+:\d+: /, '')}`);
     }
@@ -139,21 +159,17 @@ class Camt053Reader {
     this.pendingClose = null;
   }
 
-  private event(handle: () => void): void {
-    if (this.stopped) return;
+  /** What every event does first: acts on the close before it; false once the reading has stopped. */
+  private begin(): boolean {
+    this.ownCode = true;
+    if (this.stopped) return false;
     this.checkDeclaration();
-    if (this.stopped) return;
+    if (this.stopped) return false;
     this.charsWithoutEvent = 0;
     const close = this.pendingClose;
     this.pendingClose = null;
-    try {
-      if (close !== null) this.close(close);
-      if (!this.stopped) handle();
-    } catch (error) {
-      // A bug of ours, not the XML's: feed lets it go on up instead of reporting it as malformed XML.
-      this.handlerError = error;
-      throw error;
-    }
+    if (close !== null) this.close(close);
+    return !this.stopped;
   }
 
   private open(tag: SaxesTagNS): void {
@@ -175,7 +191,7 @@ class Camt053Reader {
     }
     // Most elements have no attribute: they skip building an object from entries.
     const attributes = isEmpty(tag.attributes)
-      ? {}
+      ? NO_ATTRIBUTES
       : Object.fromEntries(Object.values(tag.attributes).map((attribute) => [attribute.local, attribute.value]));
     if (depth === 2 && tag.local === 'Stmt') return this.startStatement(line);
     const statement = this.statement;

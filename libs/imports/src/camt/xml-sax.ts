@@ -17,7 +17,7 @@ export type CamtSax = SaxesParser<typeof SAX_OPTIONS>;
 /**
  * The events a camt reader hears. The XML declaration is read from `sax.xmlDecl` once the next event comes,
  * comments and processing instructions need no handler, and saxes throws what is wrong with the XML when it
- * has no error handler (see isSaxesError).
+ * has no error handler.
  */
 export interface SaxHandlers {
   doctype: () => void;
@@ -39,12 +39,4 @@ export function camtSax(handlers: SaxHandlers): CamtSax {
   sax.on('cdata', handlers.cdata);
   sax.on('closetag', handlers.closetag);
   return sax;
-}
-
-/**
- * Whether `error`, thrown out of sax.write or sax.close, is saxes' word on the XML, not an error thrown by
- * one of our own handlers (`handlerError`, which must go on up as it is).
- */
-export function isSaxesError(error: unknown, handlerError: unknown): error is Error {
-  return error instanceof Error && error !== handlerError;
 }
