@@ -8,7 +8,7 @@ import { type TransactionDetail, toTransactionDetail } from './camt053-transacti
 import { XmlCapture } from './xml-capture';
 import { elementProblem, isEmpty } from './xml-element-limits';
 import { NO_ATTRIBUTES, type XmlNode } from './xml-node';
-import { type CamtSax, camtSax } from './xml-sax';
+import { type CamtSax, camtSax, declarationProblem } from './xml-sax';
 
 /** camt nesting is about 15 deep; anything far deeper is not a bank statement. */
 export const XML_DEPTH_MAX = 40;
@@ -77,33 +77,23 @@ class Camt053Reader {
   private ownCode = false;
 
   constructor() {
-    // Each handler does its work only when begin() says the reading goes on; then it clears ownCode. No closure
-    // per event: there are about fifty per entry.
+    // Made once, not per event (about fifty per entry): the handler acts only when begin() says reading goes on.
+    const handler =
+      <T>(act: (value: T) => void) =>
+      (value: T): void => {
+        if (this.begin()) act(value);
+        this.ownCode = false;
+      };
     this.sax = camtSax({
       doctype: () => {
         this.checkDeclaration();
         this.fail('a DOCTYPE is not accepted in a camt.053 document');
       },
-      opentagstart: () => {
-        if (this.begin()) this.tagLine = this.sax.line;
-        this.ownCode = false;
-      },
-      opentag: (tag) => {
-        if (this.begin()) this.open(tag);
-        this.ownCode = false;
-      },
-      text: (text) => {
-        if (this.begin()) this.text(text);
-        this.ownCode = false;
-      },
-      cdata: (text) => {
-        if (this.begin()) this.text(text);
-        this.ownCode = false;
-      },
-      closetag: (tag) => {
-        if (this.begin()) this.pendingClose = tag;
-        this.ownCode = false;
-      },
+      opentagstart: handler<void>(() => (this.tagLine = this.sax.line)),
+      opentag: handler((tag: SaxesTagNS) => this.open(tag)),
+      text: handler((text: string) => this.text(text)),
+      cdata: handler((text: string) => this.text(text)),
+      closetag: handler((tag: SaxesTagNS) => (this.pendingClose = tag)),
     });
   }
 
@@ -135,13 +125,12 @@ class Camt053Reader {
     }
   }
 
-  /** The declared encoding, once saxes has read the XML declaration (it is always on line 1). */
+  /** The declared encoding, once saxes has read the XML declaration (it always starts on line 1). */
   private checkDeclaration(): void {
     if (this.declarationChecked) return;
     this.declarationChecked = true;
-    const encoding = this.sax.xmlDecl.encoding;
-    if (encoding !== undefined && !/^utf-?8$/i.test(encoding))
-      this.fail(`XML encoding ${encoding} is not accepted; only UTF-8`, 1);
+    const problem = declarationProblem(this.sax);
+    if (problem !== null) this.fail(problem, 1);
   }
 
   /** The items so far, an entry's lines made only as they are taken. */

@@ -40,3 +40,10 @@ export function camtSax(handlers: SaxHandlers): CamtSax {
   sax.on('closetag', handlers.closetag);
   return sax;
 }
+
+/** Why the XML declaration read so far is refused: camt is UTF-8 only. */
+export function declarationProblem(sax: CamtSax): string | null {
+  const encoding = sax.xmlDecl.encoding;
+  if (encoding === undefined || /^utf-?8$/i.test(encoding)) return null;
+  return `XML encoding ${encoding} is not accepted; only UTF-8`;
+}
