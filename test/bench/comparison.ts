@@ -18,10 +18,22 @@ export interface Comparison {
   baselineRuns: number[];
   ledgerMedian: number;
   baselineMedian: number;
+  /**
+   * CPU microseconds of the bench process per unit of work in each ledger run, where the ledger's code runs in
+   * it (the import suite): the figure a noisy shared machine skews least.
+   */
+  ledgerCpuMicrosPerUnitRuns?: number[];
+  ledgerCpuMicrosPerUnitMedian?: number;
 }
 
 export function compare(fields: Omit<Comparison, 'ledgerMedian' | 'baselineMedian'>): Comparison {
-  return { ...fields, ledgerMedian: median(fields.ledgerRuns), baselineMedian: median(fields.baselineRuns) };
+  const cpu = fields.ledgerCpuMicrosPerUnitRuns;
+  return {
+    ...fields,
+    ledgerMedian: median(fields.ledgerRuns),
+    baselineMedian: median(fields.baselineRuns),
+    ...(cpu === undefined ? {} : { ledgerCpuMicrosPerUnitMedian: median(cpu) }),
+  };
 }
 
 const WORKLOAD_LABELS: Record<WorkloadName, string> = {

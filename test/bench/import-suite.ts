@@ -172,15 +172,20 @@ export async function runImportSuite(config: BenchConfig, log: BenchLog): Promis
       results.fileBytes[format.name] = fileBytes;
       const rates = (mode: ImportRun['mode']) =>
         runs.filter((run) => run.mode === mode).map((run) => run.linesPerSecond);
-      const label = format.name === 'csv' ? 'gateway CSV' : 'camt.053';
+      const cpuPerLine = runs.filter((run) => run.mode === 'ledger').map((run) => (run.cpuSeconds * 1e6) / run.lines);
+      // The camt.053 file has one line per entry (Ntry): its lines/s are entries/s.
+      const csv = format.name === 'csv';
       results.comparisons.push(
         compare({
           suite: 'import',
-          workload: `${label}, ${config.importLines[format.name]} lines`,
-          unit: 'lines/s',
+          workload: csv
+            ? `gateway CSV, ${config.importLines.csv} lines`
+            : `camt.053, ${config.importLines.camt053} entries (one line each)`,
+          unit: csv ? 'lines/s' : 'entries/s',
           ledgerPath: 'ImportStatementUseCase',
           ledgerRuns: rates('ledger'),
           baselineRuns: rates('sql'),
+          ledgerCpuMicrosPerUnitRuns: cpuPerLine,
         }),
       );
     }

@@ -30,15 +30,21 @@ const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toF
 function summaryTable(comparisons: readonly Comparison[]): string[] {
   return [
     '| suite | workload | ledger path | ledger (median) | plain SQL (median) | unit | ledger / SQL | runs: ledger ' +
-      'min-max | runs: SQL min-max |',
-    '|---|---|---|---:|---:|---|---:|---:|---:|',
+      'min-max | runs: SQL min-max | ledger CPU µs per unit (median; runs min-max) |',
+    '|---|---|---|---:|---:|---|---:|---:|---:|---:|',
     ...comparisons.map((row) => {
       const ratio = row.baselineMedian > 0 ? `${(row.ledgerMedian / row.baselineMedian).toFixed(2)}x` : 'n/a';
-      const range = (runs: readonly number[]) => `${fixed(Math.min(...runs))}-${fixed(Math.max(...runs))}`;
+      const range = (runs: readonly number[], digits = 0) =>
+        `${fixed(Math.min(...runs), digits)}-${fixed(Math.max(...runs), digits)}`;
+      const cpu = row.ledgerCpuMicrosPerUnitRuns;
+      const cpuCell =
+        cpu === undefined || cpu.length === 0
+          ? 'see its section'
+          : `${fixed(row.ledgerCpuMicrosPerUnitMedian ?? Number.NaN, 1)} (${range(cpu, 1)})`;
       return (
         `| ${row.suite} | ${row.workload} | ${row.ledgerPath} | ${fixed(row.ledgerMedian)} | ` +
         `${fixed(row.baselineMedian)} | ${row.unit} | ${ratio} | ${range(row.ledgerRuns)} | ` +
-        `${range(row.baselineRuns)} |`
+        `${range(row.baselineRuns)} | ${cpuCell} |`
       );
     }),
   ];

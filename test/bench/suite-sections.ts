@@ -33,8 +33,35 @@ export function renderImportSection(results: ImportResults): string[] {
         `${fixed((run.cpuSeconds * 1e6) / run.lines)} / ${fixed((run.postgresCpuSeconds * 1e6) / run.lines)} | ` +
         `${run.rssGrowthMiB} MiB | ${run.peakRssMiB} MiB |`,
     ),
+    ...importMedians(results),
     '',
   ];
+}
+
+/** One median row per format and mode, under the runs. */
+function importMedians(results: ImportResults): string[] {
+  const rows: string[] = [];
+  for (const format of Object.keys(results.fileBytes) as ImportRun['format'][]) {
+    for (const mode of ['ledger', 'sql'] as const) {
+      const runs = results.runs.filter((run) => run.format === format && run.mode === mode);
+      if (runs.length === 0) continue;
+      const medianOf = (pick: (run: ImportRun) => number) => median(runs.map(pick));
+      rows.push(
+        `| ${format} | ${MODE_LABELS[mode]} | median | ${fixed(
+          medianOf((run) => run.seconds),
+          2,
+        )} | ` +
+          `${fixed(
+            medianOf((run) => run.linesPerSecond),
+            0,
+          )} | ` +
+          `${fixed(medianOf((run) => (run.cpuSeconds * 1e6) / run.lines))} / ` +
+          `${fixed(medianOf((run) => (run.postgresCpuSeconds * 1e6) / run.lines))} | ` +
+          `${medianOf((run) => run.rssGrowthMiB)} MiB | ${medianOf((run) => run.peakRssMiB)} MiB |`,
+      );
+    }
+  }
+  return rows;
 }
 
 export function renderReconcileSection(results: ReconcileResults): string[] {

@@ -1,4 +1,4 @@
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+import type { SaxesTagNS } from 'saxes';
 import { isoDateOfDateTime } from '../dates';
 import { StatementLineBuilder } from '../line-builder';
 import { ownStrings } from '../own-text';
@@ -9,7 +9,8 @@ import { statementAccount, statementParts } from './camt053-statement';
 import { type TransactionDetail, toTransactionDetail } from './camt053-transaction';
 import { XmlCapture } from './xml-capture';
 import { elementProblem, isEmpty } from './xml-element-limits';
-import { textAt, type XmlNode } from './xml-node';
+import { NO_ATTRIBUTES, textAt, type XmlNode } from './xml-node';
+import { type CamtSax, camtSax, declarationProblem } from './xml-sax';
 
 /** camt nesting is about 15 deep; anything far deeper is not a bank statement. */
 export const XML_DEPTH_MAX = 40;
@@ -41,7 +42,7 @@ interface OpenStatement {
 /** Push-based camt reader: SAX events in, items out; the async generator below feeds and drains it. */
 class CamtReader {
   stopped = false;
-  private readonly sax = new SaxesParser({ xmlns: true, position: true });
+  private readonly sax: CamtSax;
   /** Items, and what makes an entry's lines or a statement's item once the items before them are taken. */
   private readonly out: Array<StatementItem | (() => Iterable<StatementItem>)> = [];
   private readonly path: string[] = [];
@@ -55,36 +56,65 @@ class CamtReader {
   // saxes reports a mismatched close tag AFTER calling the close handler for the element it pops, so a
   // close is acted on only once the next event shows that no error followed it.
   private pendingClose: SaxesTagNS | null = null;
+  private declarationChecked = false;
+  /** True while one of our handlers runs: what is thrown then is not saxes' word on the XML. */
+  private ownCode = false;
 
   constructor(private readonly document: CamtDocument) {
-    this.sax.on('xmldecl', (declaration) => {
-      const encoding = declaration.encoding;
-      if (encoding !== undefined && !/^utf-?8$/i.test(encoding))
-        this.fail(`XML encoding ${encoding} is not accepted; only UTF-8`);
+    // Made once, not per event (about fifty per entry): the handler acts only when begin() says reading goes on.
+    const handler =
+      <T>(act: (value: T) => void) =>
+      (value: T): void => {
+        if (this.begin()) act(value);
+        this.ownCode = false;
+      };
+    this.sax = camtSax({
+      doctype: () => {
+        this.checkDeclaration();
+        this.fail(`a DOCTYPE is not accepted in a camt.${document.message} document`);
+      },
+      opentagstart: handler<void>(() => (this.tagLine = this.sax.line)),
+      opentag: handler((tag: SaxesTagNS) => this.open(tag)),
+      text: handler((text: string) => this.text(text)),
+      cdata: handler((text: string) => this.text(text)),
+      closetag: handler((tag: SaxesTagNS) => (this.pendingClose = tag)),
     });
-    this.sax.on('doctype', () => this.fail(`a DOCTYPE is not accepted in a camt.${document.message} document`));
-    this.sax.on('opentagstart', () => this.event(() => (this.tagLine = this.sax.line)));
-    this.sax.on('opentag', (tag) => this.event(() => this.open(tag)));
-    this.sax.on('text', (text) => this.event(() => this.text(text)));
-    this.sax.on('cdata', (text) => this.event(() => this.text(text)));
-    this.sax.on('closetag', (tag) => this.event(() => (this.pendingClose = tag)));
-    this.sax.on('comment', () => this.event(() => undefined));
-    this.sax.on('processinginstruction', () => this.event(() => undefined));
-    this.sax.on('error', (error) => this.fail(`malformed XML: ${error.message.replace(/^\d+:\d+: /, '')}`));
   }
 
   write(chunk: string): void {
     if (this.stopped) return;
     this.charsWithoutEvent += chunk.length;
-    this.sax.write(chunk);
+    this.feed(chunk);
     if (!this.stopped && this.charsWithoutEvent > XML_CHARS_WITHOUT_EVENT_MAX) {
       this.fail(`an XML text, attribute or comment is longer than ${XML_CHARS_WITHOUT_EVENT_MAX} characters`);
     }
   }
 
   end(): void {
-    if (!this.stopped) this.sax.close();
-    this.event(() => undefined);
+    if (!this.stopped) this.feed(null);
+    this.begin();
+    this.ownCode = false;
+  }
+
+  /** Hands text to saxes (null: the end); with no error handler saxes throws what is wrong with the XML. */
+  private feed(chunk: string | null): void {
+    try {
+      if (chunk === null) this.sax.close();
+      else this.sax.write(chunk);
+    } catch (error) {
+      // Thrown while one of our handlers ran: a bug of ours, not the XML's, so it goes on up as it is.
+      if (this.ownCode || !(error instanceof Error)) throw error;
+      this.checkDeclaration();
+      this.fail(`malformed XML: ${error.message.replace(/^\d+:\d+: /, '')}`);
+    }
+  }
+
+  /** The declared encoding, once saxes has read the XML declaration (it always starts on line 1). */
+  private checkDeclaration(): void {
+    if (this.declarationChecked) return;
+    this.declarationChecked = true;
+    const problem = declarationProblem(this.sax);
+    if (problem !== null) this.fail(problem, 1);
   }
 
   /** The items so far, an entry's lines made only as they are taken. */
@@ -102,13 +132,17 @@ class CamtReader {
     this.pendingClose = null;
   }
 
-  private event(handle: () => void): void {
-    if (this.stopped) return;
+  /** What every event does first: acts on the close before it; false once the reading has stopped. */
+  private begin(): boolean {
+    this.ownCode = true;
+    if (this.stopped) return false;
+    this.checkDeclaration();
+    if (this.stopped) return false;
     this.charsWithoutEvent = 0;
     const close = this.pendingClose;
     this.pendingClose = null;
     if (close !== null) this.close(close);
-    if (!this.stopped) handle();
+    return !this.stopped;
   }
 
   private open(tag: SaxesTagNS): void {
@@ -131,7 +165,7 @@ class CamtReader {
     }
     // Most elements have no attribute: they skip building an object from entries.
     const attributes = isEmpty(tag.attributes)
-      ? {}
+      ? NO_ATTRIBUTES
       : Object.fromEntries(Object.values(tag.attributes).map((attribute) => [attribute.local, attribute.value]));
     if (depth === 2 && tag.local === this.document.report) return this.startStatement(line);
     const statement = this.statement;
@@ -274,15 +308,24 @@ class CamtReader {
   }
 }
 
+/**
+ * saxes is handed at most this many characters at once, and the entries they completed are taken before the
+ * next: fewer entries wait to be taken, so fewer outlive a young-generation collection (about 9% less CPU per
+ * entry than handing it whole 64 Ki-character chunks). saxes carries a CR or half a surrogate pair over a cut.
+ */
+export const XML_WRITE_CHARS_MAX = 8 * 1024;
+
 async function* parseCamt(
   document: CamtDocument,
   text: AsyncIterable<string>,
 ): AsyncGenerator<StatementItem, void, undefined> {
   const reader = new CamtReader(document);
   for await (const chunk of text) {
-    reader.write(chunk);
-    yield* reader.drain();
-    if (reader.stopped) return;
+    for (let at = 0; at < chunk.length; at += XML_WRITE_CHARS_MAX) {
+      reader.write(chunk.length <= XML_WRITE_CHARS_MAX ? chunk : chunk.slice(at, at + XML_WRITE_CHARS_MAX));
+      yield* reader.drain();
+      if (reader.stopped) return;
+    }
   }
   reader.end();
   yield* reader.drain();

@@ -1,6 +1,6 @@
 import { ownText } from '../own-text';
 import { type StatementError, statementError } from '../statement-items';
-import { newNode, type XmlNode } from './xml-node';
+import { appendChild, NO_ATTRIBUTES, newNode, type XmlNode } from './xml-node';
 
 /** Text of one element; camt's longest field (AddtlNtryInf) is 500 characters. */
 export const XML_TEXT_CHARS_MAX = 4096;
@@ -12,7 +12,10 @@ export interface CaptureLimits {
   charsMax: number;
 }
 
+// `attributes` is NO_ATTRIBUTES for an element without any (most of them): no loop over an empty object then.
+
 function ownNode(name: string, line: number, attributes: Record<string, string>): XmlNode {
+  if (attributes === NO_ATTRIBUTES) return newNode(ownText(name), line, NO_ATTRIBUTES);
   const node = newNode(ownText(name), line, {});
   for (const attribute in attributes) node.attributes[ownText(attribute)] = ownText(attributes[attribute]);
   return node;
@@ -20,6 +23,7 @@ function ownNode(name: string, line: number, attributes: Record<string, string>)
 
 function nodeChars(name: string, attributes: Record<string, string>): number {
   let chars = name.length;
+  if (attributes === NO_ATTRIBUTES) return chars;
   for (const attribute in attributes) chars += attribute.length + attributes[attribute].length;
   return chars;
 }
@@ -70,13 +74,13 @@ export class XmlCapture {
       this.refuse(line, `${this.label} has more than ${this.limits.nodesMax} XML elements`);
     } else if (this.retain(line, nodeChars(name, attributes))) {
       const node = ownNode(name, line, attributes);
-      this.stack[this.stack.length - 1].children.push(node);
+      appendChild(this.stack[this.stack.length - 1], node);
       this.nodeCount += 1;
       this.stack.push(node);
       return;
     }
     // Not attached, and holding nothing: it only keeps open/close paired on the stack.
-    this.stack.push(newNode('', line, {}));
+    this.stack.push(newNode('', line, NO_ATTRIBUTES));
   }
 
   text(text: string): void {

@@ -1,3 +1,5 @@
+import { ownText } from '../own-text';
+
 // A minimal element tree for ONE bounded subtree at a time (a statement's header elements, one entry, one
 // TxDtls). The SAX reader never builds a tree of the whole document.
 
@@ -10,58 +12,110 @@ export interface XmlNode {
   children: XmlNode[];
 }
 
+/**
+ * What an element without attributes, or without children, holds: one shared frozen value instead of a new
+ * object per node (most camt elements have neither). Frozen, so that a write to it throws instead of
+ * reaching every other node.
+ */
+export const NO_ATTRIBUTES: Record<string, string> = Object.freeze({});
+export const NO_CHILDREN: XmlNode[] = Object.freeze([]) as unknown as XmlNode[];
+
 export function newNode(name: string, line: number, attributes: Record<string, string>): XmlNode {
-  return { name, line, attributes, text: '', children: [] };
+  return { name, line, attributes, text: '', children: NO_CHILDREN };
 }
 
+/** Appends `child` to `parent`'s children (a node starts with the shared NO_CHILDREN). */
+export function appendChild(parent: XmlNode, child: XmlNode): void {
+  if (parent.children === NO_CHILDREN) parent.children = [child];
+  else parent.children.push(child);
+}
+
+// Plain loops, no closures: camt's mapping asks these about thirty times per entry.
+
 export function childNode(node: XmlNode | undefined, name: string): XmlNode | undefined {
-  return node?.children.find((candidate) => candidate.name === name);
+  if (node === undefined) return undefined;
+  const children = node.children;
+  for (let index = 0; index < children.length; index += 1) if (children[index].name === name) return children[index];
+  return undefined;
 }
 
 export function childNodes(node: XmlNode | undefined, name: string): XmlNode[] {
-  return node === undefined ? [] : node.children.filter((candidate) => candidate.name === name);
+  const found: XmlNode[] = [];
+  if (node === undefined) return found;
+  for (const child of node.children) if (child.name === name) found.push(child);
+  return found;
 }
 
 /** The node at a path of child names, e.g. nodeAt(entry, 'BookgDt', 'Dt'). */
 export function nodeAt(node: XmlNode | undefined, ...path: string[]): XmlNode | undefined {
   let current = node;
-  for (const name of path) current = childNode(current, name);
+  for (let index = 0; index < path.length && current !== undefined; index += 1)
+    current = childNode(current, path[index]);
   return current;
 }
 
 /** Trimmed text at a path; undefined when absent or blank. */
 export function textAt(node: XmlNode | undefined, ...path: string[]): string | undefined {
-  const text = nodeAt(node, ...path)?.text.trim();
-  return text === undefined || text === '' ? undefined : text;
+  let current = node;
+  for (let index = 0; index < path.length && current !== undefined; index += 1)
+    current = childNode(current, path[index]);
+  if (current === undefined) return undefined;
+  const text = current.text.trim();
+  return text === '' ? undefined : text;
 }
 
+const XML_SPECIAL = /[<>&"]/;
 const XML_SPECIALS = /[<>&"]/g;
+const ESCAPED: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' };
 
 function escapeXml(text: string): string {
-  if (text.search(XML_SPECIALS) === -1) return text;
-  return text.replace(
-    XML_SPECIALS,
-    (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[char] ?? char,
-  );
+  if (!XML_SPECIAL.test(text)) return text;
+  return text.replace(XML_SPECIALS, (char) => ESCAPED[char] ?? char);
+}
+
+/** Start and end tags of attribute-less elements by name, made once: camt repeats a few dozen names. */
+const TAGS_KEPT_MAX = 512;
+const tagsByName = new Map<string, { start: string; end: string }>();
+
+function tagsOf(name: string): { start: string; end: string } {
+  let tags = tagsByName.get(name);
+  if (tags === undefined) {
+    tags = { start: `<${name}>`, end: `</${name}>` };
+    if (tagsByName.size < TAGS_KEPT_MAX) tagsByName.set(ownText(name), tags);
+  }
+  return tags;
+}
+
+interface Serialized {
+  parts: string[];
+  length: number;
 }
 
 /** Compact XML text of a subtree (indentation dropped), stopping once charsMax is reached. */
 export function serializeNode(node: XmlNode, charsMax: number): string {
-  const parts: string[] = [];
-  let length = 0;
-  const push = (part: string): boolean => {
-    parts.push(part);
-    length += part.length;
-    return length < charsMax;
-  };
-  const walk = (current: XmlNode): boolean => {
-    const attributes = Object.entries(current.attributes)
-      .map(([name, value]) => ` ${name}="${escapeXml(value)}"`)
-      .join('');
-    if (!push(`<${current.name}${attributes}>${escapeXml(current.text.trim())}`)) return false;
-    for (const child of current.children) if (!walk(child)) return false;
-    return push(`</${current.name}>`);
-  };
-  walk(node);
-  return parts.join('').slice(0, charsMax);
+  const out: Serialized = { parts: [], length: 0 };
+  writeNode(node, out, charsMax);
+  const text = out.parts.join('');
+  return text.length > charsMax ? text.slice(0, charsMax) : text;
+}
+
+function push(out: Serialized, part: string): void {
+  out.parts.push(part);
+  out.length += part.length;
+}
+
+/** Appends the node to out; false once out has reached charsMax (nothing more is written then). */
+function writeNode(node: XmlNode, out: Serialized, charsMax: number): boolean {
+  const tags = tagsOf(node.name);
+  if (node.attributes === NO_ATTRIBUTES) push(out, tags.start);
+  else {
+    let start = `<${node.name}`;
+    for (const name in node.attributes) start += ` ${name}="${escapeXml(node.attributes[name])}"`;
+    push(out, `${start}>`);
+  }
+  if (node.text !== '') push(out, escapeXml(node.text.trim()));
+  if (out.length >= charsMax) return false;
+  for (const child of node.children) if (!writeNode(child, out, charsMax)) return false;
+  push(out, tags.end);
+  return out.length < charsMax;
 }
