@@ -131,9 +131,12 @@ export class ImportStatementUseCase {
         actor: command.actor,
         interim,
       });
+      // An interim report imported into the same source while this runs may commit lines after this check:
+      // they stay interim until the next final import, as they would if they had committed after this one.
+      const finalizes = !interim && (await this.imports.sourceHasInterimLines(command.tenantId, source.id));
       const progress = await this.readAndStore(
         command.tenantId,
-        { sourceId: source.id, importId, interim },
+        { sourceId: source.id, importId, interim, finalizes },
         parse(format as StatementFormat, input, {
           accountId: source.name,
           csvProfiles,
@@ -191,7 +194,7 @@ export class ImportStatementUseCase {
 
   private async readAndStore(
     tenantId: string,
-    target: { sourceId: string; importId: string; interim: boolean },
+    target: { sourceId: string; importId: string; interim: boolean; finalizes: boolean },
     items: ReturnType<typeof parse>,
   ): Promise<Progress> {
     const progress: Progress = {

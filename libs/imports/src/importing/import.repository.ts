@@ -9,6 +9,7 @@ import {
   FIND_IMPORT_BY_HASH,
   FIND_LINE,
   FINALIZE_INTERIM_LINES,
+  SOURCE_HAS_INTERIM_LINES,
   INSERT_LINES,
   type ImportRow,
   LIST_IMPORT_LINES,
@@ -102,19 +103,27 @@ function toLineView(row: LineRow): StoredLineView {
 export class ImportRepository {
   constructor(private readonly db: Database) {}
 
+  /** Whether a final import into the source may find interim lines to make final. */
+  async sourceHasInterimLines(tenantId: string, sourceId: string): Promise<boolean> {
+    const rows = await this.db.query(SOURCE_HAS_INTERIM_LINES, { tenantId, sourceId });
+    return rows[0]!.present;
+  }
+
   /**
    * Returns how many of the lines were new to the source, and how many of the others were interim and are
    * now final (a final import's only: an interim import never makes a line final, nor a final one interim).
+   * `finalizes`: the import is final and the source had interim lines when it began; otherwise the lookup
+   * is skipped, since it costs each batch a round trip of its ids.
    */
   async insertLines(
     tenantId: string,
-    target: { sourceId: string; importId: string; interim: boolean },
+    target: { sourceId: string; importId: string; interim: boolean; finalizes: boolean },
     lines: StatementLineColumns,
   ): Promise<{ inserted: number; finalized: number }> {
     const { sourceId, importId, interim } = target;
     const parameters = lines.parameters();
     let finalized = 0;
-    if (!interim) {
+    if (target.finalizes) {
       const externalIds = parameters.externalIds;
       const rows = await this.db.query(FINALIZE_INTERIM_LINES, { tenantId, sourceId, importId, externalIds });
       finalized = Number(rows[0]!.finalized);

@@ -60,6 +60,12 @@ SELECT count(*)::int8 AS inserted FROM inserted`);
  * final, in place (same row, same matches), and the insert then skips them as already present. Through
  * statement_lines_interim_idx, which holds only the interim lines: next to free for a source without any.
  */
+/** Whether the source holds any interim line (the partial index of interim lines answers it). */
+export const SOURCE_HAS_INTERIM_LINES = sql<{ tenantId: string; sourceId: string }, { present: boolean }>(`
+SELECT EXISTS (
+  SELECT 1 FROM statement_lines WHERE tenant_id = :tenantId AND source_id = :sourceId AND interim
+) AS present`);
+
 export const FINALIZE_INTERIM_LINES = sql<
   { tenantId: string; sourceId: string; importId: string; externalIds: string[] },
   { finalized: bigint }
