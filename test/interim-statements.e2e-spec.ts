@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { deposit, bankTenant } from './support/bank-fixtures';
 import { type TestTenant, createAccount, mustPost, sqlRows } from './support/ledger-fixtures';
-import { createSource } from './support/reconciliation-fixtures';
+import { createSource, uploadStatement } from './support/reconciliation-fixtures';
 
 // Interim reports (MT942, camt.052) and notifications (camt.054): imported through POST /v1/imports and read
 // back; then the end-of-day statement with the same movements and one more: one stored line per movement,
@@ -38,19 +38,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function upload(source: string, fileName: string, content: string | Buffer, format?: string): Promise<any> {
-  const form = new FormData();
-  form.set('file', new Blob([content]), fileName);
-  form.set('source', source);
-  if (format !== undefined) form.set('format', format);
-  const response = await fetch(`${api.baseUrl}/v1/imports`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'idempotency-key': randomUUID() },
-    body: form,
-  });
-  const body = await response.json();
-  expect(response.status, JSON.stringify(body)).toBe(201);
-  return body;
+function upload(source: string, fileName: string, content: string | Buffer, format?: string): Promise<any> {
+  return uploadStatement(api, key, source, fileName, content, format);
 }
 
 async function importLines(importId: string): Promise<any[]> {

@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { jetstreamManager, type StreamInfo } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { natsServers } from '@ledger/outbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { readStream } from './support/jetstream-reader';
@@ -23,7 +24,7 @@ let worker: INestApplicationContext;
 const names = testStream();
 
 async function streamInfo(url: string): Promise<StreamInfo> {
-  const connection = await connect({ servers: url.split(','), timeout: 2_000 });
+  const connection = await connect({ servers: natsServers(url), timeout: 2_000 });
   try {
     return await (await jetstreamManager(connection, { timeout: 5_000 })).streams.info(names.stream);
   } finally {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { natsServers } from '@ledger/outbox';
 import { freePort } from './free-port';
 import { natsServerBinary } from './nats-server';
 
@@ -38,7 +39,7 @@ async function waitForJetStream(url: string): Promise<void> {
   let last: unknown;
   while (Date.now() < deadline) {
     try {
-      const connection = await connect({ servers: url.split(','), timeout: 2_000 });
+      const connection = await connect({ servers: natsServers(url), timeout: 2_000 });
       try {
         await (await jetstreamManager(connection, { timeout: 2_000 })).getAccountInfo();
         return;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { formatMoney } from '@ledger/money';
+import { isInterimFormat } from './parse';
 import type { StatementHeader, StatementLine } from './statement-items';
 
 export interface BalanceCheck {
@@ -61,9 +62,6 @@ export function balanceCheck(statement: StatementHeader, lines: Iterable<LineAmo
   };
 }
 
-/** Formats whose files carry no balances by design: intraday reports and notifications. */
-const INTERIM_FAMILIES: ReadonlySet<StatementHeader['format']> = new Set(['camt052', 'camt054', 'mt942']);
-
 /**
  * What the import reports about a statement's balances: why they do not add up, or what is missing;
  * nothing when they add up, and nothing for an interim report, which has no balances to check.
@@ -72,5 +70,5 @@ export function balanceProblem(statement: StatementHeader, lines: Iterable<LineA
   const check = balanceCheck(statement, lines);
   if (check.ok) return undefined;
   const unbalanced = statement.openingBalance === null && statement.closingBalance === null;
-  return unbalanced && INTERIM_FAMILIES.has(statement.format) ? undefined : check.reason;
+  return unbalanced && isInterimFormat(statement.format) ? undefined : check.reason;
 }

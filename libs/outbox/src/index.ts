@@ -6,7 +6,7 @@ export { OutboxModule } from './outbox.module';
 export { backoffDelayMs } from './backoff';
 export { PollingLoop, type PollingLoopOptions } from './polling-loop';
 export { type EventPublisher, NoEventPublisher } from './publishers/event-publisher';
-export { NatsEventPublisher, eventSubject, type NatsPublisherOptions } from './publishers/nats-publisher';
+export { NatsEventPublisher, eventSubject, natsServers, type NatsPublisherOptions } from './publishers/nats-publisher';
 export { RelayRepository, type OutboxBacklog } from './relay/relay.repository';
 export {
   RelayOutboxUseCase,

@@ -82,7 +82,7 @@ export class LedgerFleet {
     return requestJson(`http://127.0.0.1:${member.port}`, method, path, { ...options, timeoutMs: REQUEST_TIMEOUT_MS });
   }
 
-  /** Lines logged at level ERROR by every process the fleet ever ran. */
+  /** The last output of every process the fleet ran (for a failure report). */
   tails(): string {
     return this.members
       .map((member) => member.process?.tail() ?? `${member.kind}-${member.index}: never ran`)
