@@ -51,15 +51,22 @@ export class LedgerFleet {
     for (const member of this.members) await this.start(member.kind, member.index);
   }
 
-  async start(kind: FleetKind, index: number): Promise<void> {
+  /** `settings`: more environment for this start only (e.g. another reconciliation schedule). */
+  async start(kind: FleetKind, index: number, settings: Record<string, string> = {}): Promise<void> {
     const member = this.of(kind)[index]!;
     if (member.process?.running) throw new Error(`${kind} ${index} is already running`);
-    const env = this.stack.environment({ ...this.settings, ...(kind === 'api' ? { PORT: String(member.port) } : {}) });
+    const port: Record<string, string> = kind === 'api' ? { PORT: String(member.port) } : {};
+    const env = this.stack.environment({ ...this.settings, ...settings, ...port });
     member.process = BuiltProcess.spawn(`${kind}-${index}`, BUILT[kind], { env });
     const baseUrl = `http://127.0.0.1:${member.port}`;
     await member.process.waitUntilReady(READY_LINE[kind], () =>
       kind === 'api' ? apiIsHealthy(baseUrl) : Promise.resolve(true),
     );
+  }
+
+  /** SIGTERM: the process finishes what it is doing (a graceful stop, not a kill). */
+  async stop(kind: FleetKind, index: number): Promise<void> {
+    await this.of(kind)[index]!.process?.stop();
   }
 
   /** SIGKILL; answers the pid it killed. */
