@@ -14,6 +14,7 @@ const libs = [
   'imports',
   'reconciliation',
   'inbox',
+  'payments',
   'proofs',
   'client',
   'exports',
