@@ -48,6 +48,8 @@ interface TenantObjects {
   apiKeyId: string;
   ownerRouteId: string;
   quoteId: string;
+  paymentOrderId: string;
+  connectorId: string;
 }
 
 /**
@@ -82,6 +84,10 @@ const ROUTE_TARGETS: Record<string, (objects: TenantObjects) => string | Record<
   '/v1/inbound/{source}': (o) => o.inboundSourceId,
   '/v1/proofs/balances/{account}': (o) => o.accountId,
   '/v1/conversions/quotes/{id}': (o) => o.quoteId,
+  '/v1/payment-orders/{id}': (o) => o.paymentOrderId,
+  '/v1/payment-orders/{id}/cancel': (o) => o.paymentOrderId,
+  // Signed by the connector's webhook secret, not an API key: B cannot sign for A's connector.
+  '/v1/connectors/{id}/webhooks': (o) => o.connectorId,
 };
 
 /** Routes outside any tenant: the operator's, and public ones. */
@@ -179,6 +185,9 @@ async function rowsOf(tenantId: string): Promise<string> {
     'outbox_events',
     'fx_quotes',
     'fx_conversions',
+    'payment_connectors',
+    'payment_orders',
+    'payment_order_steps',
   ];
   const counts = await Promise.all(
     tables.map(async (table) => {
@@ -277,7 +286,36 @@ async function seedTenantA(tenant: TestTenant): Promise<TenantObjects> {
     body: { from: { currency: 'USD' }, to: { currency: 'EUR' }, rate: '0.92', ttlSeconds: 3600 },
   });
   expect(quote.status, JSON.stringify(quote.body)).toBe(201);
+  // A connector is not called until a worker takes an order (none runs here): the order stays reserved.
+  const connector = await api.request('POST', '/v1/connectors', {
+    key: tenant.adminKey,
+    idempotencyKey: randomUUID(),
+    body: {
+      name: 'provider',
+      kind: 'http',
+      baseUrl: 'http://127.0.0.1:9',
+      secret: 'provider-secret',
+      webhookSecret: 'provider-webhook-secret',
+      clearingAccount: 'assets:bank',
+    },
+  });
+  expect(connector.status, JSON.stringify(connector.body)).toBe(201);
+  const order = await api.request('POST', '/v1/payment-orders', {
+    key: tenant.posterKey,
+    idempotencyKey: randomUUID(),
+    body: {
+      connector: 'provider',
+      direction: 'payout',
+      sourceAccount: 'income:sales',
+      amount: '10',
+      currency: 'USD',
+      counterparty: { name: 'A customer' },
+    },
+  });
+  expect(order.status, JSON.stringify(order.body)).toBe(202);
   return {
+    paymentOrderId: order.body.id,
+    connectorId: connector.body.id,
     quoteId: quote.body.id,
     accountId: account.id,
     accountCode: 'assets:bank',

@@ -9,10 +9,13 @@ import { RUN_LEASE_SECONDS, ReconciliationModule, ReconciliationSettingsModule }
 import { LedgerModule } from '@ledger/ledger';
 import type { EdgeConfig, EventDeliveryConfig, MetricsConfig } from '@ledger/config';
 import { OutboxModule, WebhooksModule } from '@ledger/outbox';
+import { PaymentsModule } from '@ledger/payments';
 import { ProofsModule } from '@ledger/proofs';
 import { ExportsModule } from '@ledger/exports';
 import { AccountsController } from './controllers/accounts.controller';
 import { ConversionsController } from './controllers/conversions.controller';
+import { ConnectorsController } from './controllers/connectors.controller';
+import { PaymentOrdersController } from './controllers/payment-orders.controller';
 import { ApiKeysController } from './controllers/api-keys.controller';
 import { EventsController } from './controllers/events.controller';
 import { ExportsController } from './controllers/exports.controller';
@@ -83,6 +86,7 @@ export class ApiModule {
         ImportsModule,
         ReconciliationSettingsModule.forRoot({ runLeaseSeconds: options.runLeaseSeconds ?? RUN_LEASE_SECONDS }),
         ReconciliationModule,
+        PaymentsModule,
         ProofsModule.forRoot({ signingKey: options.signingKey, issuedPerMinuteMax: options.proofsPerMinuteMax }),
         ExportsModule,
       ],
@@ -93,6 +97,8 @@ export class ApiModule {
         AccountsController,
         TransactionsController,
         ConversionsController,
+        PaymentOrdersController,
+        ConnectorsController,
         EventsController,
         SourcesController,
         ImportsController,

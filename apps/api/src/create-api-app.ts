@@ -15,7 +15,7 @@ import { requestTargetCheck } from './http/request-target.middleware';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { postingMetrics } from './metrics/posting-metrics.middleware';
 import { buildApiDocument } from './openapi/api-document';
-import { INBOUND_PATH, signedRawBody } from './http/raw-body';
+import { INBOUND_PATH, PROVIDER_WEBHOOK_PATH, signedRawBody } from './http/raw-body';
 
 /** Largest JSON body accepted; a batch of 1000 transfers fits with room to spare. */
 export const REQUEST_BODY_BYTES_MAX = 2 * 1024 * 1024;
@@ -69,8 +69,10 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
   if (options.consoleDir !== undefined) app.use('/console', consoleAssets(options.consoleDir));
   app.use('/v1/transactions', postingMetrics(app.get(LedgerMetrics)));
   app.use(jsonOnly);
-  // Signed inbound messages are read raw (small) and parsed only once their signature verifies.
+  // Signed inbound messages and provider webhooks are read raw (small) and parsed only once their
+  // signature verifies.
   app.use(INBOUND_PATH, signedRawBody(options.edge.inboundBodyBytesMax));
+  app.use(PROVIDER_WEBHOOK_PATH, signedRawBody(options.edge.inboundBodyBytesMax));
   app.use(jsonBody(REQUEST_BODY_BYTES_MAX));
   app.use(jsonContentCheck);
   SwaggerModule.setup('docs', app, buildApiDocument(app));

@@ -23,6 +23,7 @@ export const DISCREPANCY_KINDS = [
   'invariant_violation',
   'stale_hold',
   'balance_continuity',
+  'stuck_payment_order',
 ] as const satisfies readonly Discrepancy['kind'][];
 
 // The filters offer every status and kind the API has: a new one fails here until it is listed above.

@@ -3,3 +3,4 @@
 export { JobsModule, type JobsOptions } from './jobs.module';
 export { ScheduledJobs } from './scheduled-jobs';
 export { QueuedRunJobs } from './queued-run-jobs';
+export { PaymentOrderJobs } from './payment-order-jobs';

@@ -5,8 +5,10 @@ import { type Database, DatabaseModule } from '@ledger/db';
 import { IdempotencyModule } from '@ledger/idempotency';
 import { LedgerModule } from '@ledger/ledger';
 import { EventDeliveryModule } from '@ledger/outbox';
+import { PaymentsModule } from '@ledger/payments';
 import { ReconciliationModule, ReconciliationSettingsModule } from '@ledger/reconciliation';
 import { EventDeliveryJobs } from './event-delivery-jobs';
+import { PaymentOrderJobs } from './payment-order-jobs';
 import { QueuedRunJobs } from './queued-run-jobs';
 import { RECONCILE_CRON, ScheduledJobs } from './scheduled-jobs';
 
@@ -18,8 +20,9 @@ export interface JobsOptions {
 
 /**
  * The worker's jobs: the scheduled ones (hold expiry, snapshots, purges, reconciliation), the event
- * delivery loops, and the queue of reconciliation runs started through the API. The worker process runs
- * them, and so does the API process in embedded mode (or with LEDGER_WORKER_IN_PROCESS=true).
+ * delivery loops, the queue of reconciliation runs started through the API, and the payment orders'
+ * saga. The worker process runs them, and so does the API process in embedded mode (or with
+ * LEDGER_WORKER_IN_PROCESS=true).
  */
 @Module({})
 export class JobsModule {
@@ -33,12 +36,14 @@ export class JobsModule {
         LedgerModule,
         ReconciliationSettingsModule.forRoot({ runLeaseSeconds: options.runLeaseSeconds }),
         ReconciliationModule,
+        PaymentsModule,
         EventDeliveryModule.forRoot(options.events),
       ],
       providers: [
         ScheduledJobs,
         EventDeliveryJobs,
         QueuedRunJobs,
+        PaymentOrderJobs,
         { provide: RECONCILE_CRON, useValue: options.reconcileCron },
       ],
     };

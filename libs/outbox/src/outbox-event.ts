@@ -11,6 +11,13 @@ export const EVENT_TYPES = [
   'discrepancy.opened',
   'discrepancy.updated',
   'discrepancy.resolved',
+  'payment_order.reserved',
+  'payment_order.submitting',
+  'payment_order.submitted',
+  'payment_order.settled',
+  'payment_order.returned',
+  'payment_order.rejected',
+  'payment_order.cancelled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ImportsModule } from '@ledger/imports';
+import { PaymentsModule } from '@ledger/payments';
 import { LedgerModule } from '@ledger/ledger';
 import { OutboxModule } from '@ledger/outbox';
 import { InvariantChecks } from './checks/invariant-checks';
@@ -77,7 +78,7 @@ const repositories = [
 
 /** Reads statement sources and lines through libs/imports' readers, accounts and entries through the ledger's. */
 @Module({
-  imports: [LedgerModule, ImportsModule, OutboxModule],
+  imports: [LedgerModule, ImportsModule, OutboxModule, PaymentsModule],
   providers: [
     ...repositories,
     InvariantChecks,

@@ -20,6 +20,7 @@ import { SyncTickets } from './tickets/sync-tickets';
 const CHECKED_KINDS: readonly DiscrepancyKind[] = [
   'invariant_violation',
   'stale_hold',
+  'stuck_payment_order',
   'balance_continuity',
   'missing_in_ledger',
   'amount_mismatch',

@@ -5,6 +5,8 @@ import type { NextFunction, Request, Response } from 'express';
 
 /** Signed gateway messages: read raw, their signature checked over these bytes before any JSON parsing. */
 export const INBOUND_PATH = '/v1/inbound';
+/** Payment providers' signed webhooks, read the same way. */
+export const PROVIDER_WEBHOOK_PATH = '/v1/connectors/:id/webhooks';
 
 type WithRawBody = IncomingMessage & { rawBody?: Buffer; body?: unknown };
 

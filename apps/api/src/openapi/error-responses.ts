@@ -26,6 +26,9 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
     'the ticket is still being worked (open or acknowledged): only a resolved or ignored one is reopened; ' +
     '`details.status` is its status',
   QUOTE_EXPIRED: 'the quote named by `quoteId` is past its `expiresAt`; ask for a new quote',
+  PAYMENT_ORDER_NOT_CANCELLABLE:
+    'the payment order is past the point where it can be called off (`details.status`): once it was sent to ' +
+    'the provider it can only complete, be rejected by the provider, or be returned',
   QUOTE_ALREADY_USED:
     'the quote was used by another conversion (`details.transactionId`); a quote is used at most once. ' +
     'The same request sent again with its Idempotency-Key answers the stored conversion instead',

@@ -18,6 +18,8 @@ export interface ResolveHoldCommand {
   actor: string;
   /** post only: capture this much of a two-leg hold; the rest is released. Default: all of it. */
   amountMinor?: bigint;
+  /** post only: the capture's own external reference (a payment order's, which its provider's report names). */
+  externalRef?: string;
   now?: Date;
 }
 
@@ -81,7 +83,7 @@ export class ResolveHoldUseCase {
       const item: NewItem = {
         id: newId(now.getTime()),
         status,
-        externalRef: null,
+        externalRef: command.action === 'post' ? (command.externalRef ?? null) : null,
         contentHash: sha256(`${command.action}:${holdId}:${command.amountMinor ?? 'all'}`),
         description: null,
         metadata: {},

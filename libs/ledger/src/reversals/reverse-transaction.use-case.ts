@@ -13,6 +13,8 @@ export interface ReverseTransactionCommand {
   /** Who reverses it (recorded on the reversal). */
   actor: string;
   description?: string;
+  /** The reversal's own external reference (a payment order's return, which its provider's report names). */
+  externalRef?: string;
 }
 
 /** Posts the mirror image of a posted transaction; like any posting it must respect every account's limit. */
@@ -35,7 +37,7 @@ export class ReverseTransactionUseCase {
         {
           id: newId(now.getTime()),
           status: 'posted',
-          externalRef: null,
+          externalRef: command.externalRef ?? null,
           contentHash: sha256(`reverse:${id}`),
           description,
           metadata: {},
@@ -56,7 +58,7 @@ export class ReverseTransactionUseCase {
         },
       ]);
       if (result!.status === 'error') throw result!.error;
-      if (result!.status !== 'created') throw new Error('a reversal has no external reference to exist already');
+      if (result!.status !== 'created') throw new Error('a reversal is new: its original is locked and unreversed');
       return result!.transaction;
     });
   }

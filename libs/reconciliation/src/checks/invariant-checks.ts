@@ -3,6 +3,7 @@ import { Database } from '@ledger/db';
 import { StatementSourceReader } from '@ledger/imports';
 import { formatMoney } from '@ledger/money';
 import { BooksAuditRepository, type BooksAuditRow, VerifyJournalUseCase } from '@ledger/ledger';
+import { PaymentOrderReader } from '@ledger/payments';
 import type { Finding } from '../domain/finding';
 
 /** Findings kept per check and run; more are summarised in the run's stats, never loaded. */
@@ -36,7 +37,26 @@ const ledgerWide = (row: Breach, found: Pick<Found, 'kind' | 'summary'> & Partia
 });
 
 /** The set-based checks: each one read by the lib that owns the rows, each row one finding. */
-function checks(audit: BooksAuditRepository, statements: StatementSourceReader): Check[] {
+/** Orders past their step's deadline, as rows of a check: the order's latest steps are the evidence. */
+async function stuckOrders(payments: PaymentOrderReader, tenantId: string, limit: number): Promise<Breach[]> {
+  return (await payments.stuckOrders(tenantId, limit)).map((order) => ({
+    key: order.id,
+    currency: order.currency,
+    amount: order.amountMinor.toString(),
+    accountCode: order.sourceAccount,
+    detail: {
+      paymentOrderId: order.id,
+      status: order.status,
+      connector: order.connector,
+      deadlineAt: order.deadlineAt.toISOString(),
+      attempts: order.attempts,
+      lastError: order.lastError,
+      steps: order.steps,
+    },
+  }));
+}
+
+function checks(audit: BooksAuditRepository, statements: StatementSourceReader, payments: PaymentOrderReader): Check[] {
   return [
     {
       name: 'zero_sum',
@@ -88,6 +108,18 @@ function checks(audit: BooksAuditRepository, statements: StatementSourceReader):
         }),
     },
     {
+      name: 'stuck_payment_orders',
+      read: (tenantId, limit) => stuckOrders(payments, tenantId, limit),
+      finding: (row) => ({
+        kind: 'stuck_payment_order',
+        summary: `payment order ${row.key} is stuck ${String(row.detail?.status)} past its deadline`,
+        amountMinor: BigInt(row.amount!),
+        currency: row.currency,
+        accountCode: row.accountCode ?? null,
+        source: null,
+      }),
+    },
+    {
       name: 'statement_continuity',
       read: (tenantId, limit) => statements.brokenStatements(tenantId, limit),
       finding: (row) => ({
@@ -124,8 +156,9 @@ export class InvariantChecks {
     private readonly verifyJournal: VerifyJournalUseCase,
     audit: BooksAuditRepository,
     statements: StatementSourceReader,
+    payments: PaymentOrderReader,
   ) {
-    this.checks = checks(audit, statements);
+    this.checks = checks(audit, statements, payments);
   }
 
   /**

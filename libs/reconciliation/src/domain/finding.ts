@@ -8,6 +8,7 @@ export const DISCREPANCY_KINDS = [
   'invariant_violation',
   'stale_hold',
   'balance_continuity',
+  'stuck_payment_order',
 ] as const;
 export type DiscrepancyKind = (typeof DISCREPANCY_KINDS)[number];
 
@@ -30,6 +31,7 @@ export const KIND_POLICY: Record<DiscrepancyKind, { severity: Severity; slaHours
   invariant_violation: { severity: 'critical', slaHours: 4 },
   balance_continuity: { severity: 'high', slaHours: 24 },
   stale_hold: { severity: 'high', slaHours: 24 },
+  stuck_payment_order: { severity: 'high', slaHours: 24 },
   missing_in_ledger: { severity: 'high', slaHours: 48 },
   missing_in_statement: { severity: 'medium', slaHours: 72 },
   amount_mismatch: { severity: 'high', slaHours: 48 },
