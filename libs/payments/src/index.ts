@@ -12,10 +12,14 @@ export {
   type ConnectorSettings,
   type Counterparty,
   type ProviderAnswer,
+  type ProviderNotification,
   type ProviderPayment,
   type ProviderPaymentStatus,
   type SubmitRequest,
+  type WebhookCheck,
 } from './connectors/connector';
+export { HttpConnector } from './connectors/http-connector';
+export { PROVIDER_SIGNATURE_HEADER, WEBHOOK_BODY_BYTES_MAX } from './connectors/provider-wire';
 export { registerConnectorSchema, type RegisterConnectorRequest } from './connectors/connector.schema';
 export { RegisterConnectorUseCase, ListConnectorsUseCase, CONNECTORS_MAX } from './connectors/connector.use-cases';
 export type { ConnectorView } from './connectors/connector.view';
