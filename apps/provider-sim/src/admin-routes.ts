@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { faultsSchema } from './faults';
+import { faultNames, faultsSchema } from './faults';
 import { parseJsonBody, readBody, sendError, sendJson } from './http-io';
 import { paymentView } from './payment-view';
 import type { SimProvider } from './sim-provider';
@@ -30,12 +30,12 @@ export async function adminRoute(
     if (key !== null) sendJson(response, 200, { executions: { [key]: provider.payments.executionCount(key) } });
     else sendJson(response, 200, provider.payments.executionCounts(EXECUTIONS_LISTED_MAX));
   } else if (route === 'GET /__sim/faults') {
-    sendJson(response, 200, provider.faults);
+    sendJson(response, 200, faultNames(provider.faults));
   } else if (route === 'PUT /__sim/faults') {
     const parsed = faultsSchema.safeParse(parseJsonBody(await readBody(request)));
     if (!parsed.success) return badRequest(response, parsed.error.message);
     provider.faults = parsed.data;
-    sendJson(response, 200, provider.faults);
+    sendJson(response, 200, faultNames(provider.faults));
   } else if (route === 'PUT /__sim/webhook-url') {
     const parsed = webhookTargetSchema.safeParse(parseJsonBody(await readBody(request)));
     if (!parsed.success) return badRequest(response, parsed.error.message);

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { FaultsError, NO_FAULTS, parseFaults } from './faults';
+import { FaultsError, faultNames, faultsSchema, NO_FAULTS, parseFaults } from './faults';
 
 describe('parseFaults', () => {
   it('reads every fault and the latency', () => {
     expect(
       parseFaults('timeout_after_execute=0.2,error_before_execute=0.1,reject=0.05,return=0.02,latency_ms=30'),
     ).toEqual({ timeoutAfterExecute: 0.2, errorBeforeExecute: 0.1, reject: 0.05, return: 0.02, latencyMs: 30 });
+  });
+
+  it('writes them back under the names it reads', () => {
+    const faults = parseFaults('reject=0.25,latency_ms=7');
+    expect(faultsSchema.parse(faultNames(faults))).toEqual(faults);
   });
 
   it('leaves out what is not named, and reads empty text as no faults', () => {

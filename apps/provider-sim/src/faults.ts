@@ -43,6 +43,17 @@ export const faultsSchema = z
     }),
   );
 
+/** The faults under the names PUT /__sim/faults takes, so that what GET answers can be PUT back. */
+export function faultNames(faults: Faults): Record<string, number> {
+  return {
+    timeout_after_execute: faults.timeoutAfterExecute,
+    error_before_execute: faults.errorBeforeExecute,
+    reject: faults.reject,
+    return: faults.return,
+    latency_ms: faults.latencyMs,
+  };
+}
+
 export class FaultsError extends Error {
   override readonly name = 'FaultsError';
 }
