@@ -171,7 +171,10 @@ describe('payment orders through the provider simulator', () => {
     const reversal = await api.request('GET', `/v1/transactions/${returned.returnTransactionId}`, {
       key: tenant.posterKey,
     });
-    expect(reversal.body).toMatchObject({ reversesId: returned.settleTransactionId, externalRef: `${order.id}:return` });
+    expect(reversal.body).toMatchObject({
+      reversesId: returned.settleTransactionId,
+      externalRef: `${order.id}:return`,
+    });
   });
 
   it('refuses a webhook whose signature does not verify', async () => {

@@ -431,6 +431,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payment-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment orders
+         * @description Newest first; `stuck=true` lists only those past their step's deadline.
+         *
+         *     An API key with one of the roles poster, finance or auditor.
+         */
+        get: operations["listPaymentOrders"];
+        put?: never;
+        /**
+         * Pay out through a provider
+         * @description Reserves the amount on `sourceAccount` (a hold toward the connector's clearing account) and answers at once with the order `reserved`; the worker sends it to the provider with the key `<order id>:submit`, asks again by that key after a timeout or 5xx, posts the hold when the provider confirms and voids it when the provider refuses. A later return is a reversing transaction. Follow it with GET or the `payment_order.*` events. A source that cannot cover the amount is refused with nothing stored.
+         *
+         *     An API key with the role poster.
+         */
+        post: operations["createPaymentOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-orders/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment orders per status
+         * @description An API key with one of the roles poster, finance or auditor.
+         */
+        get: operations["countPaymentOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment order
+         * @description With its steps: what each did and what the provider answered.
+         *
+         *     An API key with one of the roles poster, finance or auditor.
+         */
+        get: operations["getPaymentOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment order
+         * @description Only before the provider was called (`reserved`): the hold is voided and the order ends `cancelled`. After that the provider may have the payment, and the order can only complete, be rejected or be returned.
+         *
+         *     An API key with the role poster.
+         */
+        post: operations["cancelPaymentOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment connectors
+         * @description An API key with one of the roles admin, poster, finance or auditor.
+         */
+        get: operations["listConnectors"];
+        put?: never;
+        /**
+         * Register a payment connector
+         * @description A provider speaking the HTTP connector contract (see the README): `secret` is the bearer token it expects, `webhookSecret` what it signs its webhooks with (`Provider-Signature`), `clearingAccount` the account its orders reserve toward (the orders' currency is that account's). Neither secret is shown again.
+         *
+         *     An API key with the role admin.
+         */
+        post: operations["registerConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connectors/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a provider's signed webhook
+         * @description No API key and no Idempotency-Key: the signature authenticates. Late, repeated and out-of-order webhooks are answered 200 and change nothing that changed already; so is one about no order of this connector. The body is parsed only once its signature verifies.
+         *
+         *     Public: no API key.
+         */
+        post: operations["receiveProviderWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -1999,7 +2139,7 @@ export interface components {
             /** @description What makes the finding the same one again on the next run. */
             fingerprint: string;
             /** @enum {string} */
-            kind: "missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity";
+            kind: "missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity" | "stuck_payment_order";
             /** @enum {string} */
             severity: "critical" | "high" | "medium" | "low";
             /** @enum {string} */
@@ -2142,7 +2282,7 @@ export interface components {
             /** @description What makes the finding the same one again on the next run. */
             fingerprint: string;
             /** @enum {string} */
-            kind: "missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity";
+            kind: "missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity" | "stuck_payment_order";
             /** @enum {string} */
             severity: "critical" | "high" | "medium" | "low";
             /** @enum {string} */
@@ -2245,7 +2385,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "account.created" | "transaction.posted" | "transaction.pending" | "hold.posted" | "hold.voided" | "hold.expired" | "transaction.reversed" | "statement.imported" | "reconciliation.completed" | "discrepancy.opened" | "discrepancy.updated" | "discrepancy.resolved";
+            type: "account.created" | "transaction.posted" | "transaction.pending" | "hold.posted" | "hold.voided" | "hold.expired" | "transaction.reversed" | "statement.imported" | "reconciliation.completed" | "discrepancy.opened" | "discrepancy.updated" | "discrepancy.resolved" | "payment_order.reserved" | "payment_order.submitting" | "payment_order.submitted" | "payment_order.settled" | "payment_order.returned" | "payment_order.rejected" | "payment_order.cancelled";
             /**
              * Format: uuid
              * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
@@ -3043,7 +3183,7 @@ export interface components {
              */
             id: string;
             priority: number;
-            kind: ("missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity") | null;
+            kind: ("missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity" | "stuck_payment_order") | null;
             source: string | null;
             accountPrefix: string | null;
             minAmount: string | null;
@@ -3075,6 +3215,165 @@ export interface components {
                 };
             };
         };
+        /** @description A payment provider; its secrets are never shown. */
+        PaymentConnector: {
+            /**
+             * Format: uuid
+             * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             */
+            id: string;
+            name: string;
+            /** @constant */
+            kind: "http";
+            baseUrl: string;
+            clearingAccount: string;
+            /** @example USD */
+            currency: string;
+            requestTimeoutMs: number;
+            submitDeadlineSeconds: number;
+            settleDeadlineSeconds: number;
+            /** @description Where the provider sends its signed webhooks. */
+            webhookEndpoint: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-29T10:00:00.000Z
+             */
+            createdAt: string;
+        };
+        PaymentConnectorList: {
+            data: components["schemas"]["PaymentConnector"][];
+        };
+        /** @description Money leaving through a provider, and where its saga stands. */
+        PaymentOrder: {
+            /**
+             * Format: uuid
+             * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             */
+            id: string;
+            connector: string;
+            /** @enum {string} */
+            direction: "payout" | "refund";
+            sourceAccount: string;
+            /**
+             * @description An amount of minor units as a string of digits ("1050" is 10.50 USD).
+             * @example 1050
+             */
+            amount: string;
+            /** @example USD */
+            currency: string;
+            counterparty: {
+                [key: string]: unknown;
+            };
+            externalRef: string | null;
+            description: string | null;
+            /** @description Free-form JSON set by the client. */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description `reserved` (hold placed) -> `submitting` (sent to the provider, or being asked about after an unknown outcome) -> `submitted` (accepted: the pivot) -> `settled` (hold posted) -> `returned`; or `rejected` (the provider refused; hold voided) or `cancelled` (before submitting; hold voided).
+             * @enum {string}
+             */
+            status: "reserved" | "submitting" | "submitted" | "settled" | "returned" | "rejected" | "cancelled";
+            /** @description Past its step's deadline (a `stuck_payment_order` ticket). */
+            stuck: boolean;
+            /**
+             * Format: uuid
+             * @example 0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             */
+            holdId: string;
+            settleTransactionId: string | null;
+            returnTransactionId: string | null;
+            provider: {
+                paymentId: string | null;
+                status: string | null;
+            };
+            attempts: number;
+            nextAttemptAt: string | null;
+            deadlineAt: string | null;
+            lastError: string | null;
+            /**
+             * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+             * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+             * @example reconciler
+             */
+            actor: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-29T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2026-11-29T10:00:00.000Z
+             */
+            updatedAt: string;
+            /** @description The timeline (on the single order, not in lists). */
+            steps?: {
+                seq: number;
+                /** @example submit */
+                step: string;
+                /** @example unknown */
+                outcome: string;
+                /**
+                 * @description `reserved` (hold placed) -> `submitting` (sent to the provider, or being asked about after an unknown outcome) -> `submitted` (accepted: the pivot) -> `settled` (hold posted) -> `returned`; or `rejected` (the provider refused; hold voided) or `cancelled` (before submitting; hold voided).
+                 * @enum {string}
+                 */
+                status: "reserved" | "submitting" | "submitted" | "settled" | "returned" | "rejected" | "cancelled";
+                /** @description The provider's answer, or the ledger's side. */
+                detail: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description `api-key:<key id>`, `operator`, `cli:<os user>`, `reconciler`, `expiry`, `inbound:<source id>`, `demo`, or `unknown` for rows older than the record.
+                 * @example api-key:0194f1a2-7c3e-7d00-8a1b-2c3d4e5f6a7b
+                 * @example reconciler
+                 */
+                actor: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC.
+                 * @example 2026-11-29T10:00:00.000Z
+                 */
+                at: string;
+            }[];
+        };
+        PaymentOrderCounts: {
+            byStatus: {
+                [key: string]: number;
+            };
+            /** @description Orders past their step's deadline, of any status. */
+            stuck: number;
+        };
+        /**
+         * @description `PAYMENT_ORDER_NOT_CANCELLABLE`: the payment order is past the point where it can be called off (`details.status`): once it was sent to the provider it can only complete, be rejected by the provider, or be returned.
+         * @example {
+         *       "error": {
+         *         "code": "PAYMENT_ORDER_NOT_CANCELLABLE",
+         *         "message": "the payment order is past the point where it can be called off (details.status): once it was sent to the provider it can only complete, be rejected by the provider, or be returned",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        PaymentOrderNotCancellableError: {
+            error: {
+                /** @constant */
+                code: "PAYMENT_ORDER_NOT_CANCELLABLE";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description Payment orders, newest first. */
+        PaymentOrderPage: {
+            data: components["schemas"]["PaymentOrder"][];
+            /** @description Pass as `cursor` for the next page; null: no more. */
+            nextCursor: string | null;
+        };
         ProofKey: {
             /** @constant */
             algorithm: "Ed25519";
@@ -3103,6 +3402,11 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+        };
+        ProviderWebhookOutcome: {
+            /** @description Null: the webhook named no order of this connector. */
+            paymentOrderId: string | null;
+            status: ("reserved" | "submitting" | "submitted" | "settled" | "returned" | "rejected" | "cancelled") | null;
         };
         /**
          * @description `QUOTE_ALREADY_USED`: the quote was used by another conversion (`details.transactionId`); a quote is used at most once. The same request sent again with its Idempotency-Key answers the stored conversion instead.
@@ -3615,7 +3919,7 @@ export interface components {
              */
             url: string;
             /** @description Empty: every event type. */
-            events: ("account.created" | "transaction.posted" | "transaction.pending" | "hold.posted" | "hold.voided" | "hold.expired" | "transaction.reversed" | "statement.imported" | "reconciliation.completed" | "discrepancy.opened" | "discrepancy.updated" | "discrepancy.resolved")[];
+            events: ("account.created" | "transaction.posted" | "transaction.pending" | "hold.posted" | "hold.voided" | "hold.expired" | "transaction.reversed" | "statement.imported" | "reconciliation.completed" | "discrepancy.opened" | "discrepancy.updated" | "discrepancy.resolved" | "payment_order.reserved" | "payment_order.submitting" | "payment_order.submitted" | "payment_order.settled" | "payment_order.returned" | "payment_order.rejected" | "payment_order.cancelled")[];
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -3641,7 +3945,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "account.created" | "transaction.posted" | "transaction.pending" | "hold.posted" | "hold.voided" | "hold.expired" | "transaction.reversed" | "statement.imported" | "reconciliation.completed" | "discrepancy.opened" | "discrepancy.updated" | "discrepancy.resolved";
+            eventType: "account.created" | "transaction.posted" | "transaction.pending" | "hold.posted" | "hold.voided" | "hold.expired" | "transaction.reversed" | "statement.imported" | "reconciliation.completed" | "discrepancy.opened" | "discrepancy.updated" | "discrepancy.resolved" | "payment_order.reserved" | "payment_order.submitting" | "payment_order.submitted" | "payment_order.settled" | "payment_order.returned" | "payment_order.rejected" | "payment_order.cancelled";
             /** @enum {string} */
             status: "pending" | "delivered" | "dead";
             attempts: number;
@@ -3702,7 +4006,7 @@ export interface components {
              */
             url: string;
             /** @description Empty: every event type. */
-            events: ("account.created" | "transaction.posted" | "transaction.pending" | "hold.posted" | "hold.voided" | "hold.expired" | "transaction.reversed" | "statement.imported" | "reconciliation.completed" | "discrepancy.opened" | "discrepancy.updated" | "discrepancy.resolved")[];
+            events: ("account.created" | "transaction.posted" | "transaction.pending" | "hold.posted" | "hold.voided" | "hold.expired" | "transaction.reversed" | "statement.imported" | "reconciliation.completed" | "discrepancy.opened" | "discrepancy.updated" | "discrepancy.resolved" | "payment_order.reserved" | "payment_order.submitting" | "payment_order.submitted" | "payment_order.settled" | "payment_order.returned" | "payment_order.rejected" | "payment_order.cancelled")[];
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -3810,6 +4114,15 @@ export interface components {
                 "application/json": components["schemas"]["AmountOutOfRangeError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["NotAHoldError"];
             };
         };
+        /** @description Refused: `CURRENCY_MISMATCH` an entry's currency is not its account's; `IDEMPOTENCY_KEY_REUSED` this key was used with another request (method, path or body); `INSUFFICIENT_FUNDS` an account that may not go below zero would; `details` has the account and amounts. */
+        CurrencyMismatchOrIdempotencyKeyReusedOrInsufficientFunds: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CurrencyMismatchError"] | components["schemas"]["IdempotencyKeyReusedError"] | components["schemas"]["InsufficientFundsError"];
+            };
+        };
         /** @description Conflict: `EXTERNAL_REF_CONFLICT` the externalRef is already posted with other content. */
         ExternalRefConflict: {
             headers: {
@@ -3871,6 +4184,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["IdempotencyKeyInProgressError"];
+            };
+        };
+        /** @description Conflict: `IDEMPOTENCY_KEY_IN_PROGRESS` the first request with this key is still running; retry later with the same key; `PAYMENT_ORDER_NOT_CANCELLABLE` the payment order is past the point where it can be called off (`details.status`): once it was sent to the provider it can only complete, be rejected by the provider, or be returned. */
+        IdempotencyKeyInProgressOrPaymentOrderNotCancellable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IdempotencyKeyInProgressError"] | components["schemas"]["PaymentOrderNotCancellableError"];
             };
         };
         /** @description Conflict: `IDEMPOTENCY_KEY_IN_PROGRESS` the first request with this key is still running; retry later with the same key; `RECONCILIATION_IN_PROGRESS` a run of this tenant is queued or running (`details.runId`: follow it with GET); not stored under the Idempotency-Key, so the same request later starts a run. */
@@ -4925,6 +5247,305 @@ export interface operations {
             "5XX": components["responses"]["InternalOrUnavailable"];
         };
     };
+    listPaymentOrders: {
+        parameters: {
+            query?: {
+                status?: "reserved" | "submitting" | "submitted" | "settled" | "returned" | "rejected" | "cancelled";
+                /** @description A connector's name or id. */
+                connector?: string;
+                /** @description Only orders past their step's deadline. */
+                stuck?: "true" | "false";
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders (without their steps). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentOrderPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    createPaymentOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Any 1-255 printable characters, unique per request (a UUID). The same key again, within 24 h, replays the first answer instead of doing the work twice: send it again after a timeout or a 5xx. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    connector: string;
+                    /** @enum {string} */
+                    direction: "payout" | "refund";
+                    sourceAccount: string;
+                    /**
+                     * @description A positive amount of minor units as a string of digits ("1050" is 10.50 USD).
+                     * @example 1050
+                     */
+                    amount: string;
+                    /**
+                     * @description An ISO 4217 currency code.
+                     * @example USD
+                     */
+                    currency: string;
+                    counterparty: {
+                        name: string;
+                        iban?: string;
+                        accountNumber?: string;
+                        bankCode?: string;
+                        country?: string;
+                    };
+                    externalRef?: string;
+                    description?: string;
+                    /** @default {} */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The order, reserved. */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentOrder"];
+                };
+            };
+            400: components["responses"]["IdempotencyKeyMissingOrValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AccountNotFoundOrNotFound"];
+            409: components["responses"]["ExternalRefConflictOrIdempotencyKeyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["CurrencyMismatchOrIdempotencyKeyReusedOrInsufficientFunds"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    countPaymentOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many orders are in each status, and how many are stuck. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentOrderCounts"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    getPaymentOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order and its timeline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentOrder"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    cancelPaymentOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Any 1-255 printable characters, unique per request (a UUID). The same key again, within 24 h, replays the first answer instead of doing the work twice: send it again after a timeout or a 5xx. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The order, cancelled. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentOrder"];
+                };
+            };
+            400: components["responses"]["IdempotencyKeyMissingOrValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInProgressOrPaymentOrderNotCancellable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    listConnectors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every connector, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentConnectorList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    registerConnector: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Any 1-255 printable characters, unique per request (a UUID). The same key again, within 24 h, replays the first answer instead of doing the work twice: send it again after a timeout or a 5xx. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @constant */
+                    kind: "http";
+                    /** Format: uri */
+                    baseUrl: string;
+                    secret: string;
+                    webhookSecret: string;
+                    clearingAccount: string;
+                    /** @default 10000 */
+                    requestTimeoutMs?: number;
+                    /** @default 900 */
+                    submitDeadlineSeconds?: number;
+                    /** @default 259200 */
+                    settleDeadlineSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The connector. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentConnector"];
+                };
+            };
+            400: components["responses"]["IdempotencyKeyMissingOrValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AccountNotFound"];
+            409: components["responses"]["IdempotencyKeyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
+    receiveProviderWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the connector's webhook secret. */
+                "Provider-Signature": string;
+            };
+            path: {
+                /** @description The object's id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order it was about and its status now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderWebhookOutcome"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            "5XX": components["responses"]["InternalOrUnavailable"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -5416,7 +6037,7 @@ export interface operations {
                 limit?: number;
                 status?: "open" | "acknowledged" | "resolved" | "ignored";
                 owner?: string;
-                kind?: "missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity";
+                kind?: "missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity" | "stuck_payment_order";
                 overdue?: "true" | "false";
                 /** @description A positive amount of minor units as a string of digits ("1050" is 10.50 USD). */
                 minAmount?: string;
@@ -5801,7 +6422,7 @@ export interface operations {
                 "application/json": {
                     priority: number;
                     /** @enum {string} */
-                    kind?: "missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity";
+                    kind?: "missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity" | "stuck_payment_order";
                     source?: string;
                     accountPrefix?: string;
                     /**
@@ -5876,7 +6497,7 @@ export interface operations {
             content: {
                 "application/json": {
                     priority?: number;
-                    kind?: ("missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity") | null;
+                    kind?: ("missing_in_ledger" | "missing_in_statement" | "amount_mismatch" | "duplicate" | "currency_mismatch" | "ambiguous_match" | "invariant_violation" | "stale_hold" | "balance_continuity" | "stuck_payment_order") | null;
                     source?: string | null;
                     accountPrefix?: string | null;
                     minAmount?: string | null;
@@ -6179,7 +6800,7 @@ export interface operations {
                 "application/json": {
                     url: string;
                     /** @default [] */
-                    events?: ("account.created" | "transaction.posted" | "transaction.pending" | "hold.posted" | "hold.voided" | "hold.expired" | "transaction.reversed" | "statement.imported" | "reconciliation.completed" | "discrepancy.opened" | "discrepancy.updated" | "discrepancy.resolved")[];
+                    events?: ("account.created" | "transaction.posted" | "transaction.pending" | "hold.posted" | "hold.voided" | "hold.expired" | "transaction.reversed" | "statement.imported" | "reconciliation.completed" | "discrepancy.opened" | "discrepancy.updated" | "discrepancy.resolved" | "payment_order.reserved" | "payment_order.submitting" | "payment_order.submitted" | "payment_order.settled" | "payment_order.returned" | "payment_order.rejected" | "payment_order.cancelled")[];
                 };
             };
         };

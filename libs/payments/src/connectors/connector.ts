@@ -81,8 +81,8 @@ export interface PaymentConnector {
 
 /**
  * The statement format of an HTTP connector's settlement report: the built-in bank CSV layout (`date,
- * amount, currency, reference, description, counterparty`; signed major units, negative is money out of
- * the clearing account). A payout's row carries the order id as its reference, its return's row
+ * value date, amount, currency, reference, description, counterparty`; signed major units, negative is
+ * money out of the clearing account). A payout's row carries the order id as its reference, its return's row
  * `<order id>:return`, the external references of the settling and the returning transactions.
  */
 export const SETTLEMENT_REPORT_FORMAT = 'csv:bank';

@@ -1,7 +1,7 @@
-import type { ConnectorView, PaymentOrderStepView, PaymentOrderView } from '@ledger/payments';
+import type { ConnectorView, PaymentOrderStepView, PaymentOrderView, ProviderWebhookOutcome } from '@ledger/payments';
 import { PAYMENT_ORDER_STATUSES } from '@ledger/payments';
 import { z } from 'zod';
-import { type Assert, type Same, component } from '../components';
+import { type Assert, type Same, component, pageOf } from '../components';
 import { actor, amount, currency, id, instant, metadata } from './fields';
 
 const status = z.enum(PAYMENT_ORDER_STATUSES).meta({
@@ -53,15 +53,15 @@ export const paymentOrderView = component(
     .meta({ description: 'Money leaving through a provider, and where its saga stands.' }),
 );
 
-export const paymentOrderList = z.strictObject({
-  data: z.array(paymentOrderView),
-  nextCursor: z.string().nullable(),
-});
+export const paymentOrderList = pageOf('PaymentOrderPage', paymentOrderView, 'Payment orders, newest first.');
 
-export const paymentOrderCounts = z.strictObject({
-  byStatus: z.record(z.string(), z.number().int().min(0)),
-  stuck: z.number().int().min(0),
-});
+export const paymentOrderCounts = component(
+  'PaymentOrderCounts',
+  z.strictObject({
+    byStatus: z.partialRecord(status, z.number().int().min(0)),
+    stuck: z.number().int().min(0).meta({ description: "Orders past their step's deadline, of any status." }),
+  }),
+);
 
 export const connectorView = component(
   'PaymentConnector',
@@ -82,16 +82,20 @@ export const connectorView = component(
     .meta({ description: 'A payment provider; its secrets are never shown.' }),
 );
 
-export const connectorList = z.strictObject({ data: z.array(connectorView) });
+export const connectorList = component('PaymentConnectorList', z.strictObject({ data: z.array(connectorView) }));
 
-export const providerWebhookOutcome = z.strictObject({
-  paymentOrderId: id.nullable(),
-  status: status.nullable(),
-});
+export const providerWebhookOutcome = component(
+  'ProviderWebhookOutcome',
+  z.strictObject({
+    paymentOrderId: id.nullable().meta({ description: 'Null: the webhook named no order of this connector.' }),
+    status: status.nullable(),
+  }),
+);
 
 type Output<Schema extends z.ZodType> = z.output<Schema>;
 export type PaymentViewsMatch = [
   Assert<Same<PaymentOrderView, Output<typeof paymentOrderView>>>,
   Assert<Same<PaymentOrderStepView, Output<typeof stepView>>>,
   Assert<Same<ConnectorView, Output<typeof connectorView>>>,
+  Assert<Same<ProviderWebhookOutcome, Output<typeof providerWebhookOutcome>>>,
 ];
