@@ -38,7 +38,8 @@ export interface OrderRow {
 
 const ORDER_COLUMNS = `o.tenant_id, o.id, o.connector_id, c.name AS connector_name, c.clearing_account_id,
        c.settle_deadline_seconds, o.direction, o.source_account_id, a.code AS source_account_code, o.amount_minor,
-       o.currency::text AS currency, o.counterparty, o.external_ref, o.description, o.metadata, o.status, o.version, o.hold_id, o.settle_transaction_id, o.return_transaction_id,
+       o.currency::text AS currency, o.counterparty, o.external_ref, o.description, o.metadata, o.status, o.version,
+       o.hold_id, o.settle_transaction_id, o.return_transaction_id,
        o.provider_payment_id, o.provider_status, o.attempts, o.next_attempt_at, o.deadline_at, o.last_error, o.actor,
        o.created_at, o.updated_at`;
 const ORDER_JOINS = `
