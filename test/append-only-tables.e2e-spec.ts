@@ -67,6 +67,28 @@ async function seedConversion(tenant: TestTenant): Promise<void> {
   if (conversion.status !== 201) throw new Error(`conversion failed: ${JSON.stringify(conversion.body)}`);
 }
 
+/** A payment order (its reserve step); no worker runs here, so its connector is never called. */
+async function seedPaymentOrder(tenant: TestTenant): Promise<void> {
+  const connector = await postWithKey(api, tenant.adminKey, '/v1/connectors', {
+    name: 'provider',
+    kind: 'http',
+    baseUrl: 'http://127.0.0.1:9',
+    secret: 'provider-secret',
+    webhookSecret: 'provider-webhook-secret',
+    clearingAccount: 'assets:bank',
+  });
+  if (connector.status !== 201) throw new Error(`connector failed: ${JSON.stringify(connector.body)}`);
+  const order = await postWithKey(api, tenant.posterKey, '/v1/payment-orders', {
+    connector: 'provider',
+    direction: 'payout',
+    sourceAccount: 'equity:seed',
+    amount: '10',
+    currency: 'USD',
+    counterparty: { name: 'A customer' },
+  });
+  if (order.status !== 202) throw new Error(`payment order failed: ${JSON.stringify(order.body)}`);
+}
+
 /** A row in every append-only table, made the ordinary way (the API), except the match event. */
 async function seedEveryTable(): Promise<string> {
   const tenant = await seededTenant(api, 'append only');
@@ -78,6 +100,7 @@ async function seedEveryTable(): Promise<string> {
   });
   await mustPost(api, tenant.posterKey, transfer('assets:bank', 'equity:seed', '1200'));
   await seedConversion(tenant);
+  await seedPaymentOrder(tenant);
   const key = await financeKey(api, tenant);
   await createSource(api, key, { name: 'bank', account: 'assets:bank', format: 'csv:bank' });
   const day = statementDay(-1);
@@ -118,6 +141,7 @@ describe('append-only tables', () => {
         'fx_conversions',
         'fx_quotes',
         'match_events',
+        'payment_order_steps',
         'transactions',
       ]),
     );

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoDataOnce } from '../apps/api/src/demo/demo-data';
+
+/** Where the demo's connector expects the simulator; none runs in this test (no worker calls it). */
+const DEMO_PROVIDER_PORT = 4100;
 import { type ApiHarness, startApi } from './support/api-harness';
 import { createAccount, isoFromNow, mustPost, seededTenant, transfer } from './support/ledger-fixtures';
 import {
@@ -71,7 +74,7 @@ describe('the demo on first start', () => {
   it('imports its statement and reconciles once: a ticket of each common kind, owned; a second start adds none', {
     timeout: 120_000,
   }, async () => {
-    const demo = await loadDemoDataOnce(fresh.app);
+    const demo = await loadDemoDataOnce(fresh.app, DEMO_PROVIDER_PORT);
     expect(demo).toBeDefined();
     const key = demo!.posterKey;
     const tickets = await listTickets(fresh, key);
@@ -105,7 +108,15 @@ describe('the demo on first start', () => {
       ['bank-eur', 5],
     ]);
 
-    expect(await loadDemoDataOnce(fresh.app)).toBeUndefined();
+    expect(await loadDemoDataOnce(fresh.app, DEMO_PROVIDER_PORT)).toBeUndefined();
+    // Three withdrawals wait for the worker (none runs here), reserved on the wallets they leave from.
+    const orders = await fresh.request('GET', '/v1/payment-orders', { key });
+    expect(orders.body.data.map((order: { status: string; amount: string }) => [order.status, order.amount])).toEqual([
+      ['reserved', '4000'],
+      ['reserved', '7500'],
+      ['reserved', '15000'],
+    ]);
+    expect(demo!.providerWebhookEndpoint).toMatch(/^\/v1\/connectors\/[0-9a-f-]{36}\/webhooks$/);
     expect(await listTickets(fresh, key)).toEqual(tickets);
     expect((await fresh.request('GET', '/v1/reconciliation/runs', { key })).body.data).toHaveLength(1);
     expect((await fresh.request('GET', '/v1/imports', { key })).body.data).toHaveLength(1);

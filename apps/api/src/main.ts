@@ -8,23 +8,31 @@ import { JobsModule } from '@ledger/jobs';
 import { type ApiProcessPlace, apiProcessPlace, isApiSupervisor, superviseApiProcesses } from './api-cluster';
 import { createApiApp } from './create-api-app';
 import { loadDemoDataOnce } from './demo/demo-data';
+import { startDemoProvider } from './demo/demo-provider';
 
 async function operatorToken(config: AppConfig): Promise<string | undefined> {
   if (config.adminToken !== undefined || config.databaseUrl !== undefined) return config.adminToken;
   return readOrCreateSecret(config.dataDir, 'admin-token', newOperatorToken);
 }
 
-async function demoKey(config: AppConfig, app: Parameters<typeof loadDemoDataOnce>[0]): Promise<string | undefined> {
+const DEMO_UNKNOWN = 'unknown: the demo was loaded by another data directory';
+
+/** The demo's API key and its provider's webhook endpoint: made on the first start, read from the data dir after. */
+async function demoFacts(
+  config: AppConfig,
+  app: Parameters<typeof loadDemoDataOnce>[0],
+): Promise<{ key: string; providerWebhookEndpoint: string } | undefined> {
   if (!config.demoData) return undefined;
-  const demo = await loadDemoDataOnce(app);
-  if (demo === undefined)
-    return readOrCreateSecret(
+  const demo = await loadDemoDataOnce(app, config.demoProviderPort);
+  if (demo !== undefined) await readOrCreateSecret(config.dataDir, 'demo-admin-key', () => demo.adminKey);
+  return {
+    key: await readOrCreateSecret(config.dataDir, 'demo-api-key', () => demo?.posterKey ?? DEMO_UNKNOWN),
+    providerWebhookEndpoint: await readOrCreateSecret(
       config.dataDir,
-      'demo-api-key',
-      () => 'unknown: the demo was loaded by another data directory',
-    );
-  await readOrCreateSecret(config.dataDir, 'demo-admin-key', () => demo.adminKey);
-  return readOrCreateSecret(config.dataDir, 'demo-api-key', () => demo.posterKey);
+      'demo-provider-webhook-endpoint',
+      () => demo?.providerWebhookEndpoint ?? DEMO_UNKNOWN,
+    ),
+  };
 }
 
 /**
@@ -115,10 +123,15 @@ async function main(): Promise<void> {
     await worker?.close();
     await database.close();
   });
-  const key = first ? await demoKey(config, app) : undefined;
+  const demo = first ? await demoFacts(config, app) : undefined;
+  const key = demo?.key;
   await app.listen(config.port, config.host);
   if (!first) return;
   const base = `http://${config.host}:${config.port}`;
+  const provider = demo === undefined ? undefined : await startDemoProvider(config.demoProviderPort);
+  if (provider !== undefined && demo!.providerWebhookEndpoint.startsWith('/v1/')) {
+    await provider.sendWebhooksTo(`${base}${demo!.providerWebhookEndpoint}`);
+  }
   const lines = [
     `Ledger is running at ${base}`,
     `  console:             ${base}/console/`,
@@ -133,6 +146,9 @@ async function main(): Promise<void> {
           `  demo API key:        ${key}`,
           `  try: curl -H "Authorization: Bearer ${key}" ${base}/v1/accounts/assets:bank:main`,
         ]
+      : []),
+    ...(provider
+      ? [`  provider simulator:  ${provider.url}   (the demo's payment orders: ${base}/console/#/payments)`]
       : []),
   ];
   console.log(`\n${lines.join('\n')}\n`);

@@ -65,6 +65,7 @@ const configSchema = z.object({
   LEDGER_SIGNING_KEY: z.string().optional(),
   LEDGER_WORKER_IN_PROCESS: z.enum(['true', 'false']).optional(),
   LEDGER_DEMO_DATA: z.enum(['true', 'false']).optional(),
+  PROVIDER_SIM_PORT: z.coerce.number().int().min(1).max(65_535).default(4100),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).default(2000),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).optional(),
@@ -150,6 +151,8 @@ export interface AppConfig {
   workerInProcess: boolean;
   /** Load the demo tenant on first start (default in embedded mode). */
   demoData: boolean;
+  /** Where the demo starts the payment provider simulator its connector pays through. */
+  demoProviderPort: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /** Requests per second and burst per API key in each API process; 0 per second turns it off. */
   rateLimit: { perSecond: number; burst: number };
@@ -224,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerInProcess:
       values.LEDGER_WORKER_IN_PROCESS === undefined ? embedded : values.LEDGER_WORKER_IN_PROCESS === 'true',
     demoData: values.LEDGER_DEMO_DATA === undefined ? embedded : values.LEDGER_DEMO_DATA === 'true',
+    demoProviderPort: values.PROVIDER_SIM_PORT,
     logLevel: values.LOG_LEVEL,
     rateLimit: {
       perSecond: values.RATE_LIMIT_PER_SECOND,

@@ -2,8 +2,15 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { CreateApiKeyUseCase, CreateTenantUseCase, TenantReader } from '@ledger/auth';
 import { CreateSourceUseCase } from '@ledger/imports';
 import { CreateAccountUseCase, PostTransactionUseCase } from '@ledger/ledger';
+import {
+  CreatePaymentOrderUseCase,
+  RegisterConnectorUseCase,
+  createPaymentOrderSchema,
+  registerConnectorSchema,
+} from '@ledger/payments';
 import { z } from 'zod';
 import { createAccountSchema, postTransactionSchema } from '@ledger/ledger';
+import { DEMO_PROVIDER_SECRET, DEMO_PROVIDER_WEBHOOK_SECRET } from './demo-provider';
 import { daysAgo, reconcileDemo } from './demo-reconciliation';
 
 // A small, believable book: a marketplace holding customer wallets in USD and EUR.
@@ -18,6 +25,13 @@ const DEMO_ACCOUNTS = [
   { code: 'liabilities:wallets:erik-eur', currency: 'EUR', normalBalance: 'credit', name: 'Erik wallet (EUR)' },
   { code: 'liabilities:wallets:fatima-eur', currency: 'EUR', normalBalance: 'credit', name: 'Fatima wallet (EUR)' },
   { code: 'expenses:bank-fees', currency: 'EUR', normalBalance: 'debit', name: 'Bank fees (EUR)' },
+  {
+    code: 'assets:provider-sim:clearing',
+    currency: 'EUR',
+    normalBalance: 'debit',
+    name: 'Payouts in transit at the payment provider (EUR)',
+    allowNegative: true,
+  },
   { code: 'income:fees', currency: 'USD', normalBalance: 'credit', name: 'Fee income' },
   { code: 'equity:capital', currency: 'USD', normalBalance: 'credit', name: 'Owner capital', allowNegative: true },
 ] satisfies z.input<typeof createAccountSchema>[];
@@ -125,13 +139,59 @@ export interface DemoCredentials {
   tenantId: string;
   adminKey: string;
   posterKey: string;
+  /** Where the demo's payment provider sends its webhooks (a path of this API). */
+  providerWebhookEndpoint: string;
+}
+
+// Withdrawals from the EUR wallets, paid out through the provider simulator by the worker.
+const DEMO_PAYMENT_ORDERS = [
+  { wallet: 'carla-eur', amount: '15000', name: 'Carla Rossi', iban: 'DE89370400440532013000' },
+  { wallet: 'fatima-eur', amount: '7500', name: 'Fatima Haddad', iban: 'FR1420041010050500013M02606' },
+  { wallet: 'dan-eur', amount: '4000', name: 'Dan Smith', iban: 'NL91ABNA0417164300' },
+] as const;
+
+/** The provider simulator as the tenant's connector, and a few payouts through it. */
+async function demoPayments(app: INestApplicationContext, tenantId: string, providerPort: number): Promise<string> {
+  const connector = await app.get(RegisterConnectorUseCase).execute({
+    tenantId,
+    actor: 'demo',
+    request: registerConnectorSchema.parse({
+      name: 'provider-sim',
+      kind: 'http',
+      baseUrl: `http://127.0.0.1:${providerPort}`,
+      secret: DEMO_PROVIDER_SECRET,
+      webhookSecret: DEMO_PROVIDER_WEBHOOK_SECRET,
+      clearingAccount: 'assets:provider-sim:clearing',
+    }),
+  });
+  for (const { wallet, amount, name, iban } of DEMO_PAYMENT_ORDERS) {
+    await app.get(CreatePaymentOrderUseCase).execute({
+      tenantId,
+      actor: 'demo',
+      request: createPaymentOrderSchema.parse({
+        connector: connector.name,
+        direction: 'payout',
+        sourceAccount: `liabilities:wallets:${wallet}`,
+        amount,
+        currency: 'EUR',
+        counterparty: { name, iban },
+        externalRef: `demo-withdrawal-${wallet}`,
+        description: `Withdrawal to ${name}'s bank account`,
+      }),
+    });
+  }
+  return connector.webhookEndpoint;
 }
 
 /**
  * Creates the demo tenant through the same use cases the API runs, imports its bank statement and runs
  * one reconciliation (the caller loads it only into a database without tenants: once).
  */
-export async function loadDemoData(app: INestApplicationContext, now = new Date()): Promise<DemoCredentials> {
+export async function loadDemoData(
+  app: INestApplicationContext,
+  providerPort: number,
+  now = new Date(),
+): Promise<DemoCredentials> {
   const created = await app.get(CreateTenantUseCase).execute({ name: 'Demo marketplace' });
   const tenantId = created.tenant.id;
   const poster = await app
@@ -151,14 +211,16 @@ export async function loadDemoData(app: INestApplicationContext, now = new Date(
     .get(CreateSourceUseCase)
     .execute({ tenantId, name: 'gateway', account: 'assets:gateway:clearing', format: 'csv:gateway' });
   await reconcileDemo(app, tenantId, now);
-  return { tenantId, adminKey: created.apiKey, posterKey: poster.key };
+  const providerWebhookEndpoint = await demoPayments(app, tenantId, providerPort);
+  return { tenantId, adminKey: created.apiKey, posterKey: poster.key, providerWebhookEndpoint };
 }
 
 /** The demo, loaded on the first start only: undefined when the database already has a tenant. */
 export async function loadDemoDataOnce(
   app: INestApplicationContext,
+  providerPort: number,
   now = new Date(),
 ): Promise<DemoCredentials | undefined> {
   if ((await app.get(TenantReader).count()) > 0) return undefined;
-  return loadDemoData(app, now);
+  return loadDemoData(app, providerPort, now);
 }
