@@ -195,6 +195,49 @@ describe('payment orders through the provider simulator', () => {
     await driveUntil(api, tenant, order.id, ['settled']);
   });
 
+  it('still books what the provider paid when the hold was voided by hand meanwhile', async () => {
+    const slow = await startSim('', { PROVIDER_SIM_EXECUTE_DELAY_MS: '300' });
+    try {
+      const slowTenant = await paymentTenant(api, slow, '10000');
+      const order = await createOrder(api, slowTenant, orderBody(slowTenant, '3000'));
+      const submitted = await driveUntil(api, slowTenant, order.id, ['submitted', 'settled']);
+      expect(submitted).toMatchObject({ status: 'submitted', provider: { status: 'pending' } });
+      const voided = await api.request('POST', `/v1/transactions/${order.holdId}/void`, {
+        key: slowTenant.posterKey,
+        idempotencyKey: randomUUID(),
+        body: {},
+      });
+      expect(voided.status, JSON.stringify(voided.body)).toBe(201);
+      const settled = await driveUntil(api, slowTenant, order.id, ['settled']);
+      const posting = await api.request('GET', `/v1/transactions/${settled.settleTransactionId}`, {
+        key: slowTenant.posterKey,
+      });
+      expect(posting.body).toMatchObject({ status: 'posted', externalRef: order.id, holdId: null });
+      const wallet = await getAccount(api, slowTenant.posterKey, slowTenant.wallet);
+      expect(wallet.balances).toMatchObject({ posted: '7000', pending: '0', available: '7000' });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('sends each order once when workers race for the due orders', async () => {
+    await setSimFaults(sim, NO_FAULTS);
+    const orders = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => createOrder(api, tenant, orderBody(tenant, String(100 + index)))),
+    );
+    const advance = api.app.get(AdvancePaymentOrdersUseCase);
+    // Four passes at a time, as four workers would claim: SKIP LOCKED and the lease keep them apart.
+    for (let round = 0; round < 20; round++) {
+      await Promise.all([advance.execute(), advance.execute(), advance.execute(), advance.execute()]);
+    }
+    const executions = await simExecutions(sim);
+    for (const order of orders) {
+      const read = await driveUntil(api, tenant, order.id, ['settled']);
+      expect(read.steps.filter((step: any) => step.status === 'submitting')).toHaveLength(1);
+      expect(executions[`${order.id}:submit`] ?? (await simExecutions(sim))[`${order.id}:submit`]).toBe(1);
+    }
+  });
+
   /** Passes over due orders until the order has a step with this outcome. */
   async function driveUntilStep(id: string, outcome: string): Promise<any> {
     const advance = api.app.get(AdvancePaymentOrdersUseCase);

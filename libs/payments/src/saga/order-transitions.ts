@@ -208,6 +208,8 @@ export class OrderTransitions {
       if (!(error instanceof DomainError) || !['HOLD_EXPIRED', 'HOLD_ALREADY_RESOLVED'].includes(error.code)) {
         throw error;
       }
+      // A hold past its expiry can only be released: it is, so that the money is not reserved twice.
+      if (error.code === 'HOLD_EXPIRED') await this.release(order);
       const { transaction } = await this.postTransaction.execute({
         tenantId: order.tenant_id,
         actor: SAGA_ACTOR,
