@@ -44,7 +44,7 @@ function summary(order: PaymentOrderWithSteps): TemplateResult {
     <dt>Connector</dt><dd>${order.connector}</dd>
     <dt>External ref</dt><dd>${order.externalRef ?? '—'}</dd>
     <dt>Description</dt><dd>${order.description ?? '—'}</dd>
-    <dt>Provider</dt><dd>${order.provider.status ?? 'not asked yet'}${
+    <dt>Provider</dt><dd>${order.provider.status ?? 'no answer yet'}${
       order.provider.paymentId ? html`, payment <code>${order.provider.paymentId}</code>` : ''
     }</dd>
     <dt>Attempts</dt><dd>${order.attempts}</dd>
