@@ -26,13 +26,29 @@ export const DISCREPANCY_KINDS = [
   'stuck_payment_order',
 ] as const satisfies readonly Discrepancy['kind'][];
 
+type ApiPaymentOrder = LedgerSchema<'PaymentOrder'>;
+
+/** In the order of the saga, the end states last. */
+export const PAYMENT_ORDER_STATUSES = [
+  'reserved',
+  'submitting',
+  'submitted',
+  'settled',
+  'returned',
+  'rejected',
+  'cancelled',
+] as const satisfies readonly ApiPaymentOrder['status'][];
+
 // The filters offer every status and kind the API has: a new one fails here until it is listed above.
 type Assert<Condition extends true> = Condition;
 type ListsAll<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : false;
 export type ConsoleListsEveryValue = [
   Assert<ListsAll<Discrepancy['status'], TicketStatus>>,
   Assert<ListsAll<Discrepancy['kind'], (typeof DISCREPANCY_KINDS)[number]>>,
+  Assert<ListsAll<ApiPaymentOrder['status'], PaymentOrderStatus>>,
 ];
+
+export type PaymentOrderStatus = (typeof PAYMENT_ORDER_STATUSES)[number];
 
 export type Ticket = Discrepancy;
 export type TicketEvent = LedgerSchema<'DiscrepancyWithHistory'>['history'][number];
@@ -53,3 +69,8 @@ export type BalanceProof = LedgerSchema<'BalanceProof'>;
 export type BalanceProofCheckpoint = LedgerSchema<'BalanceProofCheckpoint'>;
 export type ApiKey = LedgerSchema<'ApiKey'>;
 export type OwnerRoute = LedgerSchema<'OwnerRoute'>;
+/** Lists leave the steps out; the single order has them. */
+export type PaymentOrder = Omit<ApiPaymentOrder, 'steps'>;
+export type PaymentOrderStep = NonNullable<ApiPaymentOrder['steps']>[number];
+export type PaymentOrderWithSteps = PaymentOrder & { steps: PaymentOrderStep[] };
+export type PaymentOrderCounts = LedgerSchema<'PaymentOrderCounts'>;

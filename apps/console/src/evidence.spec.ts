@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceSide, evidenceText, statementLineIds, transactionIds } from './evidence';
+import { evidenceLink, evidenceSide, evidenceText, statementLineIds, transactionIds } from './evidence';
 
 const T1 = '0195a0b2-1111-7000-8000-000000000001';
 const T2 = '0195a0b2-2222-7000-8000-000000000002';
@@ -34,5 +34,13 @@ describe('ticket evidence', () => {
       'a, b',
       '{"ref":"INV-1"}',
     ]);
+  });
+
+  it("links a payment order named by the evidence to the order's page, and nothing else", () => {
+    expect(evidenceLink('paymentOrderId', T1)).toBe(`#/payments/${T1}`);
+    expect(evidenceLink('paymentOrderId', '../api-keys')).toBeUndefined();
+    expect(evidenceLink('paymentOrderId', [T1])).toBeUndefined();
+    expect(evidenceLink('transactionId', T1)).toBeUndefined();
+    expect(evidenceLink('toString', T1)).toBeUndefined();
   });
 });

@@ -1,6 +1,8 @@
 // What a ticket's evidence points at, whatever its kind: statement lines on one side, ledger
 // transactions on the other. Pure functions of the evidence object the API stores with the ticket.
+import { link } from './router';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UUID_PREFIX = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 /** Lines and transactions fetched to show a ticket; a group ticket may list many more. */
 export const EVIDENCE_MEMBERS_MAX = 10;
@@ -47,4 +49,13 @@ export function evidenceText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(', ');
   return JSON.stringify(value);
+}
+
+/** Evidence fields that name something the console has a page for, and the path of that page. */
+const LINKED_KEYS: Readonly<Record<string, string>> = { paymentOrderId: '/payments' };
+
+/** The console link for an evidence value (`paymentOrderId` -> the order's page); none for anything else. */
+export function evidenceLink(key: string, value: unknown): string | undefined {
+  const path = Object.hasOwn(LINKED_KEYS, key) ? LINKED_KEYS[key] : undefined;
+  return path !== undefined && typeof value === 'string' && UUID.test(value) ? link(path, value) : undefined;
 }

@@ -10,6 +10,8 @@ import { accountsPage } from './views/accounts.page';
 import { importPage } from './views/import.page';
 import { importsPage } from './views/imports.page';
 import { layout } from './views/layout';
+import { paymentPage } from './views/payment.page';
+import { paymentsPage } from './views/payments.page';
 import { proofsPage } from './views/proofs.page';
 import { queuePage } from './views/queue.page';
 import { runsPage } from './views/runs.page';
@@ -33,6 +35,8 @@ const PAGES: Record<RouteName, Page> = {
   accounts: accountsPage,
   account: accountPage,
   proofs: proofsPage,
+  payments: paymentsPage,
+  payment: paymentPage,
   settings: settingsPage,
   'not-found': notFound,
 };

@@ -9,6 +9,9 @@ describe('console routes', () => {
     expect(parseRoute('#/discrepancies?status=open').query.get('status')).toBe('open');
     expect(parseRoute(`#/discrepancies/${TICKET}`)).toMatchObject({ name: 'ticket', param: TICKET });
     expect(parseRoute('#/accounts/assets%3Abank')).toMatchObject({ name: 'account', param: 'assets:bank' });
+    expect(parseRoute('#/payments?status=settled')).toMatchObject({ name: 'payments', param: '' });
+    expect(parseRoute('#/payments?status=settled').query.get('status')).toBe('settled');
+    expect(parseRoute(`#/payments/${TICKET}`)).toMatchObject({ name: 'payment', param: TICKET });
     expect(parseRoute('#/nowhere')).toMatchObject({ name: 'not-found', param: '/nowhere' });
   });
 
@@ -29,6 +32,9 @@ describe('console routes', () => {
       '#/accounts/..',
       '#/accounts/assets%2F..%2F..%2Fapi-keys',
       '#/accounts/%3Fcursor%3Dx',
+      '#/payments/counts',
+      '#/payments/..%2Fcounts',
+      `#/payments/${TICKET}/steps`,
     ]) {
       expect(parseRoute(hash).name, hash).toBe('not-found');
     }

@@ -11,12 +11,14 @@ export type RouteName =
   | 'accounts'
   | 'account'
   | 'proofs'
+  | 'payments'
+  | 'payment'
   | 'settings'
   | 'not-found';
 
 export interface Route {
   name: RouteName;
-  /** The path's parameter: a ticket or import id, an account code. */
+  /** The path's parameter: a ticket, import or payment order id, an account code. */
   param: string;
   query: URLSearchParams;
 }
@@ -39,6 +41,8 @@ const ROUTES: ReadonlyArray<[RegExp, RouteName, ParamRule?]> = [
   [/^\/accounts$/, 'accounts'],
   [/^\/accounts\/([^/]+)$/, 'account', isAccountRef],
   [/^\/proofs$/, 'proofs'],
+  [/^\/payments$/, 'payments'],
+  [/^\/payments\/([^/]+)$/, 'payment', isId],
   [/^\/settings$/, 'settings'],
 ];
 

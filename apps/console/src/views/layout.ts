@@ -13,6 +13,7 @@ const SECTIONS: ReadonlyArray<{
   { label: 'Reconciliation runs', hash: '#/runs', routes: ['runs'] },
   { label: 'Accounts', hash: '#/accounts', routes: ['accounts', 'account'] },
   { label: 'Proofs', hash: '#/proofs', routes: ['proofs'] },
+  { label: 'Payments', hash: '#/payments', routes: ['payments', 'payment'] },
   // API keys for admins, owner routes for finance and admin: the page shows what the roles allow.
   { label: 'Settings', hash: '#/settings', routes: ['settings'], shown: canRoute },
 ];

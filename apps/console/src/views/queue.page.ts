@@ -8,6 +8,7 @@ import { link } from '../router';
 import { pagedSection } from './paged-section';
 import { queueBulk } from './queue-bulk';
 import { queueEmptyState } from './queue-empty';
+import { option } from './select-option';
 import { failure } from './states';
 
 export const QUEUE_PAGE_SIZE = 50;
@@ -39,10 +40,6 @@ function countsBar(counts: TicketCounts | Error | undefined): TemplateResult {
       <strong>${counts.overdue}</strong></a></li>
     <li>total <strong>${counts.total}</strong></li>
   </ul>`;
-}
-
-function option(value: string, label: string, selected: string | undefined): TemplateResult {
-  return html`<option value=${value} ?selected=${value === (selected ?? '')}>${label}</option>`;
 }
 
 function filterForm(filters: Filters, apply: (filters: Filters) => void): TemplateResult {

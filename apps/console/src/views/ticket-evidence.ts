@@ -1,6 +1,6 @@
 import { html, type TemplateResult } from 'lit-html';
 import type { Match, StatementLine, Ticket, Transaction } from '../api-types';
-import { type EvidenceSide, evidenceSide, evidenceText } from '../evidence';
+import { type EvidenceSide, evidenceLink, evidenceSide, evidenceText } from '../evidence';
 import { formatInstant, formatMinor, humanize } from '../format';
 import { link } from '../router';
 
@@ -12,11 +12,18 @@ export interface Explanation {
   problem?: string;
 }
 
+/** A value as code, linked to its page when the console has one (a payment order). */
+function factValue(key: string, value: unknown): TemplateResult {
+  const text = html`<code>${evidenceText(value)}</code>`;
+  const target = evidenceLink(key, value);
+  return target === undefined ? text : html`<a href=${target}>${text}</a>`;
+}
+
 function facts(evidence: Record<string, unknown>, side: EvidenceSide): TemplateResult {
   const entries = Object.entries(evidence).filter(([key]) => evidenceSide(key) === side);
   if (entries.length === 0) return html``;
   return html`<dl class="facts">${entries.map(
-    ([key, value]) => html`<dt>${key}</dt><dd><code>${evidenceText(value)}</code></dd>`,
+    ([key, value]) => html`<dt>${key}</dt><dd>${factValue(key, value)}</dd>`,
   )}</dl>`;
 }
 
