@@ -123,12 +123,13 @@ async function main(): Promise<void> {
     await worker?.close();
     await database.close();
   });
+  // The demo's provider is up before its orders are made (the worker takes them at once).
+  const provider = first && config.demoData ? await startDemoProvider(config.demoProviderPort) : undefined;
   const demo = first ? await demoFacts(config, app) : undefined;
   const key = demo?.key;
   await app.listen(config.port, config.host);
   if (!first) return;
   const base = `http://${config.host}:${config.port}`;
-  const provider = demo === undefined ? undefined : await startDemoProvider(config.demoProviderPort);
   if (provider !== undefined && demo!.providerWebhookEndpoint.startsWith('/v1/')) {
     await provider.sendWebhooksTo(`${base}${demo!.providerWebhookEndpoint}`);
   }

@@ -54,7 +54,10 @@ export class AdvancePaymentOrdersUseCase {
     if (order.status === 'reserved') {
       const marked = await this.transitions.apply(tenantId, id, async (locked) =>
         locked.status === 'reserved'
-          ? { change: { status: 'submitting' }, step: { step: 'submit', outcome: 'pending', detail: {} } }
+          ? {
+              change: { status: 'submitting' },
+              step: { step: 'submit', outcome: 'pending', detail: { idempotencyKey: submitKey(locked.id) } },
+            }
           : null,
       );
       if (marked !== undefined) await this.submit(marked, connector);
