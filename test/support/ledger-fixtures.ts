@@ -9,6 +9,12 @@ export interface TestTenant {
   posterKey: string;
 }
 
+/**
+ * What the helpers below need of an API: an in-process harness or the built processes of the fault
+ * suite (its LedgerStack) both serve.
+ */
+export type LedgerClient = Pick<ApiHarness, 'request' | 'createTenant'>;
+
 export interface Leg {
   account: string;
   direction: 'debit' | 'credit';
@@ -17,7 +23,7 @@ export interface Leg {
 }
 
 export async function createApiKey(
-  api: ApiHarness,
+  api: LedgerClient,
   adminKey: string,
   roles: string[],
   name = roles.join('+'),
@@ -32,7 +38,7 @@ export async function createApiKey(
   return created.body.key;
 }
 
-export async function setupTenant(api: ApiHarness, name = 'test tenant'): Promise<TestTenant> {
+export async function setupTenant(api: LedgerClient, name = 'test tenant'): Promise<TestTenant> {
   const { tenantId, adminKey } = await api.createTenant(name);
   const posterKey = await createApiKey(api, adminKey, ['poster']);
   return { tenantId, adminKey, posterKey };
@@ -48,7 +54,7 @@ export interface NewAccountBody {
 }
 
 /** Creates an account and returns the API's view of it; fails the test setup on anything but 201. */
-export async function createAccount(api: ApiHarness, adminKey: string, body: NewAccountBody): Promise<any> {
+export async function createAccount(api: LedgerClient, adminKey: string, body: NewAccountBody): Promise<any> {
   const created = await api.request('POST', '/v1/accounts', { key: adminKey, idempotencyKey: randomUUID(), body });
   if (created.status !== 201)
     throw new Error(`account creation failed: ${created.status} ${JSON.stringify(created.body)}`);
@@ -73,7 +79,7 @@ export function transfer(
 }
 
 export function postTransaction(
-  api: ApiHarness,
+  api: LedgerClient,
   key: string,
   body: unknown,
   idempotencyKey: string = randomUUID(),
@@ -82,7 +88,7 @@ export function postTransaction(
 }
 
 /** Posts and insists on 201; returns the transaction. */
-export async function mustPost(api: ApiHarness, key: string, body: unknown): Promise<any> {
+export async function mustPost(api: LedgerClient, key: string, body: unknown): Promise<any> {
   const posted = await postTransaction(api, key, body);
   if (posted.status !== 201) throw new Error(`posting failed: ${posted.status} ${JSON.stringify(posted.body)}`);
   return posted.body;
@@ -233,14 +239,14 @@ export function isoFromNow(ms: number): string {
 }
 
 /** The API's view of an account now; fails on anything but 200. */
-export async function getAccount(api: ApiHarness, key: string, ref: string): Promise<any> {
+export async function getAccount(api: LedgerClient, key: string, ref: string): Promise<any> {
   const response = await api.request('GET', `/v1/accounts/${encodeURIComponent(ref)}`, { key });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body;
 }
 
 /** The API's view of a transaction now; fails on anything but 200. */
-export async function getTransaction(api: ApiHarness, key: string, id: string): Promise<any> {
+export async function getTransaction(api: LedgerClient, key: string, id: string): Promise<any> {
   const response = await api.request('GET', `/v1/transactions/${id}`, { key });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body;

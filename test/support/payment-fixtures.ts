@@ -4,7 +4,13 @@ import { expect } from 'vitest';
 import { type RunningProviderSim, startProviderSim } from '../../apps/provider-sim/src/server';
 import { loadSimSettings } from '../../apps/provider-sim/src/sim-settings';
 import type { ApiHarness } from './api-harness';
-import { type TestTenant, createAccount, mustPost, setupTenant, transfer } from './ledger-fixtures';
+import { type LedgerClient, type TestTenant, createAccount, mustPost, setupTenant, transfer } from './ledger-fixtures';
+
+/**
+ * What the helpers need of an API besides driving the saga (driveUntil runs it in the harness's own
+ * process): the fault suite's built processes serve too.
+ */
+export type PaymentApi = LedgerClient & Pick<ApiHarness, 'baseUrl'>;
 
 export const SIM_SECRET = 'sim_secret_test';
 export const SIM_WEBHOOK_SECRET = 'sim_webhook_test';
@@ -38,12 +44,22 @@ export async function simExecutions(sim: RunningProviderSim): Promise<Record<str
   return (await simRequest(sim, 'GET', '/__sim/executions')).executions;
 }
 
+/** The simulator's payments as GET /__sim/payments lists them (at most `limit`, and how many it has). */
+export async function simPayments(sim: RunningProviderSim, limit: number): Promise<{ total: number; payments: any[] }> {
+  return simRequest(sim, 'GET', `/__sim/payments?limit=${limit}`);
+}
+
+/** The simulator's webhook deliveries: pending, delivered, failed attempts, abandoned, dropped. */
+export async function simWebhookStats(sim: RunningProviderSim): Promise<Record<string, number>> {
+  return simRequest(sim, 'GET', '/__sim/webhooks');
+}
+
 export async function setSimFaults(sim: RunningProviderSim, faults: Record<string, number>): Promise<void> {
   await simRequest(sim, 'PUT', '/__sim/faults', faults);
 }
 
 /** Points the simulator's webhooks at a connector's endpoint on this API. */
-export async function sendSimWebhooksTo(sim: RunningProviderSim, api: ApiHarness, connector: any): Promise<void> {
+export async function sendSimWebhooksTo(sim: RunningProviderSim, api: PaymentApi, connector: any): Promise<void> {
   await simRequest(sim, 'PUT', '/__sim/webhook-url', {
     url: `${api.baseUrl}${connector.webhookEndpoint}`,
     secret: SIM_WEBHOOK_SECRET,
@@ -54,6 +70,8 @@ export interface PaymentTenant extends TestTenant {
   wallet: string;
   clearing: string;
   connector: any;
+  /** The wallet's funding: the one transaction of the tenant that no order made. */
+  fundingTransactionId: string;
 }
 
 /**
@@ -61,7 +79,7 @@ export interface PaymentTenant extends TestTenant {
  * below zero as the provider pays out for us) and the simulator registered as its connector.
  */
 export async function paymentTenant(
-  api: ApiHarness,
+  api: PaymentApi,
   sim: RunningProviderSim,
   funds: string,
   connector: Record<string, unknown> = {},
@@ -76,7 +94,7 @@ export async function paymentTenant(
   ] as const) {
     await createAccount(api, tenant.adminKey, body);
   }
-  await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, funds, 'EUR'));
+  const funding = await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, funds, 'EUR'));
   const registered = await api.request('POST', '/v1/connectors', {
     key: tenant.adminKey,
     idempotencyKey: randomUUID(),
@@ -92,7 +110,7 @@ export async function paymentTenant(
     },
   });
   expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-  return { ...tenant, wallet, clearing, connector: registered.body };
+  return { ...tenant, wallet, clearing, connector: registered.body, fundingTransactionId: funding.id };
 }
 
 export function orderBody(tenant: PaymentTenant, amount: string, extra: Record<string, unknown> = {}) {
@@ -107,7 +125,7 @@ export function orderBody(tenant: PaymentTenant, amount: string, extra: Record<s
   };
 }
 
-export async function createOrder(api: ApiHarness, tenant: PaymentTenant, body: unknown): Promise<any> {
+export async function createOrder(api: PaymentApi, tenant: PaymentTenant, body: unknown): Promise<any> {
   const created = await api.request('POST', '/v1/payment-orders', {
     key: tenant.posterKey,
     idempotencyKey: randomUUID(),
@@ -117,7 +135,7 @@ export async function createOrder(api: ApiHarness, tenant: PaymentTenant, body: 
   return created.body;
 }
 
-export async function getOrder(api: ApiHarness, tenant: TestTenant, id: string): Promise<any> {
+export async function getOrder(api: PaymentApi, tenant: TestTenant, id: string): Promise<any> {
   const read = await api.request('GET', `/v1/payment-orders/${id}`, { key: tenant.posterKey });
   expect(read.status, JSON.stringify(read.body)).toBe(200);
   return read.body;

@@ -7,8 +7,8 @@ import { type SimPayment, SimPayments, type SubmitOutcome } from './sim-payments
 import { WebhookSender } from './webhook-sender';
 
 /** A `return` fault sends the payment back this long after it executed, at random within the bounds. */
-const RETURN_DELAY_MS_MIN = 50;
-const RETURN_DELAY_MS_MAX = 500;
+export const RETURN_DELAY_MS_MIN = 50;
+export const RETURN_DELAY_MS_MAX = 500;
 
 export interface SubmitResult {
   outcome: SubmitOutcome | { kind: 'unavailable' };

@@ -18,6 +18,11 @@ export const FAULT_SETTINGS = {
   clients: setting('FAULT_CLIENTS', 6, 1, 64),
   /** PostgreSQL immediate stops during the database test's load. */
   postgresRestarts: setting('FAULT_PG_RESTARTS', 2, 1, 100),
+  /**
+   * Payment orders the payment test creates while processes are killed. At most 1,000: the simulator
+   * lists at most that many payments (GET /__sim/payments), and the test checks them all.
+   */
+  paymentOrders: setting('FAULT_PAYMENT_ORDERS', 300, 10, 1_000),
   /** Lines of the CSV the import test uploads (and kills the API during). */
   importLines: setting('FAULT_IMPORT_LINES', 30_000, 1_000, 5_000_000),
 };

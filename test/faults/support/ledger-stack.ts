@@ -114,6 +114,13 @@ export class LedgerStack {
     return requestJson(this.baseUrl, method, path, { ...options, timeoutMs: REQUEST_TIMEOUT_MS });
   }
 
+  /** A new tenant and its admin key, through the operator endpoint (as the test harness's createTenant). */
+  async createTenant(name = 'fault tenant'): Promise<{ tenantId: string; adminKey: string }> {
+    const created = await this.request('POST', '/v1/tenants', { key: FAULT_OPERATOR_TOKEN, body: { name } });
+    if (created.status !== 201) throw new Error(`tenant: ${created.status} ${JSON.stringify(created.body)}`);
+    return { tenantId: created.body.tenant.id, adminKey: created.body.apiKey };
+  }
+
   /** One query on the stack's database, on a connection of its own. */
   async sql<Row extends object>(text: string, params: unknown[] = []): Promise<Row[]> {
     const client = new pg.Client({ connectionString: this.databaseUrl });

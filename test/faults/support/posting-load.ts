@@ -178,13 +178,14 @@ export class PostingLoad {
   }
 }
 
-function isRetryable(status: number, code: string | undefined): boolean {
+/** Whether an answer lets the same request be sent again (a 5xx, 429, its key still in progress). */
+export function isRetryable(status: number, code: string | undefined): boolean {
   if (status === 409) return code === 'IDEMPOTENCY_KEY_IN_PROGRESS';
   return status >= 500 || RETRYABLE_STATUSES.has(status);
 }
 
 /** "ECONNREFUSED", "other side closed", "timeout": the cause fetch wraps. */
-function describeFailure(error: unknown): string {
+export function describeFailure(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.name : String(error));
 }
