@@ -37,7 +37,8 @@ describe('balance snapshots taken by racing workers', () => {
     const results = await Promise.all(Array.from({ length: WORKERS }, () => job.execute(later)));
     const written = results.reduce((sum, result) => sum + result.snapshots, 0);
     const rows = await test.database.sql.query<{ account_id: string; as_of: Date; credits: string; n: number }>(
-      `SELECT account_id, as_of, posted_credits::text AS credits, count(*) OVER (PARTITION BY account_id, as_of)::int AS n
+      `SELECT account_id, as_of, posted_credits::text AS credits,
+              count(*) OVER (PARTITION BY account_id, as_of)::int AS n
          FROM balance_snapshots WHERE tenant_id = $1`,
       [tenantId],
     );
