@@ -32,7 +32,7 @@ export {
   ORDERS_PAGE_MAX,
   ORDERS_PAGE_DEFAULT,
 } from './orders/payment-order-reads.use-cases';
-export { CancelPaymentOrderUseCase } from './orders/cancel-payment-order.use-case';
+export { CancelPaymentOrderUseCase } from './saga/cancel-payment-order.use-case';
 export type { PaymentOrderView, PaymentOrderStepView } from './orders/payment-order.view';
 export { PaymentOrderReader, type StuckPaymentOrder } from './orders/payment-order-reader';
 export { AdvancePaymentOrdersUseCase } from './saga/advance-payment-orders.use-case';

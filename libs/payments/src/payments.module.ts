@@ -4,7 +4,7 @@ import { OutboxModule } from '@ledger/outbox';
 import { ConnectorFactory } from './connectors/connector-factory';
 import { ConnectorRepository } from './connectors/connector.repository';
 import { ListConnectorsUseCase, RegisterConnectorUseCase } from './connectors/connector.use-cases';
-import { CancelPaymentOrderUseCase } from './orders/cancel-payment-order.use-case';
+import { CancelPaymentOrderUseCase } from './saga/cancel-payment-order.use-case';
 import { CreatePaymentOrderUseCase } from './orders/create-payment-order.use-case';
 import { OrderRepository } from './orders/order.repository';
 import { PaymentOrderReader } from './orders/payment-order-reader';

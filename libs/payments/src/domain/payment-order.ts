@@ -64,3 +64,18 @@ export function submitKey(orderId: string): string {
 export function postingRefs(orderId: string): { reserve: string; settle: string; return: string } {
   return { reserve: `${orderId}:reserve`, settle: orderId, return: `${orderId}:return` };
 }
+
+/** The two legs of an order: out of the source account, into the connector's clearing account. */
+export function legsOf(order: {
+  sourceAccountId: string;
+  clearingAccountId: string;
+  amountMinor: bigint;
+  currency: string;
+}) {
+  const amount = order.amountMinor.toString();
+  const { currency } = order;
+  return [
+    { account: order.sourceAccountId, direction: 'debit', amount, currency },
+    { account: order.clearingAccountId, direction: 'credit', amount, currency },
+  ];
+}

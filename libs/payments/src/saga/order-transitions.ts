@@ -9,7 +9,7 @@ import {
 } from '@ledger/ledger';
 import { OutboxRepository, backoffDelayMs } from '@ledger/outbox';
 import type { ProviderPayment } from '../connectors/connector';
-import { type ProviderMove, nextMove, postingRefs } from '../domain/payment-order';
+import { type ProviderMove, legsOf, nextMove, postingRefs } from '../domain/payment-order';
 import { OrderRepository } from '../orders/order.repository';
 import type { OrderChange, OrderRow } from '../orders/orders.sql';
 
@@ -242,21 +242,6 @@ export class OrderTransitions {
       if (!(error instanceof DomainError) || error.code !== 'HOLD_ALREADY_RESOLVED') throw error;
     }
   }
-}
-
-/** The two legs of an order: out of the source account, into the connector's clearing account. */
-export function legsOf(order: {
-  sourceAccountId: string;
-  clearingAccountId: string;
-  amountMinor: bigint;
-  currency: string;
-}) {
-  const amount = order.amountMinor.toString();
-  const { currency } = order;
-  return [
-    { account: order.sourceAccountId, direction: 'debit', amount, currency },
-    { account: order.clearingAccountId, direction: 'credit', amount, currency },
-  ];
 }
 
 function stepOf(move: ProviderMove, fallback: StepRecord['step']): StepRecord['step'] {

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import { isUuid } from '@ledger/ids';
 import { CANCELLABLE_STATUSES } from '../domain/payment-order';
-import { OrderTransitions } from '../saga/order-transitions';
-import { OrderRepository } from './order.repository';
-import { STEPS_SHOWN_MAX } from './payment-order-reads.use-cases';
-import { type PaymentOrderView, paymentOrderView } from './payment-order.view';
+import { OrderRepository } from '../orders/order.repository';
+import { STEPS_SHOWN_MAX } from '../orders/payment-order-reads.use-cases';
+import { type PaymentOrderView, paymentOrderView } from '../orders/payment-order.view';
+import { OrderTransitions } from './order-transitions';
 
 /**
  * Calls an order off before the pivot: its hold is voided (the compensation) and it ends `cancelled`.
