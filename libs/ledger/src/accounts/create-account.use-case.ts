@@ -10,6 +10,8 @@ import type { CreateAccountRequest } from './create-account.schema';
 export interface CreateAccountCommand {
   tenantId: string;
   request: CreateAccountRequest;
+  /** An account of that code made meanwhile is fine (accounts made on first use): nothing is written. */
+  unlessTaken?: boolean;
 }
 
 @Injectable()
@@ -20,10 +22,14 @@ export class CreateAccountUseCase {
     private readonly outbox: OutboxRepository,
   ) {}
 
-  async execute({ tenantId, request }: CreateAccountCommand): Promise<AccountView> {
+  /** The account made; undefined only with `unlessTaken`, when the code was taken. */
+  async execute(command: CreateAccountCommand & { unlessTaken: true }): Promise<AccountView | undefined>;
+  async execute(command: CreateAccountCommand): Promise<AccountView>;
+  async execute({ tenantId, request, unlessTaken }: CreateAccountCommand): Promise<AccountView | undefined> {
     return this.db.transaction('read committed', async () => {
       const account = await this.accounts.insert(tenantId, { id: newId(), ...request });
       if (account === undefined) {
+        if (unlessTaken) return undefined;
         throw new DomainError('ACCOUNT_CODE_CONFLICT', `an account with code ${request.code} already exists`, {
           code: request.code,
         });

@@ -1,8 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { newId } from '@ledger/ids';
-import { OutboxRepository } from '@ledger/outbox';
-import { AccountRepository } from '../accounts/account.repository';
-import { toAccountView } from '../accounts/account.view';
+import { CreateAccountUseCase } from '../accounts/create-account.use-case';
 import { positionAccountCode } from '../domain/conversion';
 
 /**
@@ -12,35 +9,25 @@ import { positionAccountCode } from '../domain/conversion';
  */
 @Injectable()
 export class PositionAccounts {
-  constructor(
-    private readonly accounts: AccountRepository,
-    private readonly outbox: OutboxRepository,
-  ) {}
+  constructor(private readonly createAccount: CreateAccountUseCase) {}
 
-  /** `existing`: the position account codes already read; only the others are inserted. */
+  /** `existing`: the position account codes already read; only the others are made. */
   async ensure(tenantId: string, currencies: readonly string[], existing: ReadonlySet<string>): Promise<void> {
     // In code order, so two first conversions of opposite pairs wait for each other's insert, never in a circle.
     for (const currency of [...new Set(currencies)].sort()) {
       if (existing.has(positionAccountCode(currency))) continue;
-      const created = await this.accounts.insert(tenantId, {
-        id: newId(),
-        code: positionAccountCode(currency),
-        name: `FX position ${currency}`,
-        currency,
-        normalBalance: 'credit',
-        allowNegative: true,
-        metadata: {},
-      });
-      if (created === undefined) continue;
-      await this.outbox.append(tenantId, [
-        {
-          type: 'account.created',
-          aggregateType: 'account',
-          aggregateId: created.id,
-          aggregateVersion: 0n,
-          data: { account: toAccountView(created) },
+      await this.createAccount.execute({
+        tenantId,
+        unlessTaken: true,
+        request: {
+          code: positionAccountCode(currency),
+          name: `FX position ${currency}`,
+          currency,
+          normalBalance: 'credit',
+          allowNegative: true,
+          metadata: {},
         },
-      ]);
+      });
     }
   }
 }
