@@ -13,6 +13,7 @@ import { LedgerStack } from './support/ledger-stack';
 import { PostingLoad } from './support/posting-load';
 import { SHARED_ADMIN_DATABASE_URL } from './support/shared-postgres';
 import { FAULT_SEED, SeededRandom } from './support/seeded-random';
+import { waitUntil } from '../support/relay-fixtures';
 
 // Three API processes and two workers on one database, under mixed load (postings of every kind through
 // all three APIs, holds that expire, webhooks, reconciliation every few seconds), with kill -9 of some of
@@ -137,27 +138,18 @@ async function expiringHolds(tenant: FaultTenant, going: () => boolean): Promise
   return holds;
 }
 
-/**
- * Waits until `condition` holds; fails after CATCH_UP_MS without progress (`progress` counts what is done so
- * far: while it grows, the work is going on, however long the load made it).
- */
-async function waitFor(
+/** Waits as the shared `waitUntil` does, every 250 ms; a failure shows the fleet's latest output too. */
+function waitFor(
   what: string,
   condition: () => Promise<boolean>,
   diagnose: () => Promise<unknown> = async () => '',
-  progress: () => number = () => 0,
+  progress?: () => number,
 ): Promise<void> {
-  let deadline = Date.now() + CATCH_UP_MS;
-  let done = progress();
-  while (!(await condition())) {
-    if (progress() > done) {
-      done = progress();
-      deadline = Date.now() + CATCH_UP_MS;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting until ${what}: ${JSON.stringify(await diagnose())}\n${fleet.tails()}`);
-    await sleep(250);
-  }
+  return waitUntil(condition, CATCH_UP_MS, what, {
+    diagnose: async () => `${JSON.stringify(await diagnose())}\n${fleet.tails()}`,
+    progress,
+    intervalMs: 250,
+  });
 }
 
 function phase(startedAt: number, what: string): void {

@@ -81,10 +81,37 @@ export async function outboxIds(api: ApiHarness, tenantId: string): Promise<{ id
   );
 }
 
-export async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+export interface WaitOptions {
+  /** What the failure says besides its name: the state that was waited on (text as it is, else JSON). */
+  diagnose?: () => Promise<unknown>;
+  /**
+   * How much is done so far: while it grows the work is going on, however long a load made it, and the
+   * bound starts again (so the wait fails on a stall, not on a long load).
+   */
+  progress?: () => number;
+  intervalMs?: number;
+}
+
+/** Waits until `condition` holds; fails after `timeoutMs` (without progress, when `progress` is given). */
+export async function waitUntil(
+  condition: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+  options: WaitOptions = {},
+): Promise<void> {
+  const { diagnose, progress = () => 0, intervalMs = 50 } = options;
+  let deadline = Date.now() + timeoutMs;
+  let done = progress();
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(50);
+    if (progress() > done) {
+      done = progress();
+      deadline = Date.now() + timeoutMs;
+    }
+    if (Date.now() > deadline) {
+      const state = diagnose === undefined ? undefined : await diagnose();
+      const shown = state === undefined ? '' : `: ${typeof state === 'string' ? state : JSON.stringify(state)}`;
+      throw new Error(`timed out waiting until ${what}${shown}`);
+    }
+    await sleep(intervalMs);
   }
 }
