@@ -5,6 +5,7 @@ import type { Phase } from './mt940-syntax';
 import { parseBalance, parseStatementLine } from './mt940-fields';
 import { movementDraft, type PendingMovement } from './mt940-movement';
 import { MT942_TAGS, Mt942Report } from './mt942-report';
+import { type Mt94xFormat, type OpenStatement, openStatement, statementItem } from './mt940-statement';
 import {
   END_OF_MESSAGE,
   ENVELOPE_CONTROLS,
@@ -19,28 +20,7 @@ export const MT940_LINE_CHARS_MAX = 2048;
 /** Physical lines of one :61: with its :86: (the standard allows 1 + 1 + 6). */
 export const MT940_LINES_PER_MOVEMENT_MAX = 100;
 
-const NO_CLOSING_BALANCE = 'the statement has no closing balance (:62F: or :62M:); its balance is not checked';
-
-export type Mt94xFormat = 'mt940' | 'mt942';
 type Continuation = 'information' | 'supplementary' | 'ignore' | 'none';
-
-interface OpenStatement {
-  index: number;
-  line: number;
-  reference: string;
-  accountId: string | null;
-  sequenceNumber: string | null;
-  /** MT940: the opening balance's; MT942: the first floor limit's (:34F:). */
-  currency: string | null;
-  opening: StatementBalance | null;
-  closing: StatementBalance | null;
-  openingSeen: boolean;
-  closingSeen: boolean;
-  phase: Phase;
-  builder: StatementLineBuilder | null;
-  /** MT942 only: its floor limits, date/time indication and totals. */
-  report: Mt942Report | null;
-}
 
 /**
  * MT940 as a tag state machine over physical lines: header tags, :60a:, (:61: [:86:])*, :62a:, trailer.
@@ -253,30 +233,14 @@ class Mt940Reader {
   }
 
   private startStatement(lineNumber: number, reference: string): void {
-    this.statement = {
-      index: this.statementCount,
-      line: lineNumber,
-      reference,
-      accountId: null,
-      sequenceNumber: null,
-      currency: null,
-      opening: null,
-      closing: null,
-      openingSeen: false,
-      closingSeen: false,
-      phase: 'header',
-      builder: null,
-      report: null,
-    };
-    if (this.format === 'mt942') {
-      const statement = this.statement;
-      statement.report = new Mt942Report(
+    const report = (statement: OpenStatement) =>
+      new Mt942Report(
         (phase) => (statement.phase = phase),
         () => statement.phase,
         (currency) => (statement.currency ??= currency),
         (line, reason) => this.error(line, reason),
       );
-    }
+    this.statement = openStatement(this.statementCount, lineNumber, reference, this.format === 'mt942' ? report : null);
     this.statementCount += 1;
   }
 
@@ -289,29 +253,7 @@ class Mt940Reader {
     this.statement = null;
     const report = statement.report;
     if (report === null && !statement.openingSeen) this.error(statement.line, 'statement has no opening balance :60F:');
-    // Interim statements of some banks end without any closing balance: their lines are still what was booked.
-    // An MT942 has none by definition; its totals (:90D:/:90C:) are checked instead.
-    const warnings =
-      report !== null
-        ? report.finish(statement.line, statement.currency)
-        : statement.openingSeen && !statement.closingSeen
-          ? [NO_CLOSING_BALANCE]
-          : [];
-    this.out.push({
-      kind: 'statement',
-      format: this.format,
-      statementIndex: statement.index,
-      lineNumber: statement.line,
-      accountId: statement.accountId,
-      statementId: statement.reference === '' ? null : statement.reference,
-      sequenceNumber: statement.sequenceNumber,
-      electronicSequenceNumber: null,
-      currency: statement.currency,
-      openingBalance: statement.opening,
-      closingBalance: statement.closing,
-      lineCount: statement.builder?.lineCount ?? 0,
-      ...(warnings.length > 0 ? { warnings } : {}),
-    });
+    this.out.push(statementItem(statement, this.format));
   }
 }
 
