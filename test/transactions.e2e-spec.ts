@@ -55,6 +55,8 @@ describe('external references', () => {
     const first = await postTransaction(api, tenant.posterKey, body);
     expect(first.status).toBe(201);
     expect(first.headers.get('ledger-existing')).toBeNull();
+    // No read replica configured: no read-your-writes token, reads say nothing of where they were served.
+    expect(first.headers.get('ledger-consistency')).toBeNull();
     expect(first.body.externalRef).toBe('order-1');
     await expectNothingWritten(api, tenant, CODES, async () => {
       const again = await postTransaction(api, tenant.posterKey, body); // a new Idempotency-Key
@@ -64,6 +66,8 @@ describe('external references', () => {
       expect(again.body).toEqual(first.body);
     });
     expect((await account(tenant, 'assets:cash')).balances.posted).toBe('2500');
+    const read = await api.request('GET', '/v1/accounts/assets:cash', { key: tenant.posterKey });
+    expect(read.headers.get('ledger-read-from')).toBeNull();
     const byRef = await api.request('GET', '/v1/transactions?externalRef=order-1', { key: tenant.posterKey });
     expect(byRef.body.data.map((transaction: { id: string }) => transaction.id)).toEqual([first.body.id]);
   });

@@ -8,7 +8,7 @@ import { FAULT_SETTINGS } from './support/fault-settings';
 import { setupFaultTenant } from './support/fault-tenant';
 import { LedgerStack } from './support/ledger-stack';
 import { loadDuringFault } from './support/load-during-fault';
-import { type PrivatePostgres, startPrivatePostgres } from './support/private-postgres';
+import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres';
 import { FAULT_SEED, SeededRandom } from './support/seeded-random';
 
 const STREAM = 'FAULTS_POSTGRES';

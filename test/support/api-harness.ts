@@ -32,9 +32,15 @@ async function embeddedTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** A database the test made itself (a private server, say), migrated here and left to the test to remove. */
+async function ownDatabase(url: string, options: Parameters<typeof openMigratedDatabase>[0]): Promise<TestDatabase> {
+  const { database } = await openMigratedDatabase(options);
+  return { url, database, drop: () => database.close() };
+}
+
 /**
  * The real HTTP server on a random loopback port, on a fresh PostgreSQL database of its own (or `embedded`:
- * PGlite, as `npm start`).
+ * PGlite, as `npm start`; or `postgres`: a database the test names, with its read replica if given).
  */
 export interface ApiHarness {
   baseUrl: string;
@@ -63,14 +69,32 @@ export async function startApi(
     embedded?: boolean;
     /** Another API process on this one's database (it stays open when this one closes). */
     sharing?: ApiHarness;
+    /** DATABASE_URL and DATABASE_READ_URL of a database the test made (migrated here, closed by close()). */
+    postgres?: { url: string; readUrl?: string };
   } = {},
 ): Promise<ApiHarness> {
   const own = options.sharing === undefined;
+  // Limits are off unless a test is about them: the per-key one (and so the tenant's), failed authentications.
+  const config = loadConfig({
+    RATE_LIMIT_PER_SECOND: '0',
+    AUTH_FAILURES_PER_ADDRESS_MAX: '0',
+    ...options.settings,
+    ...(options.postgres === undefined
+      ? {}
+      : { DATABASE_URL: options.postgres.url, DATABASE_READ_URL: options.postgres.readUrl }),
+  });
   const db =
     options.sharing?.db ??
-    (options.embedded ? await embeddedTestDatabase() : await createTestDatabase(options.poolSize ?? 20));
-  // Limits are off unless a test is about them: the per-key one (and so the tenant's), failed authentications.
-  const config = loadConfig({ RATE_LIMIT_PER_SECOND: '0', AUTH_FAILURES_PER_ADDRESS_MAX: '0', ...options.settings });
+    (options.postgres !== undefined
+      ? await ownDatabase(options.postgres.url, {
+          databaseUrl: config.databaseUrl,
+          dataDir: '',
+          poolSize: options.poolSize ?? 20,
+          readReplica: config.readReplica,
+        })
+      : options.embedded
+        ? await embeddedTestDatabase()
+        : await createTestDatabase(options.poolSize ?? 20));
   const { events, metrics, proofsPerMinuteMax } = config;
   const app = await createApiApp({
     database: db.database,

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthModule, type RateLimit } from '@ledger/auth';
 import { type Database, DatabaseModule } from '@ledger/db';
 import { IdempotencyModule } from '@ledger/idempotency';
@@ -38,6 +38,7 @@ import { WebhooksController } from './controllers/webhooks.controller';
 import { OwnerRoutesController } from './controllers/owner-routes.controller';
 import { EVENT_DELIVERY_CONFIG } from './event-delivery-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { ReadConsistencyInterceptor } from './http/read-consistency.interceptor';
 import { StatementUploadReception, UPLOAD_DIRECTORY } from './http/statement-upload';
 import { UploadSlots } from './http/upload-slots';
 import { LedgerMetrics, METRICS_CONFIG } from './metrics/ledger-metrics';
@@ -118,6 +119,11 @@ export class ApiModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        // Only with a read replica. The root module's global interceptor runs outside those of the imported
+        // modules, the idempotency interceptor's transaction among them: a write's token follows its commit.
+        ...(options.database.replica === undefined
+          ? []
+          : [{ provide: APP_INTERCEPTOR, useClass: ReadConsistencyInterceptor }]),
         { provide: EVENT_DELIVERY_CONFIG, useValue: options.events },
         { provide: METRICS_CONFIG, useValue: options.metrics ?? METRICS_DEFAULTS },
         {

@@ -77,11 +77,17 @@ async function main(): Promise<void> {
   const config = loadConfig();
   if (isApiSupervisor(config.apiProcesses)) return supervise(config);
   const place = apiProcessPlace(config.apiProcesses);
-  const mode = config.databaseUrl === undefined ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
+  const mode =
+    config.databaseUrl === undefined
+      ? `embedded PGlite in ${config.dataDir}`
+      : config.readReplica === undefined
+        ? 'PostgreSQL'
+        : 'PostgreSQL, read-only routes on its replica (DATABASE_READ_URL)';
   const { database, applied } = await openMigratedDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    readReplica: config.readReplica,
   });
   if (!place.supervised) {
     console.log(

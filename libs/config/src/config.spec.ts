@@ -20,6 +20,30 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads from a replica only with DATABASE_READ_URL beside DATABASE_URL, waiting 1 s, bypassing at 10 s', () => {
+    const url = 'postgresql://postgres@127.0.0.1/ledger';
+    const readUrl = 'postgresql://postgres@127.0.0.2/ledger';
+    expect(loadConfig({ DATABASE_URL: url }).readReplica).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_READ_URL: readUrl }).readReplica).toEqual({
+      url: readUrl,
+      consistencyWaitMs: 1_000,
+      lagMaxMs: 10_000,
+    });
+    expect(
+      loadConfig({
+        DATABASE_URL: url,
+        DATABASE_READ_URL: readUrl,
+        LEDGER_READ_CONSISTENCY_WAIT_MS: '0',
+        LEDGER_REPLICA_LAG_MAX_MS: '500',
+      }).readReplica,
+    ).toMatchObject({ consistencyWaitMs: 0, lagMaxMs: 500 });
+    expect(() => loadConfig({ DATABASE_READ_URL: readUrl })).toThrow(/DATABASE_READ_URL needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_READ_URL: 'replica' })).toThrow(/DATABASE_READ_URL/);
+    expect(() => loadConfig({ DATABASE_URL: url, LEDGER_READ_CONSISTENCY_WAIT_MS: '60001' })).toThrow(
+      /LEDGER_READ_CONSISTENCY_WAIT_MS/,
+    );
+  });
+
   it('runs one API process unless production on PostgreSQL (one per core) or API_PROCESSES says', () => {
     const url = 'postgresql://postgres@127.0.0.1/ledger';
     expect(loadConfig({}).apiProcesses).toBe(1);

@@ -10,6 +10,9 @@ export const API_PROCESSES_MAX = 64;
 const configSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  DATABASE_READ_URL: z.string().url().optional(),
+  LEDGER_READ_CONSISTENCY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  LEDGER_REPLICA_LAG_MAX_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
   LEDGER_DATA_DIR: z.string().min(1).default('./.data'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   API_PROCESSES: z.coerce.number().int().min(1).max(API_PROCESSES_MAX).optional(),
@@ -131,6 +134,11 @@ export interface AppConfig {
   /** PostgreSQL connection string; undefined means the embedded PGlite database. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /**
+   * A streaming replica (DATABASE_READ_URL) that read-only routes read from: a read carrying a consistency
+   * token waits up to `consistencyWaitMs` for it, and one lagging past `lagMaxMs` is bypassed.
+   */
+  readReplica: { url: string; consistencyWaitMs: number; lagMaxMs: number } | undefined;
   dataDir: string;
   port: number;
   host: string;
@@ -183,9 +191,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'invalid configuration: API_PROCESSES above 1 needs DATABASE_URL: the embedded database lives in one process',
     );
   }
+  if (embedded && values.DATABASE_READ_URL !== undefined) {
+    throw new ConfigError('invalid configuration: DATABASE_READ_URL needs DATABASE_URL: a replica is of a primary');
+  }
   return {
     databaseUrl: values.DATABASE_URL,
     databasePoolSize: values.DATABASE_POOL_SIZE,
+    readReplica:
+      values.DATABASE_READ_URL === undefined
+        ? undefined
+        : {
+            url: values.DATABASE_READ_URL,
+            consistencyWaitMs: values.LEDGER_READ_CONSISTENCY_WAIT_MS,
+            lagMaxMs: values.LEDGER_REPLICA_LAG_MAX_MS,
+          },
     dataDir: values.LEDGER_DATA_DIR,
     port: values.PORT,
     host: values.HOST,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrismaClient } from './generated/prisma/client';
+import type { ReadReplica } from './read-replica';
 import type { IsolationLevel, SqlExecutor, SqlPool } from './sql-client';
 import { type SqlStatement, bindParameters } from './sql-statement';
 import { TransactionScope } from './transaction-scope';
@@ -25,6 +26,8 @@ export class Database {
     /** The driver pool: for the migration runner and tests; product code calls `query`. */
     readonly sql: SqlPool,
     private readonly scope: TransactionScope = new TransactionScope(),
+    /** The streaming replica read-only requests read from (DATABASE_READ_URL); undefined without one. */
+    readonly replica?: ReadReplica,
   ) {}
 
   /**
@@ -89,7 +92,17 @@ export class Database {
     return this.scope.outside(() => this.transaction(isolation, work));
   }
 
+  /**
+   * The primary's WAL position now, which a later read may wait for on the replica (read-your-writes).
+   * Taken after the request's transaction committed: inside it, the position could precede the commit.
+   */
+  async consistencyToken(): Promise<string | undefined> {
+    assert.ok(!this.inTransaction, 'a consistency token is taken after the transaction committed');
+    return this.replica?.consistencyToken();
+  }
+
   async close(): Promise<void> {
+    await this.replica?.close();
     await this.prismaClient.$disconnect();
     await this.sql.close();
   }

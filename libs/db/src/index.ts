@@ -11,3 +11,6 @@ export { sqlErrorFields } from './sql-client';
 export { isRetryableTransactionError, retryDelayMs, TRANSACTION_ATTEMPTS_MAX } from './transaction-retry';
 export { createTestDatabase, prepareTemplateDatabase, type TestDatabase } from './test-database';
 export { Prisma, PrismaClient } from './generated/prisma/client';
+export { ReadReplica, type ReadReplicaOptions, type ReadRoute, type ReadSource } from './read-replica';
+export type { ConsistencyWaitOutcome, ReplicaState, ReplicaStatus } from './replica-monitor';
+export { parseWalPosition } from './wal-position';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import type { ReadReplica, ReadRoute } from './read-replica';
 import type { TransactionScope } from './transaction-scope';
 
 const OWN_TRANSACTION_INSIDE =
@@ -11,9 +12,12 @@ type Forwarded = (...args: unknown[]) => unknown;
 
 /**
  * The pg pool that Prisma Client's adapter and the SQL pool share. Prisma's queries go to the current
- * transaction's connection when there is one (see TransactionScope), else to the pool as usual.
+ * transaction's connection when there is one (see TransactionScope); else, inside a read-only request
+ * routed to the replica (see ReadReplica), to the replica's pool; else to this pool as usual.
  */
 export class TransactionAwarePgPool extends pg.Pool {
+  private reads: ReadReplica | undefined;
+
   constructor(
     private readonly scope: TransactionScope,
     config: pg.PoolConfig,
@@ -21,11 +25,33 @@ export class TransactionAwarePgPool extends pg.Pool {
     super(config);
   }
 
+  /** Statements outside a transaction of a read routed to the replica go there from now on. */
+  routeReadsTo(reads: ReadReplica): void {
+    this.reads = reads;
+  }
+
   // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; this forwards them all
   override query(...args: any[]): any {
     const connection = this.scope.connection as pg.PoolClient | undefined;
     if (connection !== undefined) return (connection.query as Forwarded).apply(connection, args);
+    // Without a replica this is one property read; the callback form (unused here) stays on the primary.
+    const route = this.reads?.replicaRoute;
+    if (route !== undefined && typeof args.at(-1) !== 'function') return this.onReplica(this.reads!, route, args);
     return (super.query as Forwarded).apply(this, args);
+  }
+
+  /** A statement on the primary whatever the current read intent (the replica's monitor, the token). */
+  queryPrimary<Row extends pg.QueryResultRow>(text: string): Promise<pg.QueryResult<Row>> {
+    return super.query<Row>(text);
+  }
+
+  private async onReplica(reads: ReadReplica, route: ReadRoute, args: unknown[]): Promise<unknown> {
+    try {
+      return await (reads.pool.query as Forwarded).apply(reads.pool, args);
+    } catch (error) {
+      if (!reads.primaryInstead(route, error)) throw error;
+      return (super.query as Forwarded).apply(this, args);
+    }
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: as above, for connect()'s callback and promise forms

@@ -23,6 +23,7 @@ export class EventsController {
       'continue (the same cursor comes back while nothing new has committed). Delivery is at least once.',
     access: 'any-key',
     query: eventsQuerySchema,
+    reads: 'primary',
     answer: { status: 200, description: 'The next events.', schema: eventPage },
   })
   list(

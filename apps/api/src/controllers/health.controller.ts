@@ -1,6 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { EventDeliveryConfig } from '@ledger/config';
+import { Database, type ReplicaStatus } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { GetOutboxBacklogUseCase, type OutboxHealth } from '@ledger/outbox';
 import { EVENT_DELIVERY_CONFIG } from '../event-delivery-config';
@@ -10,11 +11,27 @@ import { healthView } from '../openapi/views/operations.views';
 /** What /health says of the outbox: whether it lags and the ages, not the counts. */
 export type OutboxLag = Omit<OutboxHealth, 'unpublished' | 'webhooksUnqueued'>;
 
+export interface HealthAnswer {
+  status: 'ok' | 'warn';
+  database: 'up';
+  outbox: OutboxLag;
+  /** Only with a read replica (DATABASE_READ_URL). */
+  replica?: ReplicaStatus;
+  warnings: string[];
+}
+
+function replicaWarnings(replica: ReplicaStatus | undefined): string[] {
+  if (replica === undefined || replica.state === 'ok') return [];
+  if (replica.state === 'down') return ['the read replica does not answer: the primary serves every read'];
+  return [`the read replica is ${replica.lagSeconds} s behind: the primary serves every read until it catches up`];
+}
+
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
   constructor(
     private readonly outboxBacklog: GetOutboxBacklogUseCase,
+    private readonly database: Database,
     @Inject(EVENT_DELIVERY_CONFIG) private readonly events: EventDeliveryConfig,
   ) {}
 
@@ -22,18 +39,23 @@ export class HealthController {
    * Liveness and readiness: 200 when the database answers, 503 UNAVAILABLE when it does not. An
    * outbox whose oldest event waiting for the relay or for the webhook queue is older than the
    * threshold (a stuck or absent worker, an unreachable broker) is a warning, not a failure: the API
-   * keeps posting, and events wait in the outbox. Public, so it says up or lagging and how old the
-   * oldest waiting event is, never how many wait: counts over every tenant are in /metrics.
+   * keeps posting, and events wait in the outbox. So is a read replica that is down or lagging (it
+   * is bypassed: the primary serves the reads), as the background check last saw it. Public, so it
+   * says up or lagging and how old the oldest waiting event is, never how many wait: counts over every
+   * tenant are in /metrics.
    */
   @Get()
   @Endpoint({
     operationId: 'getHealth',
     summary: 'Liveness and readiness',
-    description: '200 when the database answers (`warn` when the outbox lags), 503 `UNAVAILABLE` when it does not.',
+    description:
+      '200 when the database answers (`warn` when the outbox lags or a read replica is bypassed), 503 `UNAVAILABLE` ' +
+      'when it does not.',
     access: 'public',
+    reads: 'primary',
     answer: { status: 200, description: 'The database answers.', schema: healthView },
   })
-  async health(): Promise<{ status: 'ok' | 'warn'; database: 'up'; outbox: OutboxLag; warnings: string[] }> {
+  async health(): Promise<HealthAnswer> {
     let outbox: OutboxLag;
     try {
       const {
@@ -48,6 +70,7 @@ export class HealthController {
       throw new DomainError('UNAVAILABLE', 'the database does not answer');
     }
     const threshold = this.events.outboxLagWarnSeconds;
+    const replica = this.database.replica?.status;
     const warnings = [
       ...(outbox.lagging.includes('relay')
         ? [
@@ -61,7 +84,9 @@ export class HealthController {
               `(threshold ${threshold} s): is the worker's webhook queue running?`,
           ]
         : []),
+      ...replicaWarnings(replica),
     ];
-    return { status: warnings.length ? 'warn' : 'ok', database: 'up', outbox, warnings };
+    const status = warnings.length ? 'warn' : 'ok';
+    return { status, database: 'up', outbox, ...(replica === undefined ? {} : { replica }), warnings };
   }
 }

@@ -21,6 +21,7 @@ export class MetricsController {
       'Counts summed over every tenant (outbox backlog, webhook deliveries, runs, open tickets) and this ' +
       "process's posting rate and latency; the database's figures are reused for `LEDGER_METRICS_CACHE_SECONDS`.",
     access: 'metrics',
+    reads: 'primary',
     answer: { status: 200, description: 'Prometheus text format.', text: ['text/plain'] },
   })
   async scrape(@Res() response: Response): Promise<void> {

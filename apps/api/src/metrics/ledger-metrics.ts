@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MetricsConfig } from '@ledger/config';
+import { Database, type ReadReplica } from '@ledger/db';
 import { PostingGroups } from '@ledger/ledger';
 import { GetOutboxBacklogUseCase, WebhookStatisticsUseCase } from '@ledger/outbox';
 import { ReconciliationStatisticsUseCase } from '@ledger/reconciliation';
@@ -78,6 +79,7 @@ export class LedgerMetrics {
     webhooks: WebhookStatisticsUseCase,
     reconciliation: ReconciliationStatisticsUseCase,
     @Inject(METRICS_CONFIG) config: MetricsConfig,
+    database: Database,
   ) {
     collectDefaultMetrics({ register: this.registry });
     groups.onGroupWritten(({ items, attempt }) => {
@@ -85,6 +87,7 @@ export class LedgerMetrics {
       this.postingGroupItems.observe(items);
     });
     const registers = [this.registry];
+    if (database.replica !== undefined) this.measureReplica(database.replica);
     const backlog = cachedFor(config.cacheSeconds, () => outboxBacklog.execute({ lagWarnSeconds: 0 }));
     const deliveries = cachedFor(config.cacheSeconds, () => webhooks.execute());
     const runsAndTickets = cachedFor(config.cacheSeconds, () => reconciliation.execute());
@@ -151,5 +154,44 @@ export class LedgerMetrics {
         for (const [kind, count] of Object.entries((await runsAndTickets()).openTickets)) this.set({ kind }, count);
       },
     });
+  }
+
+  /** With a read replica: its lag and state as the background check saw them, where reads went, token waits. */
+  private measureReplica(replica: ReadReplica): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'ledger_replica_lag_seconds',
+      help: 'How far the read replica is behind the primary (accurate to its 1 s check; NaN while it does not answer)',
+      registers,
+      collect() {
+        this.set(replica.status.lagSeconds ?? Number.NaN);
+      },
+    });
+    new Gauge({
+      name: 'ledger_replica_state',
+      help: 'The read replica state (1 for the current one): ok, lagging (bypassed), down (bypassed)',
+      labelNames: ['state'] as const,
+      registers,
+      collect() {
+        const { state } = replica.status;
+        for (const each of ['ok', 'lagging', 'down'] as const) this.set({ state: each }, each === state ? 1 : 0);
+      },
+    });
+    const reads = new Counter({
+      name: 'ledger_reads_total',
+      help: 'Read-only requests of routes that may use the read replica, by what served them (replica or primary)',
+      labelNames: ['served_by'] as const,
+      registers,
+    });
+    const waits = new Counter({
+      name: 'ledger_read_consistency_waits_total',
+      help:
+        'Reads with a Ledger-Consistency token, by outcome (immediate: the replica had it; caught_up: it did within ' +
+        'the wait; timed_out and bypassed: the primary served it)',
+      labelNames: ['outcome'] as const,
+      registers,
+    });
+    replica.onRead((servedBy) => reads.inc({ served_by: servedBy }));
+    replica.onConsistencyWait((outcome) => waits.inc({ outcome }));
   }
 }

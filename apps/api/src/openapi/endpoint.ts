@@ -8,6 +8,7 @@ import { schemaRef } from './components';
 import { errorResponses } from './error-responses';
 import { type JsonSchema, jsonSchemaOf } from './json-schema';
 import { OperationsTokenGuard } from '../metrics/operations-token.guard';
+import { ReadsFromPrimary } from '../http/read-consistency.interceptor';
 
 /**
  * Who may call: anyone, the operator token, the metrics token (or the operator token), any API key, or
@@ -50,6 +51,11 @@ export interface EndpointContract {
   answer: EndpointAnswer;
   /** The route's own errors; those of authentication, validation and idempotency are added. */
   errors?: readonly ErrorCode[];
+  /**
+   * A GET route that must read the primary even when a read replica is configured (see
+   * ReadConsistencyInterceptor); GET routes read from the replica by default.
+   */
+  reads?: 'primary';
 }
 
 export const IDEMPOTENT_REPLAYED_HEADER = { $ref: '#/components/headers/IdempotentReplayed' };
@@ -163,6 +169,7 @@ export function Endpoint(contract: EndpointContract): MethodDecorator {
       description: [contract.description, accessText(contract.access)].filter(Boolean).join('\n\n'),
     }),
     ...accessDecorators(contract.access),
+    ...(contract.reads === 'primary' ? [ReadsFromPrimary()] : []),
     ...idempotencyDecorators(contract),
     ...bodyDecorators(contract),
     ...queryDecorators(contract.query),

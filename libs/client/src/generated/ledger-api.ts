@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * Liveness and readiness
-         * @description 200 when the database answers (`warn` when the outbox lags), 503 `UNAVAILABLE` when it does not.
+         * @description 200 when the database answers (`warn` when the outbox lags or a read replica is bypassed), 503 `UNAVAILABLE` when it does not.
          *
          *     Public: no API key.
          */
@@ -2482,6 +2482,12 @@ export interface components {
                 /** @enum {string} */
                 status: "ok" | "lagging";
                 lagging: ("relay" | "webhookQueue")[];
+            };
+            /** @description Only with a read replica (`DATABASE_READ_URL`): `lagging` (behind by more than `LEDGER_REPLICA_LAG_MAX_MS`) and `down` are warnings, not failures: the primary serves the reads meanwhile. */
+            replica?: {
+                /** @enum {string} */
+                state: "ok" | "lagging" | "down";
+                lagSeconds: number | null;
             };
             warnings: string[];
         };

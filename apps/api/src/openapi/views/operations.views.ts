@@ -19,6 +19,18 @@ export const healthView = component(
         status: z.enum(['ok', 'lagging']),
         lagging: z.array(z.enum(['relay', 'webhookQueue'])),
       }),
+      replica: z
+        .strictObject({
+          state: z.enum(['ok', 'lagging', 'down']),
+          lagSeconds: z.number().min(0).nullable(),
+        })
+        .optional()
+        .meta({
+          description:
+            'Only with a read replica (`DATABASE_READ_URL`): `lagging` (behind by more than ' +
+            '`LEDGER_REPLICA_LAG_MAX_MS`) ' +
+            'and `down` are warnings, not failures: the primary serves the reads meanwhile.',
+        }),
       warnings: z.array(z.string()),
     })
     .meta({

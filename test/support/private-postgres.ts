@@ -4,7 +4,7 @@ import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../support/free-port';
+import { freePort } from './free-port';
 
 const run = promisify(execFile);
 const POSTGRES_ROOT = '/usr/lib/postgresql';
@@ -35,18 +35,34 @@ export interface PrivatePostgres {
   dispose(): Promise<void>;
 }
 
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+/** Server settings (`-c name=value`) besides the port, the socket directory and fsync off. */
+export type ServerSettings = Record<string, string>;
+
+type Run = (command: string, args: string[]) => Promise<unknown>;
+
+/** A directory of the test's own, owned by the user the server runs as, and how to run its binaries. */
+async function clusterDirectory(): Promise<{ directory: string; as: Run }> {
   const bin = postgresBinaries();
   const directory = await mkdtemp(join(tmpdir(), 'ledger-pg-'));
-  const dataDir = join(directory, 'data');
-  const port = await freePort();
   const asRoot = userInfo().uid === 0;
   if (asRoot) {
     await chown(directory, postgresId('-u'), postgresId('-g'));
     await chmod(directory, 0o700);
   }
-  const as = (command: string, args: string[]) =>
+  const as: Run = (command, args) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args);
+  return { directory, as };
+}
+
+/** Runs `create` to fill the data directory, then starts the server on a free loopback port. */
+async function startCluster(settings: ServerSettings, create: (dataDir: string, as: Run) => Promise<void>) {
+  const { directory, as } = await clusterDirectory();
+  const dataDir = join(directory, 'data');
+  const port = await freePort();
+  const options = [
+    `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
+  ].join(' ');
   let running = false;
   const cluster: PrivatePostgres = {
     adminUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
@@ -62,7 +78,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
         '-l',
         join(directory, 'server.log'),
         '-o',
-        `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`,
+        options,
         'start',
       ]);
       running = true;
@@ -77,13 +93,48 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     },
   };
   try {
-    await as('initdb', ['-D', dataDir, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--no-sync']);
+    await create(dataDir, as);
     await cluster.start();
   } catch (error) {
     await cluster.dispose();
     throw error;
   }
   return cluster;
+}
+
+/** A new cluster (initdb, trust authentication: its default pg_hba.conf also lets 127.0.0.1 replicate). */
+export function startPrivatePostgres(settings: ServerSettings = {}): Promise<PrivatePostgres> {
+  return startCluster(settings, async (dataDir, as) => {
+    await as('initdb', ['-D', dataDir, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--no-sync']);
+  });
+}
+
+/** What a primary needs to stream its WAL to a hot standby (the defaults of recent versions, said here). */
+export const PRIMARY_SETTINGS: ServerSettings = { wal_level: 'replica', max_wal_senders: '5', hot_standby: 'on' };
+
+/**
+ * A hot standby of `primary` on a port of its own: a base backup taken over the replication protocol
+ * (`-R` writes standby.signal and the primary's connection; `-X stream` brings the WAL written meanwhile;
+ * a fast checkpoint starts it at once rather than after a spread one),
+ * which then streams and replays the primary's WAL and answers read-only queries.
+ */
+export function startPrivateStandby(primary: PrivatePostgres, settings: ServerSettings = {}): Promise<PrivatePostgres> {
+  return startCluster({ hot_standby: 'on', ...settings }, async (dataDir, as) => {
+    await as('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-D',
+      dataDir,
+      '-R',
+      '-X',
+      'stream',
+      '--checkpoint=fast',
+    ]);
+  });
 }
 
 /** The `postgres` user's numeric id (`-u`) or group (`-g`). */
