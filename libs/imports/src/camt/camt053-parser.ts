@@ -39,6 +39,16 @@ interface OpenStatement {
   headProblemsReported: number;
 }
 
+/** An element's attributes by local name (a later one of the same local name wins, as Object.fromEntries did). */
+function localAttributes(tag: SaxesTagNS): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const name in tag.attributes) {
+    const attribute = tag.attributes[name];
+    attributes[attribute.local] = attribute.value;
+  }
+  return attributes;
+}
+
 /** Push-based camt reader: SAX events in, items out; the async generator below feeds and drains it. */
 class CamtReader {
   stopped = false;
@@ -164,9 +174,7 @@ class CamtReader {
       return;
     }
     // Most elements have no attribute: they skip building an object from entries.
-    const attributes = isEmpty(tag.attributes)
-      ? NO_ATTRIBUTES
-      : Object.fromEntries(Object.values(tag.attributes).map((attribute) => [attribute.local, attribute.value]));
+    const attributes = isEmpty(tag.attributes) ? NO_ATTRIBUTES : localAttributes(tag);
     if (depth === 2 && tag.local === this.document.report) return this.startStatement(line);
     const statement = this.statement;
     if (statement === null) return;
