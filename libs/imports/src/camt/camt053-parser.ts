@@ -1,43 +1,23 @@
 import type { SaxesTagNS } from 'saxes';
-import { isoDateOfDateTime } from '../dates';
-import { StatementLineBuilder } from '../line-builder';
 import { ownStrings } from '../own-text';
 import { type StatementItem, statementError } from '../statement-items';
 import { CAMT052, CAMT053, CAMT054, type CamtDocument, rootProblem } from './camt-documents';
-import { entryItems } from './camt053-entry';
-import { statementAccount, statementParts } from './camt053-statement';
+import { OpenStatement, type PendingItems } from './camt-open-statement';
 import { type TransactionDetail, toTransactionDetail } from './camt053-transaction';
 import { XmlCapture } from './xml-capture';
-import { elementProblem, isEmpty } from './xml-element-limits';
-import { NO_ATTRIBUTES, textAt, type XmlNode } from './xml-node';
+import { elementProblem, isEmpty, XML_CHARS_WITHOUT_EVENT_MAX, XML_DEPTH_MAX } from './xml-element-limits';
+import { NO_ATTRIBUTES, type XmlNode } from './xml-node';
 import { type CamtSax, camtSax, declarationProblem } from './xml-sax';
 
-/** camt nesting is about 15 deep; anything far deeper is not a bank statement. */
-export const XML_DEPTH_MAX = 40;
-/** One token (text, attribute, comment) of this size is refused, which bounds saxes' own buffers. */
-export const XML_CHARS_WITHOUT_EVENT_MAX = 1024 * 1024;
-/** Element nodes kept for one entry (its TxDtls are condensed as they close) or one statement's head. */
+/** Element nodes kept for one entry (its TxDtls are condensed as they close). */
 export const ENTRY_NODES_MAX = 5000;
-export const STATEMENT_HEAD_NODES_MAX = 5000;
 /**
  * Characters held for one entry (element and attribute names, attribute values, texts, and its condensed
- * TxDtls) or one statement's head: with the node counts, what bounds a parser's memory per entry.
+ * TxDtls): with the node count, what bounds a parser's memory per entry.
  */
 export const ENTRY_RETAINED_CHARS_MAX = 16 * 1024 * 1024;
-export const STATEMENT_HEAD_RETAINED_CHARS_MAX = 1024 * 1024;
 /** TxDtls of one entry are kept until the entry closes, to decide whether a batch can be split. */
 export const ENTRY_TRANSACTIONS_MAX = 10_000;
-
-interface OpenStatement {
-  index: number;
-  line: number;
-  head: XmlNode;
-  headCapture: XmlCapture;
-  builder: StatementLineBuilder | null;
-  firstLineCurrency: string | null;
-  headChecked: boolean;
-  headProblemsReported: number;
-}
 
 /** An element's attributes by local name (a later one of the same local name wins, as Object.fromEntries did). */
 function localAttributes(tag: SaxesTagNS): Record<string, string> {
@@ -54,7 +34,7 @@ class CamtReader {
   stopped = false;
   private readonly sax: CamtSax;
   /** Items, and what makes an entry's lines or a statement's item once the items before them are taken. */
-  private readonly out: Array<StatementItem | (() => Iterable<StatementItem>)> = [];
+  private readonly out: PendingItems = [];
   private readonly path: string[] = [];
   private tagLine = 1;
   private charsWithoutEvent = 0;
@@ -206,43 +186,12 @@ class CamtReader {
   }
 
   private startStatement(line: number): void {
-    const headCapture = new XmlCapture(
-      { name: this.document.report, line, attributes: {} },
-      { nodesMax: STATEMENT_HEAD_NODES_MAX, charsMax: STATEMENT_HEAD_RETAINED_CHARS_MAX },
-      'statement header',
-    );
-    this.statement = {
-      index: this.statementCount,
-      line,
-      head: headCapture.root,
-      headCapture,
-      builder: null,
-      firstLineCurrency: null,
-      headChecked: false,
-      headProblemsReported: 0,
-    };
+    this.statement = new OpenStatement(this.document, this.statementCount, line);
     this.statementCount += 1;
   }
 
-  // The schema puts account and balances before the entries, so the head is complete at the first Ntry.
-  private lineBuilder(statement: OpenStatement): StatementLineBuilder {
-    this.reportHeadProblems(statement);
-    if (!statement.headChecked) {
-      this.out.push(...statementParts(statement.head, null, this.document).errors);
-      statement.headChecked = true;
-    }
-    statement.builder ??= new StatementLineBuilder(statement.index, statementAccount(statement.head));
-    return statement.builder;
-  }
-
-  private reportHeadProblems(statement: OpenStatement): void {
-    const problems = statement.headCapture.problems;
-    this.out.push(...problems.slice(statement.headProblemsReported));
-    statement.headProblemsReported = problems.length;
-  }
-
   private startEntry(statement: OpenStatement, line: number, attributes: Record<string, string>): void {
-    this.lineBuilder(statement);
+    statement.lineBuilder(this.out);
     this.entry = new XmlCapture(
       { name: 'Ntry', line, attributes },
       { nodesMax: ENTRY_NODES_MAX, charsMax: ENTRY_RETAINED_CHARS_MAX },
@@ -270,49 +219,18 @@ class CamtReader {
       this.out.push(...entry.problems);
       return;
     }
-    const builder = this.lineBuilder(statement);
+    const builder = statement.lineBuilder(this.out);
     const details = this.details;
     this.details = [];
-    this.out.push(() => this.entryLines(statement, entry.root, details, builder));
-  }
-
-  private *entryLines(
-    statement: OpenStatement,
-    entry: XmlNode,
-    details: readonly TransactionDetail[],
-    builder: StatementLineBuilder,
-  ): Generator<StatementItem> {
-    // Only an interim report may stand in for an entry's missing booking date with its own (see entryBasics).
-    const created = this.document.balanceChecked ? undefined : textAt(statement.head, 'CreDtTm');
-    const reportDate = this.document.balanceChecked
-      ? undefined
-      : created === undefined
-        ? null
-        : isoDateOfDateTime(created.trim());
-    for (const item of entryItems(entry, details, builder, reportDate)) {
-      if (item.kind === 'line') statement.firstLineCurrency ??= item.currency;
-      yield item;
-    }
+    this.out.push(() => statement.entryLines(entry.root, details, builder));
   }
 
   private finishStatement(statement: OpenStatement): void {
-    const builder = this.lineBuilder(statement);
-    this.reportHeadProblems(statement);
+    const builder = statement.lineBuilder(this.out);
+    statement.reportHeadProblems(this.out);
     // Made when it is taken, after the lines of its entries: their count and first currency are known then.
-    this.out.push(() => [this.statementItem(statement, builder)]);
+    this.out.push(() => [statement.item(builder)]);
     this.statement = null;
-  }
-
-  private statementItem(statement: OpenStatement, builder: StatementLineBuilder): StatementItem {
-    const { header } = statementParts(statement.head, statement.firstLineCurrency, this.document);
-    return {
-      kind: 'statement',
-      format: this.document.format,
-      statementIndex: statement.index,
-      lineNumber: statement.line,
-      ...header,
-      lineCount: builder.lineCount,
-    };
   }
 }
 

@@ -1,6 +1,11 @@
 import type { SaxesTagNS } from 'saxes';
 
-// Bounds on one element's start tag, checked on every element of a camt document.
+// Bounds on a camt document's XML: its nesting, its tokens, and one element's start tag, checked on every element.
+
+/** camt nesting is about 15 deep; anything far deeper is not a bank statement. */
+export const XML_DEPTH_MAX = 40;
+/** One token (text, attribute, comment) of this size is refused, which bounds saxes' own buffers. */
+export const XML_CHARS_WITHOUT_EVENT_MAX = 1024 * 1024;
 
 /** camt puts at most a currency (Ccy) on an element, namespace declarations on the root. */
 export const XML_ATTRIBUTES_PER_ELEMENT_MAX = 8;
