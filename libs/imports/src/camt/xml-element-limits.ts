@@ -1,4 +1,4 @@
-import type { SaxesTagNS } from 'saxes';
+import type { SaxesTagPlain } from 'saxes';
 
 // Bounds on a camt document's XML: its nesting, its tokens, and one element's start tag, checked on every element.
 
@@ -24,7 +24,7 @@ export function isEmpty(object: object): boolean {
  * until it closes, and a start tag may be as long as XML_CHARS_WITHOUT_EVENT_MAX: an element past these
  * bounds ends the reading, it is not kept as a node.
  */
-export function elementProblem(tag: SaxesTagNS): string | null {
+export function elementProblem(tag: SaxesTagPlain): string | null {
   if (tag.name.length > XML_NAME_CHARS_MAX) return `an element name is longer than ${XML_NAME_CHARS_MAX} characters`;
   if (isEmpty(tag.attributes)) return null;
   let count = 0;
@@ -33,7 +33,7 @@ export function elementProblem(tag: SaxesTagNS): string | null {
     if (name.length > XML_NAME_CHARS_MAX)
       return `<${tag.name}> has an attribute name longer than ${XML_NAME_CHARS_MAX} characters`;
     count += 1;
-    chars += name.length + tag.attributes[name].value.length;
+    chars += name.length + tag.attributes[name].length;
   }
   if (count > XML_ATTRIBUTES_PER_ELEMENT_MAX)
     return `<${tag.name}> has ${count} attributes, more than ${XML_ATTRIBUTES_PER_ELEMENT_MAX}`;
