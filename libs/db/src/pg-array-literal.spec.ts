@@ -26,6 +26,14 @@ describe('pgArrayLiteral', () => {
     expect(pgArrayLiteral([])).toBe('{}');
   });
 
+  it('escapes the quotes of all-text arrays without backslashes in one piece, the same as element by element', () => {
+    const texts = ['{"a":"1"}', '<Amt Ccy="EUR">1.00</Amt>', '', '"'];
+    const expected = '{"{\\"a\\":\\"1\\"}","<Amt Ccy=\\"EUR\\">1.00</Amt>","","\\""}';
+    expect(pgArrayLiteral(texts)).toBe(expected);
+    expect(pgArrayLiteral([...texts, null])).toBe(`${expected.slice(0, -1)},NULL}`);
+    expect(pgArrayLiteral(['a"', 'b\u0000c'])).toBe('{"a\\"","b\u0000c"}');
+  });
+
   it('refuses what it cannot write', () => {
     expect(() => pgArrayLiteral([{}])).toThrow(TypeError);
   });

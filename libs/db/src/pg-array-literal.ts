@@ -26,6 +26,9 @@ export function pgArrayLiteral(values: readonly unknown[]): string {
   return `{${parts.join(',')}}`;
 }
 
+/** Joins the elements of a text array while its quotes are escaped; NUL, which PostgreSQL's text never holds. */
+const SEPARATOR = '\u0000';
+
 /**
  * The common columns, all text without quotes or backslashes or all numbers, in one join: no string is
  * made per element (a statement import sends sixteen columns of 2,000 lines per batch).
@@ -33,10 +36,15 @@ export function pgArrayLiteral(values: readonly unknown[]): string {
 function plainArrayLiteral(values: readonly unknown[]): string | undefined {
   const kind = typeof values[0];
   if (kind === 'string') {
+    let quotes = false;
     for (const value of values) {
-      if (typeof value !== 'string' || value.indexOf('"') !== -1 || value.indexOf('\\') !== -1) return undefined;
+      if (typeof value !== 'string' || value.indexOf('\\') !== -1 || value.indexOf(SEPARATOR) !== -1) return undefined;
+      if (!quotes && value.indexOf('"') !== -1) quotes = true;
     }
-    return `{"${values.join('","')}"}`;
+    if (!quotes) return `{"${values.join('","')}"}`;
+    // Quotes but no backslash (JSON texts, XML with attributes): escaped in the joined text at once, then the
+    // separator, which no element holds, becomes the quoted comma.
+    return `{"${values.join(SEPARATOR).replaceAll('"', '\\"').replaceAll(SEPARATOR, '","')}"}`;
   }
   if (kind === 'number' || kind === 'bigint') {
     for (const value of values) if (typeof value !== 'number' && typeof value !== 'bigint') return undefined;

@@ -60,20 +60,35 @@ function compactCounterparty(counterparty: Counterparty | undefined): Counterpar
   return kept === 0 ? undefined : compact;
 }
 
+/** problems, with one more when value is longer than charsMax; the label is `${kind} ${name}` (no name: kind). */
+function tooLong(
+  problems: string[],
+  kind: string,
+  name: string,
+  value: string | undefined,
+  charsMax: number,
+): string[] {
+  if (value === undefined || value.length <= charsMax) return problems;
+  const found = problems === NO_PROBLEMS ? [] : problems;
+  const label = name === '' ? kind : `${kind} ${name}`;
+  found.push(`${label} is ${value.length} characters long, more than ${charsMax}`);
+  return found;
+}
+
+const NO_PROBLEMS: string[] = Object.freeze([]) as unknown as string[];
+
+// No closure and no array until a field is too long: this runs for every line of million-line files.
 function fieldProblems(draft: LineDraft, bankId: string | undefined): string[] {
-  const problems: string[] = [];
-  const check = (label: string, value: string | undefined, charsMax: number): void => {
-    if (value !== undefined && value.length > charsMax) {
-      problems.push(`${label} is ${value.length} characters long, more than ${charsMax}`);
-    }
-  };
+  let problems = NO_PROBLEMS;
   for (const name in draft.references)
-    check(`reference ${name}`, draft.references[name as keyof LineReferences], FIELD_CHARS_MAX);
-  for (const name of COUNTERPARTY_FIELDS) check(`counterparty ${name}`, draft.counterparty?.[name], FIELD_CHARS_MAX);
-  check('type code', draft.typeCode, FIELD_CHARS_MAX);
-  check('description', draft.description, DESCRIPTION_CHARS_MAX);
-  check('unique reference', bankId, FIELD_CHARS_MAX);
-  return problems;
+    problems = tooLong(problems, 'reference', name, draft.references[name as keyof LineReferences], FIELD_CHARS_MAX);
+  const counterparty = draft.counterparty;
+  if (counterparty !== undefined)
+    for (const name of COUNTERPARTY_FIELDS)
+      problems = tooLong(problems, 'counterparty', name, counterparty[name], FIELD_CHARS_MAX);
+  problems = tooLong(problems, 'type code', '', draft.typeCode, FIELD_CHARS_MAX);
+  problems = tooLong(problems, 'description', '', draft.description, DESCRIPTION_CHARS_MAX);
+  return tooLong(problems, 'unique reference', '', bankId, FIELD_CHARS_MAX);
 }
 
 /** Turns drafts into lines of one statement: numbering, limits and the externalId rule in one place. */

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type ChunkDecoder, type StatementCharset, singleByteDecoder, utf8SequenceAt } from './charsets';
 import { RAW_CHARS_MAX, TEXT_CHUNK_CHARS_MAX } from './limits';
@@ -28,6 +29,9 @@ const NOT_UTF8 = 'the file is not valid UTF-8 text (only UTF-8 is accepted)';
 const MIXED = 'the file is not valid UTF-8 text, though its first letters beyond ASCII were UTF-8: it mixes encodings';
 
 function firstNonAscii(bytes: Uint8Array): number {
+  // Native check first: most statements are ASCII throughout, and a byte loop in JS costs more than the parse of
+  // some formats' lines.
+  if (isAscii(bytes)) return -1;
   for (let index = 0; index < bytes.length; index += 1) if (bytes[index] >= 0x80) return index;
   return -1;
 }

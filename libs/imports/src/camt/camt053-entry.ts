@@ -3,7 +3,7 @@ import { isoDate, isoDateOfDateTime } from '../dates';
 import { referenceExternalId } from '../line-identity';
 import type { LineDraft, StatementLineBuilder } from '../line-builder';
 import { RAW_CHARS_MAX } from '../limits';
-import { type StatementError, statementError, type StatementItem } from '../statement-items';
+import { type LineReferences, type StatementError, statementError, type StatementItem } from '../statement-items';
 import { shown } from '../text-input';
 import { bankTransactionCode, type TransactionDetail } from './camt053-transaction';
 import { childNode, serializeNode, textAt, type XmlNode } from './xml-node';
@@ -155,10 +155,47 @@ function counterpartyFor(amountMinor: bigint, detail: TransactionDetail): Transa
   return amountMinor >= 0n ? detail.debtor : detail.creditor;
 }
 
-function* built(builder: StatementLineBuilder, draft: LineDraft, bankId: string | undefined): Generator<StatementItem> {
-  const line = builder.build(draft, bankId);
-  if (Array.isArray(line)) yield* line;
-  else yield line;
+/**
+ * The draft of one line, field by field (no object spread: this runs for every entry). References keep the
+ * order the TxDtls gives them, the entry's AcctSvcrRef (or the detail's) in their place and NtryRef last.
+ */
+function draftOf(
+  basics: EntryBasics,
+  references: LineReferences | undefined,
+  line: { lineNumber: number; amountMinor: bigint; accountServicerRef: string | undefined; bankReference?: string },
+  rest: Pick<LineDraft, 'typeCode' | 'counterparty' | 'description' | 'raw'>,
+): LineDraft {
+  const merged: LineReferences =
+    references === undefined
+      ? { accountServicerRef: line.accountServicerRef, bankReference: line.bankReference }
+      : {
+          endToEndId: references.endToEndId,
+          instructionId: references.instructionId,
+          transactionId: references.transactionId,
+          mandateId: references.mandateId,
+          accountServicerRef: line.accountServicerRef,
+          customerReference: references.customerReference,
+          bankReference: line.bankReference,
+        };
+  return {
+    lineNumber: line.lineNumber,
+    amountMinor: line.amountMinor,
+    currency: basics.currency,
+    bookedOn: basics.bookedOn,
+    valueOn: basics.valueOn,
+    reversal: basics.reversal,
+    references: merged,
+    typeCode: rest.typeCode,
+    counterparty: rest.counterparty,
+    description: rest.description,
+    raw: rest.raw,
+  };
+}
+
+function rawOf(head: string, details: readonly TransactionDetail[]): string {
+  let raw = head;
+  for (let index = 0; index < details.length; index += 1) raw += details[index].raw;
+  return raw;
 }
 
 /** The entry's lines, built one at a time as they are taken: a batch of 10,000 is never 10,000 lines at once. */
@@ -190,47 +227,57 @@ export function* entryItems(
   if (split.value === null) {
     const detail = details.length === 1 ? details[0] : undefined;
     const ownRef = detail?.references.accountServicerRef;
-    yield* built(
-      builder,
-      {
-        ...basics.value,
-        references: {
-          ...detail?.references,
+    const line = builder.build(
+      draftOf(
+        basics.value,
+        detail?.references,
+        {
+          lineNumber: basics.value.lineNumber,
+          amountMinor: basics.value.amountMinor,
           accountServicerRef: entryServicerRef ?? ownRef,
           bankReference: entryReference,
         },
-        typeCode: detail?.typeCode ?? entryType,
-        counterparty: detail && counterpartyFor(basics.value.amountMinor, detail),
-        description: detail
-          ? detail.remittance || detail.additionalInfo || entryInfo || ''
-          : (entryInfo ?? (details.length > 1 ? `batch of ${details.length} transactions` : '')),
-        raw: head + details.map((each) => each.raw).join(''),
-      },
+        {
+          typeCode: detail?.typeCode ?? entryType,
+          counterparty: detail && counterpartyFor(basics.value.amountMinor, detail),
+          description: detail
+            ? detail.remittance || detail.additionalInfo || entryInfo || ''
+            : (entryInfo ?? (details.length > 1 ? `batch of ${details.length} transactions` : '')),
+          raw: rawOf(head, details),
+        },
+      ),
       entryId ?? (ownRef === undefined ? undefined : referenceExternalId('acctsvcrref', ownRef)),
     );
+    if (Array.isArray(line)) yield* line;
+    else yield line;
     return;
   }
-  for (const [index, amountMinor] of split.value.entries()) {
+  const amounts = split.value;
+  for (let index = 0; index < amounts.length; index += 1) {
+    const amountMinor = amounts[index];
     const detail = details[index];
     const ownRef = detail.references.accountServicerRef;
     const hasOwnRef = ownRef !== undefined && ownRef !== entryServicerRef;
-    yield* built(
-      builder,
-      {
-        ...basics.value,
-        lineNumber: detail.line,
-        amountMinor,
-        references: {
-          ...detail.references,
+    const line = builder.build(
+      draftOf(
+        basics.value,
+        detail.references,
+        {
+          lineNumber: detail.line,
+          amountMinor,
           accountServicerRef: ownRef ?? entryServicerRef,
           bankReference: entryReference,
         },
-        typeCode: detail.typeCode ?? entryType,
-        counterparty: counterpartyFor(amountMinor, detail),
-        description: detail.remittance || detail.additionalInfo || entryInfo || '',
-        raw: head + detail.raw,
-      },
+        {
+          typeCode: detail.typeCode ?? entryType,
+          counterparty: counterpartyFor(amountMinor, detail),
+          description: detail.remittance || detail.additionalInfo || entryInfo || '',
+          raw: head + detail.raw,
+        },
+      ),
       hasOwnRef ? referenceExternalId('acctsvcrref', ownRef) : entryId && `${entryId}/${index + 1}`,
     );
+    if (Array.isArray(line)) yield* line;
+    else yield line;
   }
 }

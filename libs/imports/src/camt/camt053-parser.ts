@@ -1,50 +1,30 @@
-import type { SaxesTagNS } from 'saxes';
-import { isoDateOfDateTime } from '../dates';
-import { StatementLineBuilder } from '../line-builder';
-import { ownStrings } from '../own-text';
+import type { SaxesTagPlain } from 'saxes';
 import { type StatementItem, statementError } from '../statement-items';
 import { CAMT052, CAMT053, CAMT054, type CamtDocument, rootProblem } from './camt-documents';
-import { entryItems } from './camt053-entry';
-import { statementAccount, statementParts } from './camt053-statement';
-import { type TransactionDetail, toTransactionDetail } from './camt053-transaction';
+import { OpenStatement, type PendingItems } from './camt-open-statement';
+import { ownTransactionDetail, type TransactionDetail, toTransactionDetail } from './camt053-transaction';
 import { XmlCapture } from './xml-capture';
-import { elementProblem, isEmpty } from './xml-element-limits';
-import { NO_ATTRIBUTES, textAt, type XmlNode } from './xml-node';
+import { elementProblem, isEmpty, XML_CHARS_WITHOUT_EVENT_MAX, XML_DEPTH_MAX } from './xml-element-limits';
+import { localAttributes, XmlNamespaces, XmlProblem } from './xml-namespaces';
+import { NO_ATTRIBUTES, type XmlNode } from './xml-node';
 import { type CamtSax, camtSax, declarationProblem } from './xml-sax';
 
-/** camt nesting is about 15 deep; anything far deeper is not a bank statement. */
-export const XML_DEPTH_MAX = 40;
-/** One token (text, attribute, comment) of this size is refused, which bounds saxes' own buffers. */
-export const XML_CHARS_WITHOUT_EVENT_MAX = 1024 * 1024;
-/** Element nodes kept for one entry (its TxDtls are condensed as they close) or one statement's head. */
+/** Element nodes kept for one entry (its TxDtls are condensed as they close). */
 export const ENTRY_NODES_MAX = 5000;
-export const STATEMENT_HEAD_NODES_MAX = 5000;
 /**
  * Characters held for one entry (element and attribute names, attribute values, texts, and its condensed
- * TxDtls) or one statement's head: with the node counts, what bounds a parser's memory per entry.
+ * TxDtls): with the node count, what bounds a parser's memory per entry.
  */
 export const ENTRY_RETAINED_CHARS_MAX = 16 * 1024 * 1024;
-export const STATEMENT_HEAD_RETAINED_CHARS_MAX = 1024 * 1024;
 /** TxDtls of one entry are kept until the entry closes, to decide whether a batch can be split. */
 export const ENTRY_TRANSACTIONS_MAX = 10_000;
-
-interface OpenStatement {
-  index: number;
-  line: number;
-  head: XmlNode;
-  headCapture: XmlCapture;
-  builder: StatementLineBuilder | null;
-  firstLineCurrency: string | null;
-  headChecked: boolean;
-  headProblemsReported: number;
-}
 
 /** Push-based camt reader: SAX events in, items out; the async generator below feeds and drains it. */
 class CamtReader {
   stopped = false;
   private readonly sax: CamtSax;
   /** Items, and what makes an entry's lines or a statement's item once the items before them are taken. */
-  private readonly out: Array<StatementItem | (() => Iterable<StatementItem>)> = [];
+  private readonly out: PendingItems = [];
   private readonly path: string[] = [];
   private tagLine = 1;
   private charsWithoutEvent = 0;
@@ -55,10 +35,14 @@ class CamtReader {
   private details: TransactionDetail[] = [];
   // saxes reports a mismatched close tag AFTER calling the close handler for the element it pops, so a
   // close is acted on only once the next event shows that no error followed it.
-  private pendingClose: SaxesTagNS | null = null;
+  private pendingClose: SaxesTagPlain | null = null;
   private declarationChecked = false;
   /** True while one of our handlers runs: what is thrown then is not saxes' word on the XML. */
   private ownCode = false;
+  private readonly namespaces = new XmlNamespaces();
+  /** The local name and namespace URI of the start tag being handled (see namespaced()). */
+  private openLocal = '';
+  private openUri = '';
 
   constructor(private readonly document: CamtDocument) {
     // Made once, not per event (about fifty per entry): the handler acts only when begin() says reading goes on.
@@ -68,16 +52,23 @@ class CamtReader {
         if (this.begin()) act(value);
         this.ownCode = false;
       };
+    const opened = handler((tag: SaxesTagPlain) => this.open(tag));
+    const closed = handler((tag: SaxesTagPlain) => (this.pendingClose = tag));
     this.sax = camtSax({
       doctype: () => {
         this.checkDeclaration();
         this.fail(`a DOCTYPE is not accepted in a camt.${document.message} document`);
       },
       opentagstart: handler<void>(() => (this.tagLine = this.sax.line)),
-      opentag: handler((tag: SaxesTagNS) => this.open(tag)),
+      opentag: (tag: SaxesTagPlain) => {
+        if (this.namespaced(tag)) opened(tag);
+      },
       text: handler((text: string) => this.text(text)),
       cdata: handler((text: string) => this.text(text)),
-      closetag: handler((tag: SaxesTagNS) => (this.pendingClose = tag)),
+      closetag: (tag: SaxesTagPlain) => {
+        this.namespaces.close();
+        closed(tag);
+      },
     });
   }
 
@@ -132,6 +123,28 @@ class CamtReader {
     this.pendingClose = null;
   }
 
+  /**
+   * The start tag's local name and URI into openLocal and openUri; false when its namespaces are wrong. Before
+   * anything else of the event, as saxes' namespace mode refused such a tag before telling of it.
+   */
+  private namespaced(tag: SaxesTagPlain): boolean {
+    if (this.stopped) return false;
+    this.ownCode = true;
+    try {
+      const { local, uri } = this.namespaces.open(tag, this.sax.xmlDecl.version === '1.1');
+      this.openLocal = local;
+      this.openUri = uri;
+      return true;
+    } catch (error) {
+      if (!(error instanceof XmlProblem)) throw error;
+      this.checkDeclaration();
+      this.fail(`malformed XML: ${error.message}`);
+      return false;
+    } finally {
+      this.ownCode = false;
+    }
+  }
+
   /** What every event does first: acts on the close before it; false once the reading has stopped. */
   private begin(): boolean {
     this.ownCode = true;
@@ -141,46 +154,45 @@ class CamtReader {
     this.charsWithoutEvent = 0;
     const close = this.pendingClose;
     this.pendingClose = null;
-    if (close !== null) this.close(close);
+    if (close !== null) this.close();
     return !this.stopped;
   }
 
-  private open(tag: SaxesTagNS): void {
+  private open(tag: SaxesTagPlain): void {
     const depth = this.path.length;
+    const local = this.openLocal;
     const line = this.tagLine;
     const problem = elementProblem(tag);
     if (problem !== null) return this.fail(problem, line);
-    this.path.push(tag.local);
+    this.path.push(local);
     if (depth >= XML_DEPTH_MAX) return this.fail(`XML nesting deeper than ${XML_DEPTH_MAX} elements`);
     if (depth === 0) {
-      const problem = rootProblem(this.document, tag);
+      const problem = rootProblem(this.document, { local, name: tag.name, uri: this.openUri });
       if (problem !== null) this.fail(problem);
       return;
     }
     if (depth === 1) {
       const container = this.document.container;
-      if (tag.local !== container) this.fail(`expected <${container}> inside <Document>, found <${tag.name}>`);
+      if (local !== container) this.fail(`expected <${container}> inside <Document>, found <${tag.name}>`);
       this.containerLine = line;
       return;
     }
     // Most elements have no attribute: they skip building an object from entries.
-    const attributes = isEmpty(tag.attributes)
-      ? NO_ATTRIBUTES
-      : Object.fromEntries(Object.values(tag.attributes).map((attribute) => [attribute.local, attribute.value]));
-    if (depth === 2 && tag.local === this.document.report) return this.startStatement(line);
+    const attributes = isEmpty(tag.attributes) ? NO_ATTRIBUTES : localAttributes(tag.attributes);
+    if (depth === 2 && local === this.document.report) return this.startStatement(line);
     const statement = this.statement;
     if (statement === null) return;
-    if (this.entry !== null) return this.entry.open(tag.local, line, attributes);
-    if (depth === 3 && tag.local === 'Ntry') return this.startEntry(statement, line, attributes);
-    statement.headCapture.open(tag.local, line, attributes);
+    if (this.entry !== null) return this.entry.open(local, line, attributes);
+    if (depth === 3 && local === 'Ntry') return this.startEntry(statement, line, attributes);
+    statement.headCapture.open(local, line, attributes);
   }
 
   private text(text: string): void {
     if (this.path.length > 3) (this.entry ?? this.statement?.headCapture)?.text(text);
   }
 
-  private close(tag: SaxesTagNS): void {
-    this.path.pop();
+  private close(): void {
+    const local = this.path.pop();
     const depth = this.path.length;
     const statement = this.statement;
     if (this.entry !== null) {
@@ -191,50 +203,19 @@ class CamtReader {
     }
     if (depth >= 3) statement?.headCapture.close();
     const { container, report, message, noun } = this.document;
-    if (depth === 2 && tag.local === report && statement !== null) this.finishStatement(statement);
-    if (depth === 1 && tag.local === container && this.statementCount === 0) {
+    if (depth === 2 && local === report && statement !== null) this.finishStatement(statement);
+    if (depth === 1 && local === container && this.statementCount === 0) {
       this.out.push(statementError(this.containerLine, `the camt.${message} document contains no ${noun} (${report})`));
     }
   }
 
   private startStatement(line: number): void {
-    const headCapture = new XmlCapture(
-      { name: this.document.report, line, attributes: {} },
-      { nodesMax: STATEMENT_HEAD_NODES_MAX, charsMax: STATEMENT_HEAD_RETAINED_CHARS_MAX },
-      'statement header',
-    );
-    this.statement = {
-      index: this.statementCount,
-      line,
-      head: headCapture.root,
-      headCapture,
-      builder: null,
-      firstLineCurrency: null,
-      headChecked: false,
-      headProblemsReported: 0,
-    };
+    this.statement = new OpenStatement(this.document, this.statementCount, line);
     this.statementCount += 1;
   }
 
-  // The schema puts account and balances before the entries, so the head is complete at the first Ntry.
-  private lineBuilder(statement: OpenStatement): StatementLineBuilder {
-    this.reportHeadProblems(statement);
-    if (!statement.headChecked) {
-      this.out.push(...statementParts(statement.head, null, this.document).errors);
-      statement.headChecked = true;
-    }
-    statement.builder ??= new StatementLineBuilder(statement.index, statementAccount(statement.head));
-    return statement.builder;
-  }
-
-  private reportHeadProblems(statement: OpenStatement): void {
-    const problems = statement.headCapture.problems;
-    this.out.push(...problems.slice(statement.headProblemsReported));
-    statement.headProblemsReported = problems.length;
-  }
-
   private startEntry(statement: OpenStatement, line: number, attributes: Record<string, string>): void {
-    this.lineBuilder(statement);
+    statement.lineBuilder(this.out);
     this.entry = new XmlCapture(
       { name: 'Ntry', line, attributes },
       { nodesMax: ENTRY_NODES_MAX, charsMax: ENTRY_RETAINED_CHARS_MAX },
@@ -252,7 +233,7 @@ class CamtReader {
       return;
     }
     if (entry.refused) return;
-    const condensed = ownStrings(toTransactionDetail(details));
+    const condensed = ownTransactionDetail(toTransactionDetail(details));
     if (entry.retain(details.line, condensed.chars)) this.details.push(condensed.value);
   }
 
@@ -262,49 +243,18 @@ class CamtReader {
       this.out.push(...entry.problems);
       return;
     }
-    const builder = this.lineBuilder(statement);
+    const builder = statement.lineBuilder(this.out);
     const details = this.details;
     this.details = [];
-    this.out.push(() => this.entryLines(statement, entry.root, details, builder));
-  }
-
-  private *entryLines(
-    statement: OpenStatement,
-    entry: XmlNode,
-    details: readonly TransactionDetail[],
-    builder: StatementLineBuilder,
-  ): Generator<StatementItem> {
-    // Only an interim report may stand in for an entry's missing booking date with its own (see entryBasics).
-    const created = this.document.balanceChecked ? undefined : textAt(statement.head, 'CreDtTm');
-    const reportDate = this.document.balanceChecked
-      ? undefined
-      : created === undefined
-        ? null
-        : isoDateOfDateTime(created.trim());
-    for (const item of entryItems(entry, details, builder, reportDate)) {
-      if (item.kind === 'line') statement.firstLineCurrency ??= item.currency;
-      yield item;
-    }
+    this.out.push(() => statement.entryLines(entry.root, details, builder));
   }
 
   private finishStatement(statement: OpenStatement): void {
-    const builder = this.lineBuilder(statement);
-    this.reportHeadProblems(statement);
+    const builder = statement.lineBuilder(this.out);
+    statement.reportHeadProblems(this.out);
     // Made when it is taken, after the lines of its entries: their count and first currency are known then.
-    this.out.push(() => [this.statementItem(statement, builder)]);
+    this.out.push(() => [statement.item(builder)]);
     this.statement = null;
-  }
-
-  private statementItem(statement: OpenStatement, builder: StatementLineBuilder): StatementItem {
-    const { header } = statementParts(statement.head, statement.firstLineCurrency, this.document);
-    return {
-      kind: 'statement',
-      format: this.document.format,
-      statementIndex: statement.index,
-      lineNumber: statement.line,
-      ...header,
-      lineCount: builder.lineCount,
-    };
   }
 }
 

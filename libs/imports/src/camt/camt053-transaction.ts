@@ -1,4 +1,5 @@
 import { RAW_CHARS_MAX } from '../limits';
+import { ownText } from '../own-text';
 import type { Counterparty, LineReferences } from '../statement-items';
 import { childNodes, nodeAt, serializeNode, textAt, type XmlNode } from './xml-node';
 
@@ -80,4 +81,35 @@ export function toTransactionDetail(details: XmlNode): TransactionDetail {
     typeCode: bankTransactionCode(details),
     raw: serializeNode(details, RAW_CHARS_MAX),
   };
+}
+
+/** Own copies of a detail's strings (see ownText) and how many characters it holds; ownStrings(), field by field. */
+export function ownTransactionDetail(detail: TransactionDetail): { value: TransactionDetail; chars: number } {
+  const counter = { chars: 0 };
+  const own = (text: string | undefined): string | undefined => {
+    if (text === undefined) return undefined;
+    counter.chars += text.length;
+    return ownText(text);
+  };
+  const { amount, creditDebit, references, debtor, creditor } = detail;
+  const value: TransactionDetail = {
+    line: detail.line,
+    amount: amount && { text: own(amount.text)!, currency: own(amount.currency), line: amount.line },
+    creditDebit: creditDebit && { text: own(creditDebit.text)!, line: creditDebit.line },
+    references: {
+      endToEndId: own(references.endToEndId),
+      instructionId: own(references.instructionId),
+      transactionId: own(references.transactionId),
+      mandateId: own(references.mandateId),
+      accountServicerRef: own(references.accountServicerRef),
+      customerReference: own(references.customerReference),
+    },
+    debtor: { name: own(debtor.name), account: own(debtor.account) },
+    creditor: { name: own(creditor.name), account: own(creditor.account) },
+    remittance: own(detail.remittance)!,
+    additionalInfo: own(detail.additionalInfo),
+    typeCode: own(detail.typeCode),
+    raw: own(detail.raw)!,
+  };
+  return { value, chars: counter.chars };
 }

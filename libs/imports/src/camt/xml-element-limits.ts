@@ -1,6 +1,11 @@
-import type { SaxesTagNS } from 'saxes';
+import type { SaxesTagPlain } from 'saxes';
 
-// Bounds on one element's start tag, checked on every element of a camt document.
+// Bounds on a camt document's XML: its nesting, its tokens, and one element's start tag, checked on every element.
+
+/** camt nesting is about 15 deep; anything far deeper is not a bank statement. */
+export const XML_DEPTH_MAX = 40;
+/** One token (text, attribute, comment) of this size is refused, which bounds saxes' own buffers. */
+export const XML_CHARS_WITHOUT_EVENT_MAX = 1024 * 1024;
 
 /** camt puts at most a currency (Ccy) on an element, namespace declarations on the root. */
 export const XML_ATTRIBUTES_PER_ELEMENT_MAX = 8;
@@ -19,7 +24,7 @@ export function isEmpty(object: object): boolean {
  * until it closes, and a start tag may be as long as XML_CHARS_WITHOUT_EVENT_MAX: an element past these
  * bounds ends the reading, it is not kept as a node.
  */
-export function elementProblem(tag: SaxesTagNS): string | null {
+export function elementProblem(tag: SaxesTagPlain): string | null {
   if (tag.name.length > XML_NAME_CHARS_MAX) return `an element name is longer than ${XML_NAME_CHARS_MAX} characters`;
   if (isEmpty(tag.attributes)) return null;
   let count = 0;
@@ -28,7 +33,7 @@ export function elementProblem(tag: SaxesTagNS): string | null {
     if (name.length > XML_NAME_CHARS_MAX)
       return `<${tag.name}> has an attribute name longer than ${XML_NAME_CHARS_MAX} characters`;
     count += 1;
-    chars += name.length + tag.attributes[name].value.length;
+    chars += name.length + tag.attributes[name].length;
   }
   if (count > XML_ATTRIBUTES_PER_ELEMENT_MAX)
     return `<${tag.name}> has ${count} attributes, more than ${XML_ATTRIBUTES_PER_ELEMENT_MAX}`;
