@@ -70,3 +70,18 @@ describe('AuthLimits', () => {
     }
   });
 });
+
+describe('RateLimiter lookups', () => {
+  it('tracks no id that was only looked at: lookups of many others do not push out a spent bucket', () => {
+    const limiter = new RateLimiter({ perSecond: 1, burst: 2 }, () => 0);
+    expect([limiter.take('a'), limiter.take('a')]).toEqual([0, 0]);
+    for (let address = 0; address <= RATE_LIMITED_KEYS_MAX; address++) limiter.retryAfter(`address-${address}`);
+    expect(limiter.retryAfter('a')).toBe(1);
+  });
+
+  it('refuses an id of a bucket that holds less than a token even before it was seen', () => {
+    const limiter = new RateLimiter({ perSecond: 1, burst: 0.5 }, () => 0);
+    expect(limiter.retryAfter('never-seen')).toBe(1);
+    expect(limiter.take('never-seen')).toBe(1);
+  });
+});

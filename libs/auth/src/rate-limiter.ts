@@ -27,15 +27,23 @@ export class RateLimiter {
 
   /** Takes one token: 0 when allowed, else the seconds until a token is there again. */
   take(id: string): number {
-    const wait = this.retryAfter(id);
-    if (wait === 0 && this.limit.perSecond > 0) this.buckets.get(id)!.tokens -= 1;
+    if (this.limit.perSecond === 0) return 0;
+    const bucket = this.refilled(id);
+    const wait = this.waitFor(bucket);
+    if (wait === 0) bucket.tokens -= 1;
     return wait;
   }
 
   /** The seconds until `id` has a token (0: it has one now), without taking it. */
   retryAfter(id: string): number {
     if (this.limit.perSecond === 0) return 0;
-    const bucket = this.refilled(id);
+    // An id without a bucket has a full one: looking (the guard does, for every address on every
+    // request) makes none, so only the ids that spent tokens are tracked.
+    if (this.limit.burst >= 1 && !this.buckets.has(id)) return 0;
+    return this.waitFor(this.refilled(id));
+  }
+
+  private waitFor(bucket: Bucket): number {
     if (bucket.tokens >= 1) return 0;
     return Math.ceil((1 - bucket.tokens) / this.limit.perSecond);
   }

@@ -5,29 +5,43 @@ import type { IsolationLevel, SqlPool, SqlTransaction } from './sql-client';
 
 // Every statement is prepared once per connection under a name derived from its text, so PostgreSQL
 // parses and plans the posting path's SQL once, not on every call. The texts are constants of the
-// code, so the set of names is small and fixed.
-const STATEMENT_NAMES = new Map<string, string>();
+// code, so the set of names is small and fixed. What a statement's queries share (name, text, type
+// parsers) is the prototype of each query's config, whose one own property is its values: node-postgres
+// copies every config it is given property descriptor by descriptor, which costs per own property.
+const STATEMENTS = new Map<string, StatementConfig>();
 const STATEMENT_NAMES_MAX = 1_000;
 
-function statementName(text: string): string | undefined {
-  let name = STATEMENT_NAMES.get(text);
-  if (name === undefined) {
-    if (STATEMENT_NAMES.size >= STATEMENT_NAMES_MAX) return undefined;
-    name = `l_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    STATEMENT_NAMES.set(text, name);
+interface StatementConfig {
+  name: string | undefined;
+  text: string;
+  types: typeof typeParsers;
+}
+
+function statementConfig(text: string): StatementConfig {
+  let statement = STATEMENTS.get(text);
+  if (statement === undefined) {
+    // Beyond the bound (never reached: the texts are constants of the code) a statement is not named.
+    const named = STATEMENTS.size < STATEMENT_NAMES_MAX;
+    const name = named ? `l_${createHash('sha1').update(text).digest('hex').slice(0, 20)}` : undefined;
+    statement = { name, text, types: typeParsers };
+    if (!named) return statement;
+    STATEMENTS.set(text, statement);
   }
-  return name;
+  return statement;
 }
 
 function queryConfig(text: string, params: readonly unknown[]): pg.QueryConfig {
   const values = params.map((value) => (Array.isArray(value) ? pgArrayLiteral(value) : value));
-  return { name: statementName(text), text, values, types: typeParsers };
+  const config = Object.create(statementConfig(text)) as pg.QueryConfig;
+  config.values = values;
+  return config;
 }
 
 const INT8_OID = 20;
+const parseInt8 = (value: string) => BigInt(value);
 const typeParsers = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format),
+    oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format),
 };
 
 function transactionOn(client: pg.PoolClient): SqlTransaction {

@@ -51,7 +51,8 @@ export class IdempotencyRepository {
       fingerprints: outcomes.map((outcome) => outcome.fingerprint),
       states: outcomes.map((outcome) => outcome.state),
       statuses: outcomes.map((outcome) => outcome.status),
-      bodiesJson: outcomes.map((outcome) => outcome.bodyJson),
+      // Each body is JSON text already: the array of them is their texts joined.
+      bodiesJson: `[${outcomes.map((outcome) => outcome.bodyJson).join(',')}]`,
       ttlSeconds,
     });
   }

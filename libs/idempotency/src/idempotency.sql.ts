@@ -17,20 +17,22 @@ SELECT k.key, c.state, c.fingerprint, c.response_status, c.response_body
  CROSS JOIN LATERAL ledger_claim_idempotency_key(:tenantId, k.key) AS c`);
 
 // An expired row for the same key is replaced; a live one cannot exist here (we hold the lock).
-// The bodies arrive as JSON text and are stored as they are (::json), not parsed and re-serialised.
+// The bodies arrive as one JSON array of the bodies' texts, each stored as it is (json elements keep their
+// text): no body is escaped into an array literal (a posting group sends hundreds) nor parsed and re-serialised.
 export const STORE_OUTCOMES = sql<{
   tenantId: string;
   keys: string[];
   fingerprints: Buffer[];
   states: ('completed' | 'failed')[];
   statuses: number[];
-  bodiesJson: string[];
+  bodiesJson: string;
   ttlSeconds: number;
 }>(`
 INSERT INTO idempotency_keys (tenant_id, key, fingerprint, state, response_status, response_body, expires_at)
-SELECT :tenantId, o.key, o.fingerprint, o.state, o.status, o.body::json, now() + make_interval(secs => :ttlSeconds)
-  FROM unnest(:keys::text[], :fingerprints::bytea[], :states::text[], :statuses::int4[], :bodiesJson::text[])
-       AS o(key, fingerprint, state, status, body)
+SELECT :tenantId, o.key, o.fingerprint, o.state, o.status, b.body, now() + make_interval(secs => :ttlSeconds)
+  FROM unnest(:keys::text[], :fingerprints::bytea[], :states::text[], :statuses::int4[])
+       WITH ORDINALITY AS o(key, fingerprint, state, status, position)
+  JOIN json_array_elements(:bodiesJson::json) WITH ORDINALITY AS b(body, position) USING (position)
 ON CONFLICT (tenant_id, key) DO UPDATE
    SET fingerprint = excluded.fingerprint, state = excluded.state, response_status = excluded.response_status,
        response_body = excluded.response_body, created_at = now(), expires_at = excluded.expires_at

@@ -19,6 +19,22 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ b: 1, B: 2, é: 3, a: [undefined, null] })).toBe('{"B":2,"a":[null,null],"b":1,"é":3}');
   });
 
+  it('orders few keys and many keys as the default sort does (integer-like, astral, empty keys too)', () => {
+    const keys = ['10', '9', '', 'b', 'B', 'é', '\u{1f600}', '\uffff', '_', 'a1', 'a', '-1', '1.5', ' '];
+    for (const count of [2, 5, keys.length, 40]) {
+      const chosen = Array.from(
+        { length: count },
+        (_, index) => `${keys[index % keys.length]}${'~'.repeat(index / 14)}`,
+      );
+      const record = Object.fromEntries(chosen.reverse().map((key, index) => [key, index]));
+      const expected = `{${Object.keys(record)
+        .sort()
+        .map((key) => `${JSON.stringify(key)}:${record[key]}`)
+        .join(',')}}`;
+      expect(canonicalJson(record)).toBe(expected);
+    }
+  });
+
   it('tells different content apart', () => {
     expect(sha256(canonicalJson({ a: 1 })).equals(sha256(canonicalJson({ a: 2 })))).toBe(false);
     expect(sha256(canonicalJson([1, 2])).equals(sha256(canonicalJson([2, 1])))).toBe(false);

@@ -15,24 +15,43 @@ export function jsonContentProblem(
   depthMax: number,
   problemOf: (text: string) => string | null = unstorableTextProblem,
 ): { path: string; message: string } | null {
-  const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: 'body' }];
+  // Every request passes through here once or twice: a node's path is spelled out only for the one
+  // with a problem (from its parents' keys), not built as a string for every node on the way.
+  const stack: ContentNode[] = [{ value, depth: 0, parent: null, key: 'body' }];
   while (stack.length > 0) {
-    const { value: current, depth, path } = stack.pop()!;
+    const node = stack.pop()!;
+    const current = node.value;
     if (typeof current === 'string') {
       const problem = problemOf(current);
-      if (problem) return { path, message: problem };
+      if (problem) return { path: pathOf(node), message: problem };
       continue;
     }
     if (typeof current !== 'object' || current === null) continue;
-    if (depth + 1 > depthMax) return { path: 'body', message: `nests deeper than ${depthMax} levels` };
-    for (const [key, child] of Object.entries(current)) {
-      const childPath = `${path}.${key}`;
+    if (node.depth + 1 > depthMax) return { path: 'body', message: `nests deeper than ${depthMax} levels` };
+    const record = current as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const child: ContentNode = { value: record[key], depth: node.depth + 1, parent: node, key };
       const problem = problemOf(key);
-      if (problem) return { path: childPath, message: `key ${problem}` };
-      stack.push({ value: child, depth: depth + 1, path: childPath });
+      if (problem) return { path: pathOf(child), message: `key ${problem}` };
+      stack.push(child);
     }
   }
   return null;
+}
+
+interface ContentNode {
+  value: unknown;
+  depth: number;
+  parent: ContentNode | null;
+  /** Its key in the parent; `body` for the root. */
+  key: string;
+}
+
+/** `body.a.b`: the keys from the root down. */
+function pathOf(node: ContentNode): string {
+  const keys: string[] = [];
+  for (let at: ContentNode | null = node; at !== null; at = at.parent) keys.push(at.key);
+  return keys.reverse().join('.');
 }
 
 /** Why PostgreSQL text cannot hold `text` as it is, or null. */

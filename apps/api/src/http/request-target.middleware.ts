@@ -31,6 +31,8 @@ function decodedProblem(text: string, plusIsSpace: boolean): string | null {
  * decode, or silently become U+FFFD). A query parameter is named by its name, a path segment as `path`.
  */
 export function requestTargetProblem(target: string): { path: string; message: string; where: string } | null {
+  // Only a percent-encoded byte can be any of these problems: a target without one needs no splitting.
+  if (!target.includes('%')) return null;
   const queryAt = target.indexOf('?');
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
   const segments = path.split('/');
