@@ -1,4 +1,3 @@
-import { AdvancePaymentOrdersUseCase } from '@ledger/payments';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningProviderSim } from '../apps/provider-sim/src/server';
 import { type ApiHarness, startApi } from './support/api-harness';
@@ -7,6 +6,7 @@ import {
   type PaymentTenant,
   createOrder,
   driveUntil,
+  driveUntilStep,
   getOrder,
   orderBody,
   paymentTenant,
@@ -26,18 +26,6 @@ let tenant: PaymentTenant;
 let key: string;
 let settled: any;
 let stuck: any;
-
-/** Passes over the due orders until the order has a step with this outcome (one pass, as a rule). */
-async function driveUntilStep(id: string, outcome: string): Promise<any> {
-  const advance = api.app.get(AdvancePaymentOrdersUseCase);
-  for (let pass = 0; pass < 400; pass++) {
-    await advance.execute();
-    const order = await getOrder(api, tenant, id);
-    if (order.steps.some((step: any) => step.outcome === outcome)) return order;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`order ${id} never had a step ${outcome}`);
-}
 
 /** A bound on the wait, not a threshold: the deadline is 1 s after the order was made. */
 const STUCK_WAIT_MAX_MS = 20_000;
@@ -67,7 +55,7 @@ beforeAll(async () => {
     counterparty: { name: 'Bruno Keller', iban: 'FR1420041010050500013M02606' },
   });
   const second = await createOrder(api, tenant, body);
-  stuck = await driveUntilStep(second.id, 'unknown');
+  stuck = await driveUntilStep(api, tenant, second.id, 'unknown');
   expect(stuck.status).toBe('submitting');
   await waitUntilStuck(second.id);
   stuck = await getOrder(api, tenant, second.id);

@@ -8,7 +8,7 @@ import {
   type PaymentTenant,
   createOrder,
   driveUntil,
-  getOrder,
+  driveUntilStep,
   orderBody,
   paymentTenant,
   sendSimWebhooksTo,
@@ -26,8 +26,6 @@ afterAll(async () => {
   await Promise.all([api?.close(), sim?.close()]);
 });
 
-const NO_FAULTS = { timeout_after_execute: 0, error_before_execute: 0, reject: 0, return: 0, latency_ms: 0 };
-
 async function balances(tenant: PaymentTenant) {
   const [wallet, clearing] = await Promise.all([
     getAccount(api, tenant.posterKey, tenant.wallet),
@@ -43,7 +41,7 @@ describe('payment orders through the provider simulator', () => {
   });
 
   it('reserves at once, then submits with the derived key and settles on the provider’s answer', async () => {
-    await setSimFaults(sim, NO_FAULTS);
+    await setSimFaults(sim, {});
     const order = await createOrder(api, tenant, orderBody(tenant, '2500', { externalRef: 'withdrawal-1' }));
     expect(order).toMatchObject({ status: 'reserved', amount: '2500', currency: 'EUR', stuck: false });
     expect(order.steps.map((step: any) => [step.step, step.outcome, step.status])).toEqual([
@@ -122,11 +120,11 @@ describe('payment orders through the provider simulator', () => {
   });
 
   it('voids the hold when the provider refuses the payment for good', async () => {
-    await setSimFaults(sim, { ...NO_FAULTS, reject: 1 });
+    await setSimFaults(sim, { reject: 1 });
     const before = (await balances(tenant)).wallet;
     const order = await createOrder(api, tenant, orderBody(tenant, '900'));
     const rejected = await driveUntil(api, tenant, order.id, ['rejected', 'settled']);
-    await setSimFaults(sim, NO_FAULTS);
+    await setSimFaults(sim, {});
     expect(rejected.status).toBe('rejected');
     expect(rejected.lastError).toEqual(expect.any(String));
     expect((await balances(tenant)).wallet).toEqual(before);
@@ -134,12 +132,12 @@ describe('payment orders through the provider simulator', () => {
   });
 
   it('treats a timeout after the provider executed as unknown, asks by the key and settles once', async () => {
-    await setSimFaults(sim, { ...NO_FAULTS, timeout_after_execute: 1 });
+    await setSimFaults(sim, { timeout_after_execute: 1 });
     const order = await createOrder(api, tenant, orderBody(tenant, '1100'));
     // The call timed out after the provider executed: the order stays submitting, its step unknown.
-    const unknown = await driveUntilStep(order.id, 'unknown');
+    const unknown = await driveUntilStep(api, tenant, order.id, 'unknown');
     expect(unknown.status).toBe('submitting');
-    await setSimFaults(sim, NO_FAULTS);
+    await setSimFaults(sim, {});
     const settled = await driveUntil(api, tenant, order.id, ['settled']);
     expect(settled.steps.map((step: any) => `${step.step}:${step.outcome}`)).toEqual(
       expect.arrayContaining(['submit:unknown', 'settle:done']),
@@ -148,23 +146,23 @@ describe('payment orders through the provider simulator', () => {
   });
 
   it('retries a 503 from before execution by the same key: executed once', async () => {
-    await setSimFaults(sim, { ...NO_FAULTS, error_before_execute: 1 });
+    await setSimFaults(sim, { error_before_execute: 1 });
     const order = await createOrder(api, tenant, orderBody(tenant, '1200'));
-    const unknown = await driveUntilStep(order.id, 'unknown');
+    const unknown = await driveUntilStep(api, tenant, order.id, 'unknown');
     expect(unknown.lastError).toEqual(expect.any(String));
     expect((await simExecutions(sim))[`${order.id}:submit`]).toBeUndefined();
-    await setSimFaults(sim, NO_FAULTS);
+    await setSimFaults(sim, {});
     await driveUntil(api, tenant, order.id, ['settled']);
     expect((await simExecutions(sim))[`${order.id}:submit`]).toBe(1);
   });
 
   it('books a return from a signed webhook as a reversing transaction', async () => {
     await sendSimWebhooksTo(sim, api, tenant.connector);
-    await setSimFaults(sim, { ...NO_FAULTS, return: 1 });
+    await setSimFaults(sim, { return: 1 });
     const before = (await balances(tenant)).wallet;
     const order = await createOrder(api, tenant, orderBody(tenant, '1300'));
     const returned = await driveUntil(api, tenant, order.id, ['returned']);
-    await setSimFaults(sim, NO_FAULTS);
+    await setSimFaults(sim, {});
     expect(returned.returnTransactionId).toEqual(expect.any(String));
     expect(returned.steps.at(-1)).toMatchObject({ step: 'return', status: 'returned' });
     expect((await balances(tenant)).wallet).toEqual(before);
@@ -221,7 +219,7 @@ describe('payment orders through the provider simulator', () => {
   });
 
   it('sends each order once when workers race for the due orders', async () => {
-    await setSimFaults(sim, NO_FAULTS);
+    await setSimFaults(sim, {});
     const orders = await Promise.all(
       Array.from({ length: 40 }, (_, index) => createOrder(api, tenant, orderBody(tenant, String(100 + index)))),
     );
@@ -237,16 +235,4 @@ describe('payment orders through the provider simulator', () => {
       expect(executions[`${order.id}:submit`] ?? (await simExecutions(sim))[`${order.id}:submit`]).toBe(1);
     }
   });
-
-  /** Passes over due orders until the order has a step with this outcome. */
-  async function driveUntilStep(id: string, outcome: string): Promise<any> {
-    const advance = api.app.get(AdvancePaymentOrdersUseCase);
-    for (let pass = 0; pass < 400; pass++) {
-      await advance.execute();
-      const order = await getOrder(api, tenant, id);
-      if (order.steps.some((step: any) => step.outcome === outcome)) return order;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`order ${id} never had a step ${outcome}`);
-  }
 });

@@ -8,6 +8,7 @@ import {
   SIM_SECRET,
   createOrder,
   driveUntil,
+  driveUntilStep,
   getOrder,
   orderBody,
   paymentTenant,
@@ -24,7 +25,6 @@ import {
   statementDay,
   uploadStatement,
 } from './support/reconciliation-fixtures';
-import { AdvancePaymentOrdersUseCase } from '@ledger/payments';
 
 // The loop closed: an order stuck past its deadline is a ticket with an owner, gone once the order
 // moves on; the provider's settlement report imports as a statement of the clearing account and each
@@ -38,8 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([api?.close(), sim?.close()]);
 });
-
-const NO_FAULTS = { timeout_after_execute: 0, error_before_execute: 0, reject: 0, return: 0, latency_ms: 0 };
 
 async function report(): Promise<string> {
   const range = `from=${statementDay(-1)}&to=${statementDay(1)}`;
@@ -61,13 +59,9 @@ describe('payment orders and reconciliation', () => {
   });
 
   it('opens a stuck_payment_order ticket, with its steps as evidence and an owner, and resolves it', async () => {
-    await setSimFaults(sim, { ...NO_FAULTS, error_before_execute: 1 });
+    await setSimFaults(sim, { error_before_execute: 1 });
     const order = await createOrder(api, tenant, orderBody(tenant, '4200'));
-    const advance = api.app.get(AdvancePaymentOrdersUseCase);
-    for (let pass = 0; pass < 200 && !(await getOrder(api, tenant, order.id)).lastError; pass++) {
-      await advance.execute();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await driveUntilStep(api, tenant, order.id, 'unknown');
     // Past the one-second deadline of its submit step, still without a definite answer.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect(await getOrder(api, tenant, order.id)).toMatchObject({ status: 'submitting', stuck: true });
@@ -91,7 +85,7 @@ describe('payment orders and reconciliation', () => {
     });
     expect(ticket.evidence.steps.map((step: any) => step.outcome)).toContain('unknown');
 
-    await setSimFaults(sim, NO_FAULTS);
+    await setSimFaults(sim, {});
     await driveUntil(api, tenant, order.id, ['settled']);
     await runReconciliation(api, finance);
     const [after] = await listTickets(api, finance, '&kind=stuck_payment_order&status=resolved');
@@ -99,13 +93,13 @@ describe('payment orders and reconciliation', () => {
   });
 
   it("matches the provider's settlement report to the settled and returned orders by the order id", async () => {
-    await setSimFaults(sim, NO_FAULTS);
+    await setSimFaults(sim, {});
     const settled = await createOrder(api, tenant, orderBody(tenant, '1500'));
     await driveUntil(api, tenant, settled.id, ['settled']);
-    await setSimFaults(sim, { ...NO_FAULTS, return: 1 });
+    await setSimFaults(sim, { return: 1 });
     const returned = await createOrder(api, tenant, orderBody(tenant, '2700'));
     await driveUntil(api, tenant, returned.id, ['returned']);
-    await setSimFaults(sim, NO_FAULTS);
+    await setSimFaults(sim, {});
     // A payment the provider made that no order of the ledger asked for.
     const stray = await fetch(`${sim.url}/v1/payments`, {
       method: 'POST',

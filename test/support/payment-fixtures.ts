@@ -54,6 +54,7 @@ export async function simWebhookStats(sim: RunningProviderSim): Promise<Record<s
   return simRequest(sim, 'GET', '/__sim/webhooks');
 }
 
+/** Replaces the simulator's faults: every one not named is off (`{}` turns them all off). */
 export async function setSimFaults(sim: RunningProviderSim, faults: Record<string, number>): Promise<void> {
   await simRequest(sim, 'PUT', '/__sim/faults', faults);
 }
@@ -163,4 +164,16 @@ export async function driveUntil(
     if (Date.now() > deadline) throw new Error(`order still ${order.status}: ${JSON.stringify(order.steps)}`);
     if (worked === 0) await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Passes over the due orders until the order has a step with this outcome (within a bound of passes). */
+export async function driveUntilStep(api: ApiHarness, tenant: TestTenant, id: string, outcome: string): Promise<any> {
+  const advance = api.app.get(AdvancePaymentOrdersUseCase);
+  for (let pass = 0; pass < 400; pass++) {
+    await advance.execute();
+    const order = await getOrder(api, tenant, id);
+    if (order.steps.some((step: any) => step.outcome === outcome)) return order;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`order ${id} never had a step ${outcome}`);
 }
