@@ -29,8 +29,6 @@ export {
   GetPaymentOrderUseCase,
   ListPaymentOrdersUseCase,
   CountPaymentOrdersUseCase,
-  ORDERS_PAGE_MAX,
-  ORDERS_PAGE_DEFAULT,
 } from './orders/payment-order-reads.use-cases';
 export { CancelPaymentOrderUseCase } from './saga/cancel-payment-order.use-case';
 export type { PaymentOrderView, PaymentOrderStepView } from './orders/payment-order.view';

@@ -8,8 +8,6 @@ import {
   type CreatePaymentOrderRequest,
   GetPaymentOrderUseCase,
   ListPaymentOrdersUseCase,
-  ORDERS_PAGE_DEFAULT,
-  ORDERS_PAGE_MAX,
   PAYMENT_ORDER_STATUSES,
   createPaymentOrderSchema,
 } from '@ledger/payments';
@@ -17,11 +15,11 @@ import { z } from 'zod';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
 import { paymentOrderCounts, paymentOrderList, paymentOrderView } from '../openapi/views/payments.views';
-import { emptyBodySchema } from './query.schemas';
+import { emptyBodySchema, pageQuerySchema } from './query.schemas';
 
 const READERS = ['poster', 'finance', 'auditor'] as const;
 
-const listQuerySchema = z.strictObject({
+const listQuerySchema = pageQuerySchema.extend({
   status: z.enum(PAYMENT_ORDER_STATUSES).optional(),
   connector: z.string().min(1).max(64).optional().meta({ description: "A connector's name or id." }),
   stuck: z
@@ -29,8 +27,6 @@ const listQuerySchema = z.strictObject({
     .transform((value) => value === 'true')
     .optional()
     .meta({ description: "Only orders past their step's deadline." }),
-  cursor: z.string().min(1).max(200).optional().meta({ description: 'The `nextCursor` of the previous page.' }),
-  limit: z.coerce.number().int().min(1).max(ORDERS_PAGE_MAX).default(ORDERS_PAGE_DEFAULT),
 });
 
 const ORDER_EXAMPLE = {

@@ -5256,14 +5256,15 @@ export interface operations {
     listPaymentOrders: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
                 status?: "reserved" | "submitting" | "submitted" | "settled" | "returned" | "rejected" | "cancelled";
                 /** @description A connector's name or id. */
                 connector?: string;
                 /** @description Only orders past their step's deadline. */
                 stuck?: "true" | "false";
-                /** @description The `nextCursor` of the previous page. */
-                cursor?: string;
-                limit?: number;
             };
             header?: never;
             path?: never;

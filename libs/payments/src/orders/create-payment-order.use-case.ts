@@ -7,6 +7,7 @@ import { OutboxRepository } from '@ledger/outbox';
 import { ConnectorRepository } from '../connectors/connector.repository';
 import { legsOf, postingRefs } from '../domain/payment-order';
 import type { CreatePaymentOrderRequest } from './create-payment-order.schema';
+import { orderEvent } from './order-event';
 import { OrderRepository } from './order.repository';
 import { STEPS_SHOWN_MAX } from './payment-order-reads.use-cases';
 import { type PaymentOrderView, paymentOrderView } from './payment-order.view';
@@ -114,23 +115,18 @@ export class CreatePaymentOrderUseCase {
         actor,
       });
       await this.outbox.append(tenantId, [
-        {
-          type: 'payment_order.reserved',
-          aggregateType: 'payment_order',
-          aggregateId: id,
-          aggregateVersion: 1n,
-          data: {
-            paymentOrderId: id,
-            status: 'reserved',
-            previousStatus: null,
-            connector: connector.name,
-            amount: request.amount.toString(),
-            currency: request.currency,
-            externalRef: request.externalRef ?? null,
-            providerPaymentId: null,
-            transactionId: hold.id,
-          },
-        },
+        orderEvent({
+          id,
+          version: 1,
+          status: 'reserved',
+          previousStatus: null,
+          connector: connector.name,
+          amountMinor: request.amount,
+          currency: request.currency,
+          externalRef: request.externalRef ?? null,
+          providerPaymentId: null,
+          transactionId: hold.id,
+        }),
       ]);
     });
     const order = (await this.orders.get(tenantId, id))!;

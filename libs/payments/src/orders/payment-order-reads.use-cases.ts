@@ -2,14 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { decodeIdCursor, pageOf } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { isUuid } from '@ledger/ids';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '@ledger/ledger';
 import type { PaymentOrderStatus } from '../domain/payment-order';
 import { OrderRepository } from './order.repository';
 import { type PaymentOrderView, paymentOrderView } from './payment-order.view';
 
 /** The steps shown with an order: a timeline longer than this is cut at its start (the first steps). */
 export const STEPS_SHOWN_MAX = 500;
-export const ORDERS_PAGE_DEFAULT = 50;
-export const ORDERS_PAGE_MAX = 200;
 
 @Injectable()
 export class GetPaymentOrderUseCase {
@@ -38,7 +37,7 @@ export class ListPaymentOrdersUseCase {
   constructor(private readonly orders: OrderRepository) {}
 
   async execute(command: ListPaymentOrdersCommand): Promise<{ data: PaymentOrderView[]; nextCursor: string | null }> {
-    const limit = Math.min(command.limit ?? ORDERS_PAGE_DEFAULT, ORDERS_PAGE_MAX);
+    const limit = Math.min(command.limit ?? PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX);
     const rows = await this.orders.list({
       tenantId: command.tenantId,
       status: command.status ?? null,

@@ -10,6 +10,7 @@ import {
 import { OutboxRepository, backoffDelayMs } from '@ledger/outbox';
 import type { ProviderPayment } from '../connectors/connector';
 import { type ProviderMove, legsOf, nextMove, postingRefs } from '../domain/payment-order';
+import { orderEvent } from '../orders/order-event';
 import { OrderRepository } from '../orders/order.repository';
 import type { OrderChange, OrderRow } from '../orders/orders.sql';
 
@@ -83,23 +84,18 @@ export class OrderTransitions {
       await this.orders.addStep({ tenantId, orderId: id, ...decided.step, statusAfter: next.status, actor });
       if (next.status !== order.status) {
         await this.outbox.append(tenantId, [
-          {
-            type: `payment_order.${next.status}` as const,
-            aggregateType: 'payment_order',
-            aggregateId: id,
-            aggregateVersion: BigInt(order.version + 1),
-            data: {
-              paymentOrderId: id,
-              status: next.status,
-              previousStatus: order.status,
-              connector: order.connector_name,
-              amount: order.amount_minor.toString(),
-              currency: order.currency,
-              externalRef: order.external_ref,
-              providerPaymentId: next.providerPaymentId,
-              transactionId: next.returnTransactionId ?? next.settleTransactionId ?? order.hold_id,
-            },
-          },
+          orderEvent({
+            id,
+            version: order.version + 1,
+            status: next.status,
+            previousStatus: order.status,
+            connector: order.connector_name,
+            amountMinor: order.amount_minor,
+            currency: order.currency,
+            externalRef: order.external_ref,
+            providerPaymentId: next.providerPaymentId,
+            transactionId: next.returnTransactionId ?? next.settleTransactionId ?? order.hold_id,
+          }),
         ]);
       }
       return (await this.orders.get(tenantId, id))!;
