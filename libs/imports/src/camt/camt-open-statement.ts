@@ -2,6 +2,7 @@ import { isoDateOfDateTime } from '../dates';
 import { StatementLineBuilder } from '../line-builder';
 import type { StatementItem } from '../statement-items';
 import type { CamtDocument } from './camt-documents';
+import type { EntryRaw } from './camt-entry-raw';
 import { entryItems } from './camt053-entry';
 import { statementAccount, statementParts } from './camt053-statement';
 import type { TransactionDetail } from './camt053-transaction';
@@ -58,6 +59,7 @@ export class OpenStatement {
   *entryLines(
     entry: XmlNode,
     details: readonly TransactionDetail[],
+    raw: EntryRaw,
     builder: StatementLineBuilder,
   ): Generator<StatementItem> {
     // Only an interim report may stand in for an entry's missing booking date with its own (see entryBasics).
@@ -67,7 +69,7 @@ export class OpenStatement {
       : created === undefined
         ? null
         : isoDateOfDateTime(created.trim());
-    for (const item of entryItems(entry, details, builder, reportDate)) {
+    for (const item of entryItems(entry, details, raw, builder, reportDate)) {
       if (item.kind === 'line') this.firstLineCurrency ??= item.currency;
       yield item;
     }

@@ -2,11 +2,11 @@ import { currencyCode, toMinor } from '../amounts';
 import { isoDate, isoDateOfDateTime } from '../dates';
 import { referenceExternalId } from '../line-identity';
 import type { LineDraft, StatementLineBuilder } from '../line-builder';
-import { RAW_CHARS_MAX } from '../limits';
 import { type LineReferences, type StatementError, statementError, type StatementItem } from '../statement-items';
 import { shown } from '../text-input';
 import { bankTransactionCode, type TransactionDetail } from './camt053-transaction';
-import { childNode, serializeNode, textAt, type XmlNode } from './xml-node';
+import type { EntryRaw } from './camt-entry-raw';
+import { childNode, textAt, type XmlNode } from './xml-node';
 
 /*
  * One Ntry becomes statement lines as follows (the batch rule):
@@ -192,16 +192,14 @@ function draftOf(
   };
 }
 
-function rawOf(head: string, details: readonly TransactionDetail[]): string {
-  let raw = head;
-  for (let index = 0; index < details.length; index += 1) raw += details[index].raw;
-  return raw;
-}
-
-/** The entry's lines, built one at a time as they are taken: a batch of 10,000 is never 10,000 lines at once. */
+/**
+ * The entry's lines, built one at a time as they are taken: a batch of 10,000 is never 10,000 lines at once.
+ * A line's raw is the entry as received; a line of a split batch has the entry but its TxDtls, then its own.
+ */
 export function* entryItems(
   entry: XmlNode,
   details: readonly TransactionDetail[],
+  raw: EntryRaw,
   builder: StatementLineBuilder,
   reportDate: string | null | undefined,
 ): Generator<StatementItem, void, undefined> {
@@ -216,7 +214,6 @@ export function* entryItems(
   const entryReference = textAt(entry, 'NtryRef');
   const entryInfo = textAt(entry, 'AddtlNtryInf');
   const entryType = bankTransactionCode(entry);
-  const head = serializeNode(entry, RAW_CHARS_MAX);
   const entryId =
     entryServicerRef !== undefined
       ? referenceExternalId('acctsvcrref', entryServicerRef)
@@ -243,7 +240,7 @@ export function* entryItems(
           description: detail
             ? detail.remittance || detail.additionalInfo || entryInfo || ''
             : (entryInfo ?? (details.length > 1 ? `batch of ${details.length} transactions` : '')),
-          raw: rawOf(head, details),
+          raw: raw.whole,
         },
       ),
       entryId ?? (ownRef === undefined ? undefined : referenceExternalId('acctsvcrref', ownRef)),
@@ -272,7 +269,7 @@ export function* entryItems(
           typeCode: detail.typeCode ?? entryType,
           counterparty: counterpartyFor(amountMinor, detail),
           description: detail.remittance || detail.additionalInfo || entryInfo || '',
-          raw: head + detail.raw,
+          raw: raw.head + detail.raw,
         },
       ),
       hasOwnRef ? referenceExternalId('acctsvcrref', ownRef) : entryId && `${entryId}/${index + 1}`,

@@ -1,6 +1,7 @@
 import type { SaxesTagPlain } from 'saxes';
 import { type StatementItem, statementError } from '../statement-items';
 import { CAMT052, CAMT053, CAMT054, type CamtDocument, rootProblem } from './camt-documents';
+import { type EntryRaw, EntryRawRecorder } from './camt-entry-raw';
 import { OpenStatement, type PendingItems } from './camt-open-statement';
 import { ownTransactionDetail, type TransactionDetail, toTransactionDetail } from './camt053-transaction';
 import { XmlCapture } from './xml-capture';
@@ -33,6 +34,10 @@ class CamtReader {
   private statement: OpenStatement | null = null;
   private entry: XmlCapture | null = null;
   private details: TransactionDetail[] = [];
+  private readonly raw = new EntryRawRecorder();
+  /** Raw texts of the entry and of the TxDtls whose closes are pending (see pendingClose). */
+  private entryRaw: EntryRaw = { whole: '', head: '' };
+  private detailRaw = '';
   // saxes reports a mismatched close tag AFTER calling the close handler for the element it pops, so a
   // close is acted on only once the next event shows that no error followed it.
   private pendingClose: SaxesTagPlain | null = null;
@@ -53,15 +58,22 @@ class CamtReader {
         this.ownCode = false;
       };
     const opened = handler((tag: SaxesTagPlain) => this.open(tag));
-    const closed = handler((tag: SaxesTagPlain) => (this.pendingClose = tag));
+    const closed = handler((tag: SaxesTagPlain) => {
+      this.pendingClose = tag;
+      this.recordClose();
+    });
     this.sax = camtSax({
       doctype: () => {
         this.checkDeclaration();
         this.fail(`a DOCTYPE is not accepted in a camt.${document.message} document`);
       },
-      opentagstart: handler<void>(() => (this.tagLine = this.sax.line)),
+      opentagstart: handler<void>(() => {
+        this.tagLine = this.sax.line;
+        this.raw.tagStarted(this.sax.position);
+      }),
       opentag: (tag: SaxesTagPlain) => {
         if (this.namespaced(tag)) opened(tag);
+        this.raw.tagRead();
       },
       text: handler((text: string) => this.text(text)),
       cdata: handler((text: string) => this.text(text)),
@@ -75,6 +87,7 @@ class CamtReader {
   write(chunk: string): void {
     if (this.stopped) return;
     this.charsWithoutEvent += chunk.length;
+    this.raw.append(chunk);
     this.feed(chunk);
     if (!this.stopped && this.charsWithoutEvent > XML_CHARS_WITHOUT_EVENT_MAX) {
       this.fail(`an XML text, attribute or comment is longer than ${XML_CHARS_WITHOUT_EVENT_MAX} characters`);
@@ -182,7 +195,10 @@ class CamtReader {
     if (depth === 2 && local === this.document.report) return this.startStatement(line);
     const statement = this.statement;
     if (statement === null) return;
-    if (this.entry !== null) return this.entry.open(local, line, attributes);
+    if (this.entry !== null) {
+      if (local === 'TxDtls') this.raw.startDetail();
+      return this.entry.open(local, line, attributes);
+    }
     if (depth === 3 && local === 'Ntry') return this.startEntry(statement, line, attributes);
     statement.headCapture.open(local, line, attributes);
   }
@@ -214,8 +230,18 @@ class CamtReader {
     this.statementCount += 1;
   }
 
+  /** At an end tag (its close pending): the raw text of the entry or TxDtls it ends. */
+  private recordClose(): void {
+    const entry = this.entry;
+    if (entry === null) return;
+    const at = this.sax.position;
+    if (entry.depth === 1) this.entryRaw = this.raw.endEntry(at);
+    else if (entry.openName === 'TxDtls') this.detailRaw = this.raw.endDetail(at);
+  }
+
   private startEntry(statement: OpenStatement, line: number, attributes: Record<string, string>): void {
     statement.lineBuilder(this.out);
+    this.raw.startEntry();
     this.entry = new XmlCapture(
       { name: 'Ntry', line, attributes },
       { nodesMax: ENTRY_NODES_MAX, charsMax: ENTRY_RETAINED_CHARS_MAX },
@@ -233,7 +259,8 @@ class CamtReader {
       return;
     }
     if (entry.refused) return;
-    const condensed = ownTransactionDetail(toTransactionDetail(details));
+    const condensed = ownTransactionDetail(toTransactionDetail(details, this.detailRaw));
+    this.detailRaw = '';
     if (entry.retain(details.line, condensed.chars)) this.details.push(condensed.value);
   }
 
@@ -245,8 +272,9 @@ class CamtReader {
     }
     const builder = statement.lineBuilder(this.out);
     const details = this.details;
+    const raw = this.entryRaw;
     this.details = [];
-    this.out.push(() => statement.entryLines(entry.root, details, builder));
+    this.out.push(() => statement.entryLines(entry.root, details, raw, builder));
   }
 
   private finishStatement(statement: OpenStatement): void {

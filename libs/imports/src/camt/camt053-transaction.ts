@@ -1,7 +1,6 @@
-import { RAW_CHARS_MAX } from '../limits';
 import { ownText } from '../own-text';
 import type { Counterparty, LineReferences } from '../statement-items';
-import { childNodes, nodeAt, serializeNode, textAt, type XmlNode } from './xml-node';
+import { childNodes, nodeAt, textAt, type XmlNode } from './xml-node';
 
 /** What the line mapping needs of one TxDtls, kept instead of its element tree so big batches stay small. */
 export interface TransactionDetail {
@@ -56,7 +55,8 @@ function provided(reference: string | undefined): string | undefined {
   return reference === 'NOTPROVIDED' ? undefined : reference;
 }
 
-export function toTransactionDetail(details: XmlNode): TransactionDetail {
+/** raw: the TxDtls as received (see EntryRawRecorder). */
+export function toTransactionDetail(details: XmlNode, raw: string): TransactionDetail {
   const creditDebit = nodeAt(details, 'CdtDbtInd');
   const remittance = childNodes(nodeAt(details, 'RmtInf'), 'Ustrd')
     .map((node) => node.text.trim())
@@ -79,7 +79,7 @@ export function toTransactionDetail(details: XmlNode): TransactionDetail {
     remittance,
     additionalInfo: textAt(details, 'AddtlTxInf'),
     typeCode: bankTransactionCode(details),
-    raw: serializeNode(details, RAW_CHARS_MAX),
+    raw,
   };
 }
 
