@@ -4,6 +4,7 @@ export { defaultCharset, isStatementCharset, STATEMENT_CHARSETS, type StatementC
 export { CSV_DATE_FORMATS, type CsvDateFormat } from './dates';
 export { IDENTICAL_LINE_KEYS_PER_STATEMENT_MAX } from './line-identity';
 export { DESCRIPTION_CHARS_MAX, FIELD_CHARS_MAX, PARSE_ERRORS_MAX, RAW_CHARS_MAX } from './limits';
+export { XML_START_TAG_CHARS_MAX } from './camt/xml-element-limits';
 export {
   COLLECTED_STATEMENTS_MAX,
   type CollectedStatements,

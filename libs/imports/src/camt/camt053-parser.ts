@@ -1,14 +1,19 @@
-import type { SaxesTagPlain } from 'saxes';
 import { type StatementItem, statementError } from '../statement-items';
 import { CAMT052, CAMT053, CAMT054, type CamtDocument, rootProblem } from './camt-documents';
 import { type EntryRaw, EntryRawRecorder } from './camt-entry-raw';
 import { OpenStatement, type PendingItems } from './camt-open-statement';
 import { ownTransactionDetail, type TransactionDetail, toTransactionDetail } from './camt053-transaction';
 import { XmlCapture } from './xml-capture';
-import { elementProblem, isEmpty, XML_CHARS_WITHOUT_EVENT_MAX, XML_DEPTH_MAX } from './xml-element-limits';
+import {
+  elementProblem,
+  isEmpty,
+  XML_CHARS_WITHOUT_EVENT_MAX,
+  XML_DEPTH_MAX,
+  XML_START_TAG_CHARS_MAX,
+} from './xml-element-limits';
 import { localAttributes, XmlNamespaces, XmlProblem } from './xml-namespaces';
 import { NO_ATTRIBUTES, type XmlNode } from './xml-node';
-import { type CamtSax, camtSax, declarationProblem } from './xml-sax';
+import { declarationProblem, XmlLimitError, XmlSyntaxError, type XmlStartTag, XmlTokenizer } from './xml-tokenizer';
 
 /** Element nodes kept for one entry (its TxDtls are condensed as they close). */
 export const ENTRY_NODES_MAX = 5000;
@@ -20,10 +25,10 @@ export const ENTRY_RETAINED_CHARS_MAX = 16 * 1024 * 1024;
 /** TxDtls of one entry are kept until the entry closes, to decide whether a batch can be split. */
 export const ENTRY_TRANSACTIONS_MAX = 10_000;
 
-/** Push-based camt reader: SAX events in, items out; the async generator below feeds and drains it. */
+/** Push-based camt reader: XML tokens in, items out; the async generator below feeds and drains it. */
 class CamtReader {
   stopped = false;
-  private readonly sax: CamtSax;
+  private readonly xml: XmlTokenizer;
   /** Items, and what makes an entry's lines or a statement's item once the items before them are taken. */
   private readonly out: PendingItems = [];
   private readonly path: string[] = [];
@@ -35,59 +40,43 @@ class CamtReader {
   private entry: XmlCapture | null = null;
   private details: TransactionDetail[] = [];
   private readonly raw = new EntryRawRecorder();
-  /** Raw texts of the entry and of the TxDtls whose closes are pending (see pendingClose). */
-  private entryRaw: EntryRaw = { whole: '', head: '' };
+  /** The raw text of the TxDtls that has just closed. */
   private detailRaw = '';
-  // saxes reports a mismatched close tag AFTER calling the close handler for the element it pops, so a
-  // close is acted on only once the next event shows that no error followed it.
-  private pendingClose: SaxesTagPlain | null = null;
   private declarationChecked = false;
-  /** True while one of our handlers runs: what is thrown then is not saxes' word on the XML. */
-  private ownCode = false;
   private readonly namespaces = new XmlNamespaces();
   /** The local name and namespace URI of the start tag being handled (see namespaced()). */
   private openLocal = '';
   private openUri = '';
 
   constructor(private readonly document: CamtDocument) {
-    // Made once, not per event (about fifty per entry): the handler acts only when begin() says reading goes on.
-    const handler =
-      <T>(act: (value: T) => void) =>
-      (value: T): void => {
-        if (this.begin()) act(value);
-        this.ownCode = false;
-      };
-    const opened = handler((tag: SaxesTagPlain) => this.open(tag));
-    const closed = handler((tag: SaxesTagPlain) => {
-      this.pendingClose = tag;
-      this.recordClose();
-    });
-    this.sax = camtSax({
-      doctype: () => {
-        this.checkDeclaration();
-        this.fail(`a DOCTYPE is not accepted in a camt.${document.message} document`);
+    this.xml = new XmlTokenizer(
+      {
+        doctype: () => {
+          this.checkDeclaration();
+          this.fail(`a DOCTYPE is not accepted in a camt.${document.message} document`);
+        },
+        openTag: (name, attributes, line, start) => {
+          if (!this.begin()) return;
+          const tag = { name, attributes };
+          this.tagLine = line;
+          if (this.namespaced(tag)) this.open(tag, start);
+        },
+        text: (text) => {
+          if (this.begin()) this.text(text);
+        },
+        closeTag: (_name, end) => {
+          this.namespaces.close();
+          if (this.begin()) this.close(end);
+        },
       },
-      opentagstart: handler<void>(() => {
-        this.tagLine = this.sax.line;
-        this.raw.tagStarted(this.sax.position);
-      }),
-      opentag: (tag: SaxesTagPlain) => {
-        if (this.namespaced(tag)) opened(tag);
-        this.raw.tagRead();
-      },
-      text: handler((text: string) => this.text(text)),
-      cdata: handler((text: string) => this.text(text)),
-      closetag: (tag: SaxesTagPlain) => {
-        this.namespaces.close();
-        closed(tag);
-      },
-    });
+      XML_START_TAG_CHARS_MAX,
+    );
   }
 
   write(chunk: string): void {
     if (this.stopped) return;
     this.charsWithoutEvent += chunk.length;
-    this.raw.append(chunk);
+    this.raw.append(chunk, this.xml.told);
     this.feed(chunk);
     if (!this.stopped && this.charsWithoutEvent > XML_CHARS_WITHOUT_EVENT_MAX) {
       this.fail(`an XML text, attribute or comment is longer than ${XML_CHARS_WITHOUT_EVENT_MAX} characters`);
@@ -97,27 +86,26 @@ class CamtReader {
   end(): void {
     if (!this.stopped) this.feed(null);
     this.begin();
-    this.ownCode = false;
   }
 
-  /** Hands text to saxes (null: the end); with no error handler saxes throws what is wrong with the XML. */
+  /** Hands text to the tokenizer (null: the end); what it throws is what is wrong with the XML. */
   private feed(chunk: string | null): void {
     try {
-      if (chunk === null) this.sax.close();
-      else this.sax.write(chunk);
+      if (chunk === null) this.xml.close();
+      else this.xml.write(chunk);
     } catch (error) {
-      // Thrown while one of our handlers ran: a bug of ours, not the XML's, so it goes on up as it is.
-      if (this.ownCode || !(error instanceof Error)) throw error;
+      // Anything else thrown is a bug of ours, not the XML's, so it goes on up as it is.
+      if (!(error instanceof XmlSyntaxError)) throw error;
       this.checkDeclaration();
-      this.fail(`malformed XML: ${error.message.replace(/^\d+:\d+: /, '')}`);
+      this.fail(error instanceof XmlLimitError ? error.message : `malformed XML: ${error.message}`, error.line);
     }
   }
 
-  /** The declared encoding, once saxes has read the XML declaration (it always starts on line 1). */
+  /** The declared encoding, once the XML declaration is read (it can only be the first thing). */
   private checkDeclaration(): void {
     if (this.declarationChecked) return;
     this.declarationChecked = true;
-    const problem = declarationProblem(this.sax);
+    const problem = declarationProblem(this.xml.declaration);
     if (problem !== null) this.fail(problem, 1);
   }
 
@@ -129,49 +117,38 @@ class CamtReader {
     }
   }
 
-  private fail(reason: string, line = this.sax.line): void {
+  private fail(reason: string, line = this.xml.line): void {
     if (this.stopped) return;
     this.out.push(statementError(line, reason));
     this.stopped = true;
-    this.pendingClose = null;
   }
 
   /**
    * The start tag's local name and URI into openLocal and openUri; false when its namespaces are wrong. Before
    * anything else of the event, as saxes' namespace mode refused such a tag before telling of it.
    */
-  private namespaced(tag: SaxesTagPlain): boolean {
-    if (this.stopped) return false;
-    this.ownCode = true;
+  private namespaced(tag: XmlStartTag): boolean {
     try {
-      const { local, uri } = this.namespaces.open(tag, this.sax.xmlDecl.version === '1.1');
+      const { local, uri } = this.namespaces.open(tag, this.xml.declaration.version === '1.1');
       this.openLocal = local;
       this.openUri = uri;
       return true;
     } catch (error) {
       if (!(error instanceof XmlProblem)) throw error;
-      this.checkDeclaration();
       this.fail(`malformed XML: ${error.message}`);
       return false;
-    } finally {
-      this.ownCode = false;
     }
   }
 
-  /** What every event does first: acts on the close before it; false once the reading has stopped. */
+  /** What every event does first; false once the reading has stopped. */
   private begin(): boolean {
-    this.ownCode = true;
     if (this.stopped) return false;
     this.checkDeclaration();
-    if (this.stopped) return false;
     this.charsWithoutEvent = 0;
-    const close = this.pendingClose;
-    this.pendingClose = null;
-    if (close !== null) this.close();
     return !this.stopped;
   }
 
-  private open(tag: SaxesTagPlain): void {
+  private open(tag: XmlStartTag, start: number): void {
     const depth = this.path.length;
     const local = this.openLocal;
     const line = this.tagLine;
@@ -196,10 +173,10 @@ class CamtReader {
     const statement = this.statement;
     if (statement === null) return;
     if (this.entry !== null) {
-      if (local === 'TxDtls') this.raw.startDetail();
+      if (local === 'TxDtls') this.raw.startDetail(start);
       return this.entry.open(local, line, attributes);
     }
-    if (depth === 3 && local === 'Ntry') return this.startEntry(statement, line, attributes);
+    if (depth === 3 && local === 'Ntry') return this.startEntry(statement, line, attributes, start);
     statement.headCapture.open(local, line, attributes);
   }
 
@@ -207,14 +184,16 @@ class CamtReader {
     if (this.path.length > 3) (this.entry ?? this.statement?.headCapture)?.text(text);
   }
 
-  private close(): void {
+  private close(end: number): void {
     const local = this.path.pop();
     const depth = this.path.length;
     const statement = this.statement;
     if (this.entry !== null) {
+      if (this.entry.openName === 'TxDtls') this.detailRaw = this.raw.endDetail(end);
+      const entryRaw = this.entry.depth === 1 ? this.raw.endEntry(end) : null;
       const closed = this.entry.close();
       if (closed?.name === 'TxDtls' && this.entry.depth > 0) this.condenseTransaction(closed);
-      if (this.entry.depth === 0 && statement !== null) this.finishEntry(statement, this.entry);
+      if (entryRaw !== null && statement !== null) this.finishEntry(statement, this.entry, entryRaw);
       return;
     }
     if (depth >= 3) statement?.headCapture.close();
@@ -230,18 +209,9 @@ class CamtReader {
     this.statementCount += 1;
   }
 
-  /** At an end tag (its close pending): the raw text of the entry or TxDtls it ends. */
-  private recordClose(): void {
-    const entry = this.entry;
-    if (entry === null) return;
-    const at = this.sax.position;
-    if (entry.depth === 1) this.entryRaw = this.raw.endEntry(at);
-    else if (entry.openName === 'TxDtls') this.detailRaw = this.raw.endDetail(at);
-  }
-
-  private startEntry(statement: OpenStatement, line: number, attributes: Record<string, string>): void {
+  private startEntry(statement: OpenStatement, line: number, attributes: Record<string, string>, start: number): void {
     statement.lineBuilder(this.out);
-    this.raw.startEntry();
+    this.raw.startEntry(start);
     this.entry = new XmlCapture(
       { name: 'Ntry', line, attributes },
       { nodesMax: ENTRY_NODES_MAX, charsMax: ENTRY_RETAINED_CHARS_MAX },
@@ -264,7 +234,7 @@ class CamtReader {
     if (entry.retain(details.line, condensed.chars)) this.details.push(condensed.value);
   }
 
-  private finishEntry(statement: OpenStatement, entry: XmlCapture): void {
+  private finishEntry(statement: OpenStatement, entry: XmlCapture, raw: EntryRaw): void {
     this.entry = null;
     if (entry.problems.length > 0) {
       this.out.push(...entry.problems);
@@ -272,7 +242,6 @@ class CamtReader {
     }
     const builder = statement.lineBuilder(this.out);
     const details = this.details;
-    const raw = this.entryRaw;
     this.details = [];
     this.out.push(() => statement.entryLines(entry.root, details, raw, builder));
   }

@@ -95,12 +95,13 @@ export class XmlCapture {
       this.refuse(node.line, `<${node.name}> has more than ${XML_TEXT_CHARS_MAX} characters of text`);
       return;
     }
-    if (this.retain(node.line, text.length)) node.text += ownText(text);
+    // Copied once, when the element closes: until then only an open element's text holds on to its chunk.
+    if (this.retain(node.line, text.length)) node.text += text;
   }
 
   close(): XmlNode | undefined {
     const node = this.stack.pop();
-    // One flat string instead of the chain of pieces that += built.
+    // An own copy, and one flat string instead of the chain of pieces that += built.
     if (node !== undefined && node.text !== '') node.text = ownText(node.text);
     return node;
   }

@@ -1,4 +1,4 @@
-import type { SaxesTagPlain } from 'saxes';
+import type { XmlStartTag } from './xml-tokenizer';
 
 // Bounds on a camt document's XML: its nesting, its tokens, and one element's start tag, checked on every element.
 
@@ -13,6 +13,11 @@ export const XML_ATTRIBUTES_PER_ELEMENT_MAX = 8;
 export const XML_ATTRIBUTE_CHARS_PER_ELEMENT_MAX = 1024;
 /** Element and attribute names, prefix included; camt's longest is about 20. */
 export const XML_NAME_CHARS_MAX = 100;
+/**
+ * One start tag, read whole before it is told of: within the bounds above one is about 2,000 characters, and
+ * white space between its attributes may make up the rest.
+ */
+export const XML_START_TAG_CHARS_MAX = 16 * 1024;
 
 export function isEmpty(object: object): boolean {
   for (const _key in object) return false;
@@ -24,7 +29,7 @@ export function isEmpty(object: object): boolean {
  * until it closes, and a start tag may be as long as XML_CHARS_WITHOUT_EVENT_MAX: an element past these
  * bounds ends the reading, it is not kept as a node.
  */
-export function elementProblem(tag: SaxesTagPlain): string | null {
+export function elementProblem(tag: XmlStartTag): string | null {
   if (tag.name.length > XML_NAME_CHARS_MAX) return `an element name is longer than ${XML_NAME_CHARS_MAX} characters`;
   if (isEmpty(tag.attributes)) return null;
   let count = 0;

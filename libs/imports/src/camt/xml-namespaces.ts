@@ -1,4 +1,4 @@
-import type { SaxesTagPlain } from 'saxes';
+import type { XmlStartTag } from './xml-tokenizer';
 import { isEmpty } from './xml-element-limits';
 
 // Namespaces, resolved by the camt reader instead of by saxes. saxes' namespace mode builds an object per
@@ -64,7 +64,7 @@ export class XmlNamespaces {
    * The element's local name, and its namespace URI for the root (the only one a camt reader asks about; ''
    * for the others); throws XmlProblem with saxes' words for what its namespace mode refuses.
    */
-  open(tag: SaxesTagPlain, xml11: boolean): { local: string; uri: string } {
+  open(tag: XmlStartTag, xml11: boolean): { local: string; uri: string } {
     const withUri = this.depth === 0;
     const attributes = tag.attributes;
     // Most camt elements: no prefix, no attribute, not the root. Nothing to resolve, nothing made.
