@@ -125,7 +125,7 @@ class CamtReader {
 
   /**
    * The start tag's local name and URI into openLocal and openUri; false when its namespaces are wrong. Before
-   * anything else of the event, as saxes' namespace mode refused such a tag before telling of it.
+   * anything else of the event (saxes' namespace mode, the reference for these checks, refused such a tag first).
    */
   private namespaced(tag: XmlStartTag): boolean {
     try {
@@ -256,9 +256,10 @@ class CamtReader {
 }
 
 /**
- * saxes is handed at most this many characters at once, and the entries they completed are taken before the
- * next: fewer entries wait to be taken, so fewer outlive a young-generation collection (about 9% less CPU per
- * entry than handing it whole 64 Ki-character chunks). saxes carries a CR or half a surrogate pair over a cut.
+ * The tokenizer is handed at most this many characters at once, and the entries they completed are taken
+ * before the next: fewer entries wait to be taken, so fewer outlive a young-generation collection (about 9%
+ * less CPU per entry than handing it whole 64 Ki-character chunks). A token cut in two, a CRLF or a surrogate
+ * pair included, is held back by the tokenizer until it is whole.
  */
 export const XML_WRITE_CHARS_MAX = 8 * 1024;
 

@@ -4,7 +4,7 @@ import type { XmlStartTag } from './xml-tokenizer';
 
 /** camt nesting is about 15 deep; anything far deeper is not a bank statement. */
 export const XML_DEPTH_MAX = 40;
-/** One token (text, attribute, comment) of this size is refused, which bounds saxes' own buffers. */
+/** One token (text, attribute, comment) of this size is refused, which bounds what the tokenizer holds back. */
 export const XML_CHARS_WITHOUT_EVENT_MAX = 1024 * 1024;
 
 /** camt puts at most a currency (Ccy) on an element, namespace declarations on the root. */
@@ -25,9 +25,8 @@ export function isEmpty(object: object): boolean {
 }
 
 /**
- * Why an element is refused for its name or attributes. saxes holds every open element with its attributes
- * until it closes, and a start tag may be as long as XML_CHARS_WITHOUT_EVENT_MAX: an element past these
- * bounds ends the reading, it is not kept as a node.
+ * Why an element is refused for its name or attributes: the reader keeps every open element's name and the
+ * entry's attributes until they close, so an element past these bounds ends the reading, it is not kept.
  */
 export function elementProblem(tag: XmlStartTag): string | null {
   if (tag.name.length > XML_NAME_CHARS_MAX) return `an element name is longer than ${XML_NAME_CHARS_MAX} characters`;
