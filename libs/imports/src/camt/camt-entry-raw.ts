@@ -1,9 +1,9 @@
 import { RAW_CHARS_MAX } from '../limits';
-import { ownText } from '../own-text';
 
 /**
- * Characters kept of one raw text: one more than a line keeps, so that boundedRaw still marks the cut. Each
- * piece added is an own copy (see ownText), so a kept text never holds on to the chunks it was cut from.
+ * Characters kept of one raw text: one more than a line keeps, so that boundedRaw still marks the cut. Its
+ * pieces are views of the text received: a raw text is kept only until the entry's lines are made, and what
+ * outlives that is copied (a line's raw by the line builder, a TxDtls' by ownTransactionDetail).
  */
 const RAW_TEXT_CHARS_MAX = RAW_CHARS_MAX + 1;
 
@@ -13,7 +13,7 @@ class RawText {
   add(piece: string): void {
     const room = RAW_TEXT_CHARS_MAX - this.text.length;
     if (room <= 0 || piece === '') return;
-    this.text += ownText(piece.length > room ? piece.slice(0, room) : piece);
+    this.text += piece.length > room ? piece.slice(0, room) : piece;
   }
 }
 
