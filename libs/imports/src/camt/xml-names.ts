@@ -2,6 +2,11 @@ import { endsName, holdsAt, NAME } from './xml-grammar';
 
 /** Distinct names remembered as valid; past this, names are checked each time they are read. */
 const KNOWN_NAMES_MAX = 4096;
+/**
+ * Names remembered per first character (camt's samples have at most 18 element names on one letter): a
+ * crafted file of many names on one letter cannot make each tag compare with thousands.
+ */
+const KNOWN_NAMES_PER_FIRST_CHAR_MAX = 32;
 
 /** Where the name starting at `from` ends: at a space, `/`, `>`, `=`, `?` or the end of the text. */
 export function nameEnd(text: string, from: number): number {
@@ -45,10 +50,10 @@ export class XmlNames {
     if (known !== undefined && known.length === to - from) return known;
     const name = text.slice(from, to);
     if (!NAME.test(name)) this.fail(name === '' ? 'a name is missing.' : `disallowed name: ${JSON.stringify(name)}.`);
-    if (this.count >= KNOWN_NAMES_MAX) return name;
-    const kept = ` ${name}`.slice(1);
-    const first = kept.charCodeAt(0);
+    const first = name.charCodeAt(0);
     const candidates = this.candidates(first);
+    if (this.count >= KNOWN_NAMES_MAX || (candidates?.length ?? 0) >= KNOWN_NAMES_PER_FIRST_CHAR_MAX) return name;
+    const kept = ` ${name}`.slice(1);
     if (candidates !== undefined) candidates.push(kept);
     else if (first < 128) this.byFirstAscii[first] = [kept];
     else this.byFirstOther.set(first, [kept]);
