@@ -13,7 +13,7 @@ import {
 } from './xml-element-limits';
 import { localAttributes, XmlNamespaces, XmlProblem } from './xml-namespaces';
 import { NO_ATTRIBUTES, type XmlNode } from './xml-node';
-import { declarationProblem, XmlLimitError, XmlSyntaxError, type XmlStartTag, XmlTokenizer } from './xml-tokenizer';
+import { type XmlDeclaration, XmlLimitError, XmlSyntaxError, type XmlStartTag, XmlTokenizer } from './xml-tokenizer';
 
 /** Element nodes kept for one entry (its TxDtls are condensed as they close). */
 export const ENTRY_NODES_MAX = 5000;
@@ -24,6 +24,13 @@ export const ENTRY_NODES_MAX = 5000;
 export const ENTRY_RETAINED_CHARS_MAX = 16 * 1024 * 1024;
 /** TxDtls of one entry are kept until the entry closes, to decide whether a batch can be split. */
 export const ENTRY_TRANSACTIONS_MAX = 10_000;
+
+/** Why the XML declaration read is refused: camt is UTF-8 only. */
+function declarationProblem(declaration: XmlDeclaration): string | null {
+  const encoding = declaration.encoding;
+  if (encoding === undefined || /^utf-?8$/i.test(encoding)) return null;
+  return `XML encoding ${encoding} is not accepted; only UTF-8`;
+}
 
 /** Push-based camt reader: XML tokens in, items out; the async generator below feeds and drains it. */
 class CamtReader {
@@ -40,8 +47,6 @@ class CamtReader {
   private entry: XmlCapture | null = null;
   private details: TransactionDetail[] = [];
   private readonly raw = new EntryRawRecorder();
-  /** The raw text of the TxDtls that has just closed. */
-  private detailRaw = '';
   private declarationChecked = false;
   private readonly namespaces = new XmlNamespaces();
   /** The local name and namespace URI of the start tag being handled (see namespaced()). */
@@ -55,9 +60,8 @@ class CamtReader {
           this.checkDeclaration();
           this.fail(`a DOCTYPE is not accepted in a camt.${document.message} document`);
         },
-        openTag: (name, attributes, line, start) => {
+        openTag: (tag, line, start) => {
           if (!this.begin()) return;
-          const tag = { name, attributes };
           this.tagLine = line;
           if (this.namespaced(tag)) this.open(tag, start);
         },
@@ -189,11 +193,9 @@ class CamtReader {
     const depth = this.path.length;
     const statement = this.statement;
     if (this.entry !== null) {
-      if (this.entry.openName === 'TxDtls') this.detailRaw = this.raw.endDetail(end);
-      const entryRaw = this.entry.depth === 1 ? this.raw.endEntry(end) : null;
       const closed = this.entry.close();
-      if (closed?.name === 'TxDtls' && this.entry.depth > 0) this.condenseTransaction(closed);
-      if (entryRaw !== null && statement !== null) this.finishEntry(statement, this.entry, entryRaw);
+      if (closed?.name === 'TxDtls' && this.entry.depth > 0) this.condenseTransaction(closed, this.raw.endDetail(end));
+      if (this.entry.depth === 0 && statement !== null) this.finishEntry(statement, this.entry, this.raw.endEntry(end));
       return;
     }
     if (depth >= 3) statement?.headCapture.close();
@@ -220,7 +222,7 @@ class CamtReader {
     this.details = [];
   }
 
-  private condenseTransaction(details: XmlNode): void {
+  private condenseTransaction(details: XmlNode, raw: string): void {
     const entry = this.entry;
     if (entry === null) return;
     entry.detach(details);
@@ -229,8 +231,7 @@ class CamtReader {
       return;
     }
     if (entry.refused) return;
-    const condensed = ownTransactionDetail(toTransactionDetail(details, this.detailRaw));
-    this.detailRaw = '';
+    const condensed = ownTransactionDetail(toTransactionDetail(details, raw));
     if (entry.retain(details.line, condensed.chars)) this.details.push(condensed.value);
   }
 

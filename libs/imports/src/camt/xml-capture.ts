@@ -65,11 +65,6 @@ export class XmlCapture {
     return this.stack.length;
   }
 
-  /** The local name of the innermost open element ('' for one not kept). */
-  get openName(): string {
-    return this.stack.length === 0 ? '' : this.stack[this.stack.length - 1].name;
-  }
-
   get refused(): boolean {
     return this.problems.length > 0;
   }

@@ -28,13 +28,6 @@ export interface XmlStartTag {
   attributes: Record<string, string>;
 }
 
-/** Why the XML declaration read is refused: camt is UTF-8 only. */
-export function declarationProblem(declaration: XmlDeclaration): string | null {
-  const encoding = declaration.encoding;
-  if (encoding === undefined || /^utf-?8$/i.test(encoding)) return null;
-  return `XML encoding ${encoding} is not accepted; only UTF-8`;
-}
-
 /** Productions 2 (Char), 4 (NameStartChar) and 4a (NameChar), as regular expression classes. */
 const CHAR = '\\t\\n\\r\\u0020-\\uD7FF\\uE000-\\uFFFD\\u{10000}-\\u{10FFFF}';
 const NAME_START =
@@ -96,13 +89,18 @@ const ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&',
 
 type Fail = (message: string) => never;
 
+/** Every line end (CRLF, or a CR alone) as one LF, as XML reads them. */
+export function withLineFeeds(text: string): string {
+  return text.indexOf('\r') === -1 ? text : text.replace(/\r\n?/g, '\n');
+}
+
 /**
  * Text or an attribute value with its references replaced: the five entities of XML and character
  * references to allowed characters; line ends become `\n` (in an attribute value, every white space a space).
  */
 export function decodedText(raw: string, attribute: boolean, fail: Fail): string {
   const literal = (part: string): string => {
-    const lines = part.indexOf('\r') === -1 ? part : part.replace(/\r\n?/g, '\n');
+    const lines = withLineFeeds(part);
     return attribute ? lines.replace(/[\t\n]/g, ' ') : lines;
   };
   if (raw.indexOf('&') === -1) return literal(raw);

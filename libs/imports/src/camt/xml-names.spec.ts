@@ -4,7 +4,7 @@ import { XmlTokenizer } from './xml-tokenizer';
 function names(text: string): string[] {
   const seen: string[] = [];
   const tokenizer = new XmlTokenizer({
-    openTag: (name, attributes) => seen.push(name, ...Object.keys(attributes)),
+    openTag: (tag) => seen.push(tag.name, ...Object.keys(tag.attributes)),
     text: () => undefined,
     closeTag: (name) => seen.push(`/${name}`),
     doctype: () => undefined,

@@ -54,7 +54,7 @@ const STRICTER_THAN_SAXES = new Set(['processing instructions are expected to ha
 function byTokenizer(text: string, cuts: number[]): Event[] | 'refused' | 'refused, as the recommendation says' {
   const events: Event[] = [];
   const tokenizer = new XmlTokenizer({
-    openTag: (name, attributes) => merged(events, ['open', name, { ...attributes }]),
+    openTag: (tag) => merged(events, ['open', tag.name, { ...tag.attributes }]),
     text: (chunk) => merged(events, ['text', chunk]),
     closeTag: (name) => merged(events, ['close', name]),
     doctype: () => undefined,

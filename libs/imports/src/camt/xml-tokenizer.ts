@@ -12,15 +12,16 @@ import {
   QUESTION,
   readDeclaration,
   SLASH,
+  withLineFeeds,
   type XmlDeclaration,
   XmlLimitError,
   XmlSyntaxError,
+  type XmlStartTag,
 } from './xml-grammar';
 import { nameEnd, XmlNames } from './xml-names';
 import { NO_ATTRIBUTES } from './xml-node';
 
 export {
-  declarationProblem,
   XmlLimitError,
   XmlSyntaxError,
   type XmlDeclaration,
@@ -37,8 +38,11 @@ export {
 
 /** What the reader is told, in document order; `start` and `end` are offsets in the stream of text given. */
 export interface XmlTokenHandlers {
-  /** A start tag, read whole: `line` is where its `<` is, `start` its offset. Attributes as written (qnames). */
-  openTag(name: string, attributes: Record<string, string>, line: number, start: number): void;
+  /**
+   * A start tag, read whole: `line` is where its `<` is, `start` its offset. Attributes as written (qnames).
+   * `tag` is one object refilled for every start tag: valid during the call only.
+   */
+  openTag(tag: XmlStartTag, line: number, start: number): void;
   /** Character data inside the root, entity references replaced and line ends made `\n`, CDATA included. */
   text(text: string): void;
   /** An end tag (or the end of an empty-element tag) that closes the innermost open element; `end` is after it. */
@@ -59,6 +63,8 @@ export class XmlTokenizer {
   private rootClosed = false;
   private readonly open: string[] = [];
   private readonly names = new XmlNames((message) => this.fail(message));
+  /** What openTag is handed: one object, refilled. */
+  private readonly tag: XmlStartTag = { name: '', attributes: NO_ATTRIBUTES };
   /** Where an XML declaration may be: the stream's start, after a byte order mark. */
   private declarationAt = 0;
   // Line counting over the text being read: counted up to linesFrom; the next LF and CR found (searched
@@ -246,7 +252,9 @@ export class XmlTokenizer {
   private openElement(name: string, attributes: Record<string, string>): void {
     this.rootSeen = true;
     this.open.push(name);
-    this.handlers.openTag(name, attributes, this.line, this.told);
+    this.tag.name = name;
+    this.tag.attributes = attributes;
+    this.handlers.openTag(this.tag, this.line, this.told);
   }
 
   private closeElement(name: string, end: number): void {
@@ -321,7 +329,7 @@ export class XmlTokenizer {
     if (this.open.length === 0) this.fail('CDATA section outside of root node.');
     const body = text.slice(at + 9, close);
     if (INVALID_CHAR.test(body)) this.fail('disallowed character.');
-    this.handlers.text(body.indexOf('\r') === -1 ? body : body.replace(/\r\n?/g, '\n'));
+    this.handlers.text(withLineFeeds(body));
     return close + 3;
   }
 }
