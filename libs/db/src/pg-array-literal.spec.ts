@@ -18,7 +18,7 @@ describe('pgArrayLiteral', () => {
     expect(pgArrayLiteral([Buffer.from([0, 255])])).toBe('{"\\\\x00ff"}');
   });
 
-  it('writes all-plain text and all-number arrays in one piece, the same as element by element', () => {
+  it('writes plain text, number and mixed arrays', () => {
     expect(pgArrayLiteral(['a', 'b c', ''])).toBe('{"a","b c",""}');
     expect(pgArrayLiteral([1, -2n, 3.5])).toBe('{1,-2,3.5}');
     expect(pgArrayLiteral(['a', 'b"'])).toBe('{"a","b\\""}');
@@ -26,7 +26,7 @@ describe('pgArrayLiteral', () => {
     expect(pgArrayLiteral([])).toBe('{}');
   });
 
-  it('escapes the quotes of all-text arrays without backslashes in one piece, the same as element by element', () => {
+  it('escapes the quotes of JSON and XML texts, and passes every other character as it is', () => {
     const texts = ['{"a":"1"}', '<Amt Ccy="EUR">1.00</Amt>', '', '"'];
     const expected = '{"{\\"a\\":\\"1\\"}","<Amt Ccy=\\"EUR\\">1.00</Amt>","","\\""}';
     expect(pgArrayLiteral(texts)).toBe(expected);
