@@ -13,6 +13,7 @@ export {
   INTERIM_FORMATS,
   isInterimFormat,
   parse,
+  parseBatches,
   type ParseOptions,
   type StatementFormat,
 } from './parse';

@@ -41,7 +41,12 @@ export interface ParseOptions {
   onCharset?: (used: StatementCharset) => void;
 }
 
-type FormatParser = (text: AsyncIterable<string>) => AsyncGenerator<StatementItem, void, undefined>;
+/**
+ * A format's parser: each step is the items one chunk of text made, in file order. Handed over a chunk at a
+ * time, not item by item: every step of an async generator costs promises (more with async context tracking,
+ * which the importer's transaction runs under), and a chunk holds dozens of lines.
+ */
+type FormatParser = (text: AsyncIterable<string>) => AsyncGenerator<StatementItem[]>;
 
 function csvLayout(name: string, options: ParseOptions): CsvLayout {
   if (name === 'gateway') return { kind: 'gateway' };
@@ -66,52 +71,83 @@ function formatParser(format: StatementFormat, options: ParseOptions): FormatPar
   throw new RangeError(`unknown statement format ${JSON.stringify(format)}`);
 }
 
-async function* checkedItems(
+/** Checks the order every parser promises, and stops after PARSE_ERRORS_MAX errors. */
+class ItemOrderCheck {
+  private statementsSeen = 0;
+  private linesOfStatement = 0;
+  private errors = 0;
+
+  /** Hands the item on into out; false after too many errors (the reading stops, said by one more error). */
+  checked(item: StatementItem, out: StatementItem[]): boolean {
+    // Lines precede their statement item; a parser that breaks this order is a bug, not bad input.
+    if (item.kind === 'line') {
+      assert.equal(
+        item.statementIndex,
+        this.statementsSeen,
+        'a line must belong to the statement item that follows it',
+      );
+      this.linesOfStatement += 1;
+    } else if (item.kind === 'statement') {
+      assert.equal(item.statementIndex, this.statementsSeen, 'statement items must come in order');
+      assert.equal(item.lineCount, this.linesOfStatement, 'a statement item must count the lines yielded for it');
+      this.statementsSeen += 1;
+      this.linesOfStatement = 0;
+    }
+    // A statement's header is kept by the caller to the end of the file: its own copy, not a view of a chunk.
+    out.push(item.kind === 'statement' ? ownStrings(item).value : item);
+    if (item.kind !== 'error') return true;
+    this.errors += 1;
+    if (this.errors < PARSE_ERRORS_MAX) return true;
+    out.push(statementError(item.lineNumber, `more than ${PARSE_ERRORS_MAX} errors; stopped reading the file`));
+    return false;
+  }
+}
+
+async function* checkedBatches(
   parser: FormatParser,
   input: StatementInput,
   options: ParseOptions,
-): AsyncGenerator<StatementItem, void, undefined> {
-  let statementsSeen = 0;
-  let linesOfStatement = 0;
-  let errors = 0;
+): AsyncGenerator<StatementItem[]> {
+  const order = new ItemOrderCheck();
   try {
-    for await (const item of parser(decodeText(input, options.charset, options.onCharset))) {
-      // Lines precede their statement item; a parser that breaks this order is a bug, not bad input.
-      if (item.kind === 'line') {
-        assert.equal(item.statementIndex, statementsSeen, 'a line must belong to the statement item that follows it');
-        linesOfStatement += 1;
-      } else if (item.kind === 'statement') {
-        assert.equal(item.statementIndex, statementsSeen, 'statement items must come in order');
-        assert.equal(item.lineCount, linesOfStatement, 'a statement item must count the lines yielded for it');
-        statementsSeen += 1;
-        linesOfStatement = 0;
-      }
-      // A statement's header is kept by the caller to the end of the file: its own copy, not a view of a chunk.
-      yield item.kind === 'statement' ? ownStrings(item).value : item;
-      if (item.kind === 'error') errors += 1;
-      if (item.kind === 'error' && errors >= PARSE_ERRORS_MAX) {
-        yield statementError(item.lineNumber, `more than ${PARSE_ERRORS_MAX} errors; stopped reading the file`);
-        return;
-      }
+    for await (const items of parser(decodeText(input, options.charset, options.onCharset))) {
+      const out: StatementItem[] = [];
+      let going = true;
+      for (let index = 0; index < items.length && going; index += 1) going = order.checked(items[index], out);
+      if (out.length > 0) yield out;
+      if (!going) return;
     }
   } catch (error) {
     if (!(error instanceof InputDecodeError)) throw error;
-    yield statementError(error.lineNumber, error.message);
+    yield [statementError(error.lineNumber, error.message)];
   }
 }
 
 /**
- * Streams the items of a statement file: lines, then their statement, and errors (the file is still read
- * to the end so that every bad line is reported, except after malformed XML, a CSV quoting error or text
- * that cannot be decoded, where nothing that follows can be trusted). An unknown format or profile throws at
- * once: it is the caller's mistake, not the file's.
+ * Streams the items of a statement file a chunk at a time (each step one array, in file order): lines, then
+ * their statement, and errors (the file is still read to the end so that every bad line is reported, except
+ * after malformed XML, a CSV quoting error or text that cannot be decoded, where nothing that follows can be
+ * trusted). An unknown format or profile throws at once: it is the caller's mistake, not the file's.
  */
+export function parseBatches(
+  format: StatementFormat,
+  input: StatementInput,
+  options: ParseOptions = {},
+): AsyncGenerator<StatementItem[]> {
+  return checkedBatches(formatParser(format, options), input, options);
+}
+
+/** The items of parseBatches one at a time (the format or profile is checked at once, as there). */
 export function parse(
   format: StatementFormat,
   input: StatementInput,
   options: ParseOptions = {},
 ): AsyncGenerator<StatementItem, void, undefined> {
-  return checkedItems(formatParser(format, options), input, options);
+  return itemsOf(parseBatches(format, input, options));
+}
+
+async function* itemsOf(batches: AsyncGenerator<StatementItem[]>): AsyncGenerator<StatementItem, void, undefined> {
+  for await (const items of batches) yield* items;
 }
 
 export interface CollectOptions extends ParseOptions {

@@ -291,12 +291,13 @@ class Bai2Reader {
 }
 
 /** BAI2 cash management balance reports (version 2), one physical record at a time. */
-export async function* parseBai2(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+export async function* parseBai2(text: AsyncIterable<string>): AsyncGenerator<StatementItem[]> {
   const reader = new Bai2Reader();
   for await (const line of readLines(text, BAI2_LINE_CHARS_MAX)) {
     reader.accept(line);
-    yield* reader.drain();
+    const items = reader.drain();
+    if (items.length > 0) yield items;
   }
   reader.finish();
-  yield* reader.drain();
+  yield reader.drain();
 }

@@ -113,12 +113,14 @@ class CamtReader {
     if (problem !== null) this.fail(problem, 1);
   }
 
-  /** The items so far, an entry's lines made only as they are taken. */
-  *drain(): Generator<StatementItem> {
+  /** The items so far, an entry's lines made as they are taken, in the order of the file. */
+  drain(): StatementItem[] {
+    const items: StatementItem[] = [];
     for (const pending of this.out.splice(0)) {
-      if (typeof pending === 'function') yield* pending();
-      else yield pending;
+      if (typeof pending !== 'function') items.push(pending);
+      else for (const item of pending()) items.push(item);
     }
+    return items;
   }
 
   private fail(reason: string, line = this.xml.line): void {
@@ -264,33 +266,31 @@ class CamtReader {
  */
 export const XML_WRITE_CHARS_MAX = 8 * 1024;
 
-async function* parseCamt(
-  document: CamtDocument,
-  text: AsyncIterable<string>,
-): AsyncGenerator<StatementItem, void, undefined> {
+async function* parseCamt(document: CamtDocument, text: AsyncIterable<string>): AsyncGenerator<StatementItem[]> {
   const reader = new CamtReader(document);
   for await (const chunk of text) {
     for (let at = 0; at < chunk.length; at += XML_WRITE_CHARS_MAX) {
       reader.write(chunk.length <= XML_WRITE_CHARS_MAX ? chunk : chunk.slice(at, at + XML_WRITE_CHARS_MAX));
-      yield* reader.drain();
+      const items = reader.drain();
+      if (items.length > 0) yield items;
       if (reader.stopped) return;
     }
   }
   reader.end();
-  yield* reader.drain();
+  yield reader.drain();
 }
 
 /** ISO 20022 camt.053 (versions 02 to 08), read with a SAX parser: one entry in memory at a time. */
-export function parseCamt053(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+export function parseCamt053(text: AsyncIterable<string>): AsyncGenerator<StatementItem[]> {
   return parseCamt(CAMT053, text);
 }
 
 /** camt.052 intraday account reports (versions 02 to 08): interim lines, balances not checked. */
-export function parseCamt052(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+export function parseCamt052(text: AsyncIterable<string>): AsyncGenerator<StatementItem[]> {
   return parseCamt(CAMT052, text);
 }
 
 /** camt.054 debit/credit notifications (versions 02 to 08): interim lines, no balances. */
-export function parseCamt054(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+export function parseCamt054(text: AsyncIterable<string>): AsyncGenerator<StatementItem[]> {
   return parseCamt(CAMT054, text);
 }

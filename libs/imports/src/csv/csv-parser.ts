@@ -46,46 +46,49 @@ export async function* parseCsv(
   text: AsyncIterable<string>,
   layout: CsvLayout,
   accountId: string | null,
-): AsyncGenerator<StatementItem, void, undefined> {
+): AsyncGenerator<StatementItem[]> {
   const builder = new StatementLineBuilder(0, accountId);
   const hasHeader = layout.kind === 'gateway' || layout.profile.headerRow;
   let mapping: ReturnType<typeof rowMapper> | null = hasHeader ? null : rowMapper(layout, null);
   const currencies = new Set<string>();
-  reading: for await (const records of csvRecords(text, layout.kind === 'gateway' ? ',' : layout.profile.delimiter)) {
+  for await (const records of csvRecords(text, layout.kind === 'gateway' ? ',' : layout.profile.delimiter)) {
+    const items: StatementItem[] = [];
     for (const record of records) {
       if (record.kind === 'error') {
-        yield record;
+        items.push(record);
         continue;
       }
       if (mapping === null) {
         mapping = rowMapper(layout, record.fields);
-        if ('reason' in mapping) yield statementError(record.lineNumber, mapping.reason);
+        if ('reason' in mapping) items.push(statementError(record.lineNumber, mapping.reason));
         continue;
       }
-      if ('reason' in mapping) break reading;
+      if ('reason' in mapping) break;
       if (mapping.width !== null && record.fields.length !== mapping.width) {
         const source = hasHeader ? 'the header has' : 'the profile expects';
-        yield statementError(
-          record.lineNumber,
-          `the row has ${record.fields.length} columns, ${source} ${mapping.width}`,
+        items.push(
+          statementError(record.lineNumber, `the row has ${record.fields.length} columns, ${source} ${mapping.width}`),
         );
         continue;
       }
       const row = mapping.mapper(record.fields, record.lineNumber, record.raw);
       if (!row.ok) {
-        for (const reason of row.reasons) yield statementError(record.lineNumber, reason);
+        for (const reason of row.reasons) items.push(statementError(record.lineNumber, reason));
         continue;
       }
       const built = builder.build(row.draft, row.bankId);
-      if (Array.isArray(built)) yield* built;
+      if (Array.isArray(built)) items.push(...built);
       else {
         currencies.add(built.currency);
-        yield built;
+        items.push(built);
       }
     }
+    if (items.length > 0) yield items;
+    if (mapping !== null && 'reason' in mapping) break;
   }
-  if (mapping === null && hasHeader) yield statementError(1, 'the file is empty: no header row');
-  yield {
+  const closing: StatementItem[] = [];
+  if (mapping === null && hasHeader) closing.push(statementError(1, 'the file is empty: no header row'));
+  closing.push({
     kind: 'statement',
     format: 'csv',
     statementIndex: 0,
@@ -98,5 +101,6 @@ export async function* parseCsv(
     openingBalance: null,
     closingBalance: null,
     lineCount: builder.lineCount,
-  };
+  });
+  yield closing;
 }

@@ -6,7 +6,7 @@ import { OutboxRepository } from '@ledger/outbox';
 import { type LineAmount, balanceCheck, balanceProblem } from '../balance-check';
 import { defaultCharset, isStatementCharset, type StatementCharset } from '../charsets';
 import { type CsvProfile, csvProfileSchema } from '../csv/csv-profile';
-import { isInterimFormat, type StatementFormat, parse } from '../parse';
+import { isInterimFormat, parseBatches, type StatementFormat } from '../parse';
 import type { StatementError, StatementHeader } from '../statement-items';
 import type { StatementInput } from '../text-input';
 import { HashedInput } from './hashed-input';
@@ -85,6 +85,23 @@ function summary(header: StatementHeader, totals: readonly LineAmount[]): Statem
   };
 }
 
+/** A statement's item, after its lines: its summary, balance check and warnings. */
+function addStatement(progress: Progress, header: StatementHeader): void {
+  if (progress.statements.length >= IMPORT_STATEMENTS_MAX)
+    throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_STATEMENTS_MAX} statements`);
+  const totals = [...progress.totals].map(([currency, amountMinor]) => ({
+    statementIndex: header.statementIndex,
+    currency,
+    amountMinor,
+  }));
+  const statement = summary(header, totals);
+  progress.statements.push(statement);
+  progress.totals = new Map();
+  for (const warning of header.warnings ?? []) progress.warnings.push(`statement ${header.statementIndex}: ${warning}`);
+  if (statement.balanced === false)
+    progress.warnings.push(`statement ${header.statementIndex}: ${statement.balanceProblem}`);
+}
+
 /**
  * Reads a statement file as it streams and stores its lines, deduplicated per source, in one database
  * transaction: a file with any line that cannot be read exactly is refused as a whole with every bad
@@ -137,7 +154,7 @@ export class ImportStatementUseCase {
       const progress = await this.readAndStore(
         command.tenantId,
         { sourceId: source.id, importId, interim, finalizes },
-        parse(format as StatementFormat, input, {
+        parseBatches(format as StatementFormat, input, {
           accountId: source.name,
           csvProfiles,
           charset,
@@ -195,7 +212,7 @@ export class ImportStatementUseCase {
   private async readAndStore(
     tenantId: string,
     target: { sourceId: string; importId: string; interim: boolean; finalizes: boolean },
-    items: ReturnType<typeof parse>,
+    batches: ReturnType<typeof parseBatches>,
   ): Promise<Progress> {
     const progress: Progress = {
       lines: 0,
@@ -221,30 +238,17 @@ export class ImportStatementUseCase {
       write.catch(() => undefined);
       progress.writing.push(write);
     };
-    for await (const item of items) {
-      if (item.kind === 'error') {
-        if (progress.errors.length < ERRORS_REPORTED_MAX) progress.errors.push(item);
-      } else if (item.kind === 'line') {
-        if (++progress.lines > IMPORT_LINES_MAX)
-          throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_LINES_MAX} lines`);
-        progress.totals.set(item.currency, (progress.totals.get(item.currency) ?? 0n) + item.amountMinor);
-        progress.batch.add(item);
-        if (progress.batch.size >= LINE_BATCH_SIZE) await flush();
-      } else {
-        if (progress.statements.length >= IMPORT_STATEMENTS_MAX)
-          throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_STATEMENTS_MAX} statements`);
-        const totals = [...progress.totals].map(([currency, amountMinor]) => ({
-          statementIndex: item.statementIndex,
-          currency,
-          amountMinor,
-        }));
-        const statement = summary(item, totals);
-        progress.statements.push(statement);
-        progress.totals = new Map();
-        for (const warning of item.warnings ?? [])
-          progress.warnings.push(`statement ${item.statementIndex}: ${warning}`);
-        if (statement.balanced === false)
-          progress.warnings.push(`statement ${item.statementIndex}: ${statement.balanceProblem}`);
+    for await (const items of batches) {
+      for (const item of items) {
+        if (item.kind === 'error') {
+          if (progress.errors.length < ERRORS_REPORTED_MAX) progress.errors.push(item);
+        } else if (item.kind === 'line') {
+          if (++progress.lines > IMPORT_LINES_MAX)
+            throw new DomainError('PAYLOAD_TOO_LARGE', `a file may hold at most ${IMPORT_LINES_MAX} lines`);
+          progress.totals.set(item.currency, (progress.totals.get(item.currency) ?? 0n) + item.amountMinor);
+          progress.batch.add(item);
+          if (progress.batch.size >= LINE_BATCH_SIZE) await flush();
+        } else addStatement(progress, item);
       }
     }
     if (progress.errors.length > 0) {

@@ -257,25 +257,23 @@ class Mt940Reader {
   }
 }
 
-async function* parseMt94x(
-  format: Mt94xFormat,
-  text: AsyncIterable<string>,
-): AsyncGenerator<StatementItem, void, undefined> {
+async function* parseMt94x(format: Mt94xFormat, text: AsyncIterable<string>): AsyncGenerator<StatementItem[]> {
   const reader = new Mt940Reader(format);
   for await (const line of readLines(text, MT940_LINE_CHARS_MAX)) {
     reader.accept(line);
-    yield* reader.drain();
+    const items = reader.drain();
+    if (items.length > 0) yield items;
   }
   reader.finish();
-  yield* reader.drain();
+  yield reader.drain();
 }
 
 /** SWIFT MT940 customer statements, one physical line at a time. */
-export function parseMt940(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+export function parseMt940(text: AsyncIterable<string>): AsyncGenerator<StatementItem[]> {
   return parseMt94x('mt940', text);
 }
 
 /** SWIFT MT942 interim transaction reports: MT940's reader, with floor limits and totals for balances. */
-export function parseMt942(text: AsyncIterable<string>): AsyncGenerator<StatementItem, void, undefined> {
+export function parseMt942(text: AsyncIterable<string>): AsyncGenerator<StatementItem[]> {
   return parseMt94x('mt942', text);
 }
