@@ -29,6 +29,25 @@ export function newId(now: number = Date.now()): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * `count` version-7 UUIDs as 32 hex digits each, which PostgreSQL's uuid reads as well as the hyphenated
+ * form: for a batch of rows, made with one draw of random bytes and one hex conversion, each id a piece of
+ * that one text. They share their millisecond, so within one batch they are in no particular order.
+ */
+export function newIdDigits(count: number, now: number = Date.now()): string[] {
+  const bytes = Buffer.allocUnsafe(16 * count);
+  randomFillSync(bytes);
+  for (let offset = 0; offset < bytes.length; offset += 16) {
+    bytes.writeUIntBE(now, offset, 6);
+    bytes[offset + 6] = (bytes[offset + 6]! & 0x0f) | 0x70;
+    bytes[offset + 8] = (bytes[offset + 8]! & 0x3f) | 0x80;
+  }
+  const hex = bytes.toString('hex');
+  const ids = new Array<string>(count);
+  for (let index = 0; index < count; index += 1) ids[index] = hex.slice(32 * index, 32 * index + 32);
+  return ids;
+}
+
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A UUID in its text form, any version, either case. */

@@ -19,9 +19,12 @@ export interface LineColumnParams {
   currencies: string[];
   reversals: boolean[];
   typeCodes: (string | null)[];
-  /** JSON texts, made jsonb by the statement. */
-  references: string[];
-  counterparties: (string | null)[];
+  /**
+   * One JSON array each, of the lines' references and counterparties (null when a line has none): JSON texts
+   * joined as they are, where a text array would escape every quote of every line again.
+   */
+  references: string;
+  counterparties: string;
   descriptions: string[];
   grossesMinor: (bigint | null)[];
   feesMinor: (bigint | null)[];
@@ -30,8 +33,8 @@ export interface LineColumnParams {
 
 /**
  * A batch of lines, one array per column (see StatementLineColumns): PostgreSQL reads typed arrays far
- * more cheaply than a JSON document of the same rows. A line the source already has (same external id)
- * is skipped and counted.
+ * more cheaply than a JSON document of the same rows; the JSON columns come as one JSON array each, taken
+ * apart in the lines' order. A line the source already has (same external id) is skipped and counted.
  */
 export const INSERT_LINES = sql<
   LineColumnParams & { tenantId: string; sourceId: string; importId: string; interim: boolean },
@@ -42,11 +45,13 @@ WITH inserted AS (
                                booked_on, value_on, amount_minor, currency, reversal, type_code, refs,
                                counterparty, description, gross_minor, fee_minor, raw, interim)
   SELECT :tenantId, l.id, :sourceId, :importId, l.external_id, l.line_number, l.statement_index, l.booked_on,
-         l.value_on, l.amount_minor, l.currency, l.reversal, l.type_code, l.refs::jsonb, l.counterparty::jsonb,
+         l.value_on, l.amount_minor, l.currency, l.reversal, l.type_code, l.refs, NULLIF(l.counterparty, 'null'),
          l.description, l.gross_minor, l.fee_minor, l.raw, :interim::bool
     FROM unnest(:ids::uuid[], :externalIds::text[], :lineNumbers::int4[], :statementIndexes::int4[],
                 :bookedOns::date[], :valueOns::date[], :amountsMinor::int8[], :currencies::text[],
-                :reversals::bool[], :typeCodes::text[], :references::text[], :counterparties::text[],
+                :reversals::bool[], :typeCodes::text[],
+                ARRAY(SELECT e FROM jsonb_array_elements(:references::jsonb) WITH ORDINALITY AS r(e, n) ORDER BY n),
+                ARRAY(SELECT e FROM jsonb_array_elements(:counterparties::jsonb) WITH ORDINALITY AS c(e, n) ORDER BY n),
                 :descriptions::text[], :grossesMinor::int8[], :feesMinor::int8[], :raws::text[])
          AS l(id, external_id, line_number, statement_index, booked_on, value_on, amount_minor, currency,
               reversal, type_code, refs, counterparty, description, gross_minor, fee_minor, raw)
