@@ -30,6 +30,9 @@ export interface ImportRun {
   postgresCpuSeconds: number;
   rssGrowthMiB: number;
   peakRssMiB: number;
+  /** JavaScript heap bytes this process allocated, and its garbage collector's time (see measure.ts). */
+  allocatedBytes: number;
+  gcMs: number;
 }
 
 export interface ImportResults {
@@ -63,7 +66,7 @@ function runOf(
   run: number,
   measured: Measured<number> & { postgresCpuSeconds: number },
 ): ImportRun {
-  const { seconds, cpuSeconds, postgresCpuSeconds, rssGrowthMiB, peakRssMiB } = measured;
+  const { seconds, cpuSeconds, postgresCpuSeconds, rssGrowthMiB, peakRssMiB, allocatedBytes, gcMs } = measured;
   return {
     format: format.name,
     mode,
@@ -75,6 +78,8 @@ function runOf(
     postgresCpuSeconds,
     rssGrowthMiB,
     peakRssMiB,
+    allocatedBytes,
+    gcMs,
   };
 }
 

@@ -6,6 +6,8 @@ import { median } from './stats';
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 const MODE_LABELS: Record<ImportRun['mode'], string> = { ledger: 'ImportStatementUseCase', sql: 'plain SQL' };
+const heapKbPerLine = (run: ImportRun) => run.allocatedBytes / 1000 / run.lines;
+const gcMicrosPerLine = (run: ImportRun) => (run.gcMs * 1000) / run.lines;
 
 export function renderImportSection(results: ImportResults): string[] {
   const sizes = Object.entries(results.fileBytes)
@@ -23,14 +25,18 @@ export function renderImportSection(results: ImportResults): string[] {
     'CPU per line: the bench process (where the ledger parses) and the PostgreSQL backends of the bench database, ' +
       'from /proc.',
     'RSS growth: peak resident memory of the bench process during the run over its RSS just before it.',
+    'Heap KB/line: JavaScript heap the bench process allocated per line (the same code allocates the same, whatever',
+    "the machine's neighbours do, unlike CPU time); GC µs/line: its garbage collector's time, by V8's account.",
     '',
-    '| format | mode | run | seconds | lines/s | CPU µs/line: bench process / PostgreSQL | RSS growth | peak RSS |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| format | mode | run | seconds | lines/s | CPU µs/line: bench process / PostgreSQL | heap KB/line ' +
+      '| GC µs/line | RSS growth | peak RSS |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.runs.map(
       (run) =>
         `| ${run.format} | ${MODE_LABELS[run.mode]} | ${run.run} | ${fixed(run.seconds, 2)} | ` +
         `${fixed(run.linesPerSecond, 0)} | ` +
         `${fixed((run.cpuSeconds * 1e6) / run.lines)} / ${fixed((run.postgresCpuSeconds * 1e6) / run.lines)} | ` +
+        `${fixed(heapKbPerLine(run), 2)} | ${fixed(gcMicrosPerLine(run))} | ` +
         `${run.rssGrowthMiB} MiB | ${run.peakRssMiB} MiB |`,
     ),
     ...importMedians(results),
@@ -57,6 +63,7 @@ function importMedians(results: ImportResults): string[] {
           )} | ` +
           `${fixed(medianOf((run) => (run.cpuSeconds * 1e6) / run.lines))} / ` +
           `${fixed(medianOf((run) => (run.postgresCpuSeconds * 1e6) / run.lines))} | ` +
+          `${fixed(medianOf(heapKbPerLine), 2)} | ${fixed(medianOf(gcMicrosPerLine))} | ` +
           `${medianOf((run) => run.rssGrowthMiB)} MiB | ${medianOf((run) => run.peakRssMiB)} MiB |`,
       );
     }
