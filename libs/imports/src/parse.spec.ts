@@ -4,6 +4,7 @@ import {
   balanceProblem,
   collectStatement,
   parse,
+  parseBatches,
   PARSE_ERRORS_MAX,
   type StatementFormat,
   type StatementHeader,
@@ -219,4 +220,24 @@ describe('camt.053 streaming', () => {
     expect(sumMinor).toBe(50_000n * 100n + 5_000n * 45n);
     expect(heapLate - heapEarly).toBeLessThan(16 * 1024 * 1024);
   }, 120_000);
+
+  it('hands the lines of a batch entry of 1,200 TxDtls over in steps of at most 500', async () => {
+    const details = Array.from(
+      { length: 1_200 },
+      (_, index) => `<TxDtls><Refs><EndToEndId>E${index}</EndToEndId></Refs><Amt Ccy="EUR">1.00</Amt></TxDtls>`,
+    );
+    const text =
+      '<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>' +
+      '<Stmt><Id>S</Id><Acct><Id><IBAN>NL91ABNA0417164300</IBAN></Id></Acct><Ntry><Amt Ccy="EUR">1200.00</Amt>' +
+      '<CdtDbtInd>CRDT</CdtDbtInd><BookgDt><Dt>2024-01-02</Dt></BookgDt><AcctSvcrRef>B</AcctSvcrRef>' +
+      `<NtryDtls>${details.join('')}</NtryDtls></Ntry></Stmt></BkToCstmrStmt></Document>`;
+    const steps: number[] = [];
+    const endToEndIds: (string | undefined)[] = [];
+    for await (const items of parseBatches('camt053', textInput(text, 64 * 1024))) {
+      steps.push(items.length);
+      for (const item of items) if (item.kind === 'line') endToEndIds.push(item.references.endToEndId);
+    }
+    expect(Math.max(...steps)).toBeLessThanOrEqual(500);
+    expect(endToEndIds).toEqual(Array.from({ length: 1_200 }, (_, index) => `E${index}`));
+  });
 });

@@ -113,14 +113,21 @@ class CamtReader {
     if (problem !== null) this.fail(problem, 1);
   }
 
-  /** The items so far, an entry's lines made as they are taken, in the order of the file. */
-  drain(): StatementItem[] {
-    const items: StatementItem[] = [];
+  /**
+   * The items so far, in file order, in arrays of at most CAMT_ITEMS_PER_STEP_MAX: an entry's lines are made as
+   * they are taken, so a batch entry of 10,000 TxDtls is never 10,000 lines at once.
+   */
+  *drain(): Generator<StatementItem[]> {
+    let items: StatementItem[] = [];
     for (const pending of this.out.splice(0)) {
-      if (typeof pending !== 'function') items.push(pending);
-      else for (const item of pending()) items.push(item);
+      for (const item of typeof pending === 'function' ? pending() : [pending]) {
+        items.push(item);
+        if (items.length < CAMT_ITEMS_PER_STEP_MAX) continue;
+        yield items;
+        items = [];
+      }
     }
-    return items;
+    if (items.length > 0) yield items;
   }
 
   private fail(reason: string, line = this.xml.line): void {
@@ -265,19 +272,20 @@ class CamtReader {
  * pair included, is held back by the tokenizer until it is whole.
  */
 export const XML_WRITE_CHARS_MAX = 8 * 1024;
+/** Items handed over in one step at most (an entry's lines are built only as their step is taken). */
+export const CAMT_ITEMS_PER_STEP_MAX = 500;
 
 async function* parseCamt(document: CamtDocument, text: AsyncIterable<string>): AsyncGenerator<StatementItem[]> {
   const reader = new CamtReader(document);
   for await (const chunk of text) {
     for (let at = 0; at < chunk.length; at += XML_WRITE_CHARS_MAX) {
       reader.write(chunk.length <= XML_WRITE_CHARS_MAX ? chunk : chunk.slice(at, at + XML_WRITE_CHARS_MAX));
-      const items = reader.drain();
-      if (items.length > 0) yield items;
+      yield* reader.drain();
       if (reader.stopped) return;
     }
   }
   reader.end();
-  yield reader.drain();
+  yield* reader.drain();
 }
 
 /** ISO 20022 camt.053 (versions 02 to 08), read with a SAX parser: one entry in memory at a time. */
