@@ -21,14 +21,24 @@ export function calendarDate(year: number, month: number, day: number): string |
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
-const ISO_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** The ASCII digits of text[from, to) as a number; NaN when one of them is not a digit. */
+function digitsAt(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let at = from; at < to; at += 1) {
+    const digit = text.charCodeAt(at) - 48;
+    if (digit < 0 || digit > 9) return Number.NaN;
+    value = value * 10 + digit;
+  }
+  return value;
+}
 
-/** Checks an ISO date text ('2024-02-30' is null). */
+const HYPHEN = 45;
+
+/** Checks an ISO date text ('2024-02-30' is null), read in place: every statement line has one or two. */
 export function isoDate(text: string): string | null {
-  const match = ISO_DATE_PATTERN.exec(text);
-  if (match === null) return null;
-  // The pattern fixed the shape, so a real day is already written the way calendarDate would write it.
-  return isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3])) ? text : null;
+  if (text.length !== 10 || text.charCodeAt(4) !== HYPHEN || text.charCodeAt(7) !== HYPHEN) return null;
+  // The shape is fixed, so a real day is already written the way calendarDate would write it.
+  return isCalendarDay(digitsAt(text, 0, 4), digitsAt(text, 5, 7), digitsAt(text, 8, 10)) ? text : null;
 }
 
 // An ISO date-time keeps the calendar date the bank wrote (its local date), not the UTC date: a booking at

@@ -28,14 +28,12 @@ function nodeChars(name: string, attributes: Record<string, string>): number {
   return chars;
 }
 
-function subtreeChars(node: XmlNode): { nodes: number; chars: number } {
-  const total = { nodes: 1, chars: nodeChars(node.name, node.attributes) + node.text.length };
-  for (const child of node.children) {
-    const inner = subtreeChars(child);
-    total.nodes += inner.nodes;
-    total.chars += inner.chars;
-  }
-  return total;
+/** Adds the subtree's node count and characters to `total` (one object for the whole walk). */
+function addSubtree(node: XmlNode, total: { nodes: number; chars: number }): void {
+  total.nodes += 1;
+  total.chars += nodeChars(node.name, node.attributes) + node.text.length;
+  const children = node.children;
+  for (let index = 0; index < children.length; index += 1) addSubtree(children[index], total);
 }
 
 /**
@@ -107,9 +105,10 @@ export class XmlCapture {
     const index = parent.children.lastIndexOf(node);
     if (index === -1) return;
     parent.children.splice(index, 1);
-    const { nodes, chars } = subtreeChars(node);
-    this.nodeCount -= nodes;
-    this.chars -= chars;
+    const total = { nodes: 0, chars: 0 };
+    addSubtree(node, total);
+    this.nodeCount -= total.nodes;
+    this.chars -= total.chars;
   }
 
   /** Counts `chars` more held for this subtree (its own nodes, or what was condensed of them); false if too many. */
