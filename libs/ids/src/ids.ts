@@ -15,6 +15,13 @@ function randomSixteen(): number {
   return nextOffset - 16;
 }
 
+/** Makes the 16 random bytes at `offset` a UUID version 7: the milliseconds, the version and the variant. */
+function stampVersion7(bytes: Buffer, offset: number, now: number): void {
+  bytes.writeUIntBE(now, offset, 6);
+  bytes[offset + 6] = (bytes[offset + 6]! & 0x0f) | 0x70;
+  bytes[offset + 8] = (bytes[offset + 8]! & 0x3f) | 0x80;
+}
+
 /**
  * A UUID version 7: 48 bits of Unix milliseconds, then randomness. Time-ordered ids keep new rows at
  * the right edge of their indexes instead of scattering them. The id is written over its random bytes
@@ -22,9 +29,7 @@ function randomSixteen(): number {
  */
 export function newId(now: number = Date.now()): string {
   const offset = randomSixteen();
-  randomBlock.writeUIntBE(now, offset, 6);
-  randomBlock[offset + 6] = (randomBlock[offset + 6]! & 0x0f) | 0x70;
-  randomBlock[offset + 8] = (randomBlock[offset + 8]! & 0x3f) | 0x80;
+  stampVersion7(randomBlock, offset, now);
   const hex = randomBlock.toString('hex', offset, offset + 16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
@@ -37,11 +42,7 @@ export function newId(now: number = Date.now()): string {
 export function newIdDigits(count: number, now: number = Date.now()): string[] {
   const bytes = Buffer.allocUnsafe(16 * count);
   randomFillSync(bytes);
-  for (let offset = 0; offset < bytes.length; offset += 16) {
-    bytes.writeUIntBE(now, offset, 6);
-    bytes[offset + 6] = (bytes[offset + 6]! & 0x0f) | 0x70;
-    bytes[offset + 8] = (bytes[offset + 8]! & 0x3f) | 0x80;
-  }
+  for (let offset = 0; offset < bytes.length; offset += 16) stampVersion7(bytes, offset, now);
   const hex = bytes.toString('hex');
   const ids = new Array<string>(count);
   for (let index = 0; index < count; index += 1) ids[index] = hex.slice(32 * index, 32 * index + 32);
