@@ -1,5 +1,6 @@
 export { Database } from './database';
 export { sql, type NoParams, type SqlStatement } from './sql-statement';
+export { SqlArray } from './sql-array';
 export { openMigratedDatabase } from './open-database';
 export { DatabaseModule } from './database.module';
 export { encodeCursor, decodeCursor, decodeIdCursor, pageOf } from './page-cursor';

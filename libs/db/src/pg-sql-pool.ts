@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { pgArrayLiteral } from './pg-array-literal';
+import { SqlArray } from './sql-array';
 import type { IsolationLevel, SqlPool, SqlTransaction } from './sql-client';
 
 // Every statement is prepared once per connection under a name derived from its text, so PostgreSQL
@@ -31,7 +32,10 @@ function statementConfig(text: string): StatementConfig {
 }
 
 function queryConfig(text: string, params: readonly unknown[]): pg.QueryConfig {
-  const values = params.map((value) => (Array.isArray(value) ? pgArrayLiteral(value) : value));
+  // A SqlArray is sent in binary format as it is (a Buffer parameter); a plain array as a text literal.
+  const values = params.map((value) =>
+    value instanceof SqlArray ? value.bytes() : Array.isArray(value) ? pgArrayLiteral(value) : value,
+  );
   const config = Object.create(statementConfig(text)) as pg.QueryConfig;
   config.values = values;
   return config;

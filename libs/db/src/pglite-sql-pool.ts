@@ -1,11 +1,17 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { IsolationLevel, SqlPool, SqlTransaction } from './sql-client';
+import { SqlArray } from './sql-array';
+
+/** PGlite takes parameters as values: a SqlArray is given as its elements. */
+function valuesOf(params: readonly unknown[]): unknown[] {
+  return params.map((value) => (value instanceof SqlArray ? value.values() : value));
+}
 
 function transactionOn(tx: Transaction): SqlTransaction {
   return {
     connection: tx,
     async query<Row extends object>(text: string, params: readonly unknown[] = []) {
-      const result = await tx.query<Row>(text, params as unknown[]);
+      const result = await tx.query<Row>(text, valuesOf(params));
       return result.rows;
     },
     async execScript(script: string) {
@@ -22,7 +28,7 @@ export class PgliteSqlPool implements SqlPool {
   constructor(readonly pglite: PGlite) {}
 
   async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
-    const result = await this.pglite.query<Row>(text, params as unknown[]);
+    const result = await this.pglite.query<Row>(text, valuesOf(params));
     return result.rows;
   }
 

@@ -1,4 +1,4 @@
-import { type NoParams, sql } from '@ledger/db';
+import { type NoParams, type SqlArray, sql } from '@ledger/db';
 import type { StatementSummary } from './import.views';
 
 // Statement storage. Lines are inserted in batches while the file streams; the import's own row last.
@@ -9,32 +9,29 @@ export const UNDO_TO_IMPORT_START = sql<NoParams>('ROLLBACK TO SAVEPOINT stateme
 
 /** One array per column of a batch of lines, in the lines' order (see StatementLineColumns). */
 export interface LineColumnParams {
-  ids: string[];
-  externalIds: string[];
-  lineNumbers: number[];
-  statementIndexes: number[];
-  bookedOns: string[];
-  valueOns: (string | null)[];
-  amountsMinor: bigint[];
-  currencies: string[];
-  reversals: boolean[];
-  typeCodes: (string | null)[];
-  /**
-   * One JSON array each, of the lines' references and counterparties (null when a line has none): JSON texts
-   * joined as they are, where a text array would escape every quote of every line again.
-   */
-  references: string;
-  counterparties: string;
-  descriptions: string[];
-  grossesMinor: (bigint | null)[];
-  feesMinor: (bigint | null)[];
-  raws: string[];
+  ids: SqlArray<'uuid'>;
+  externalIds: SqlArray<'text'>;
+  lineNumbers: SqlArray<'int4'>;
+  statementIndexes: SqlArray<'int4'>;
+  bookedOns: SqlArray<'date'>;
+  valueOns: SqlArray<'date'>;
+  amountsMinor: SqlArray<'int8'>;
+  currencies: SqlArray<'text'>;
+  reversals: SqlArray<'bool'>;
+  typeCodes: SqlArray<'text'>;
+  /** JSON texts: the lines' references, and their counterparties (null when a line has none). */
+  references: SqlArray<'text'>;
+  counterparties: SqlArray<'text'>;
+  descriptions: SqlArray<'text'>;
+  grossesMinor: SqlArray<'int8'>;
+  feesMinor: SqlArray<'int8'>;
+  raws: SqlArray<'text'>;
 }
 
 /**
  * A batch of lines, one array per column (see StatementLineColumns): PostgreSQL reads typed arrays far
- * more cheaply than a JSON document of the same rows; the JSON columns come as one JSON array each, taken
- * apart in the lines' order. A line the source already has (same external id) is skipped and counted.
+ * more cheaply than a JSON document of the same rows; the JSON columns come as texts, read as jsonb row by
+ * row. A line the source already has (same external id) is skipped and counted.
  */
 export const INSERT_LINES = sql<
   LineColumnParams & { tenantId: string; sourceId: string; importId: string; interim: boolean },
@@ -45,13 +42,12 @@ WITH inserted AS (
                                booked_on, value_on, amount_minor, currency, reversal, type_code, refs,
                                counterparty, description, gross_minor, fee_minor, raw, interim)
   SELECT :tenantId, l.id, :sourceId, :importId, l.external_id, l.line_number, l.statement_index, l.booked_on,
-         l.value_on, l.amount_minor, l.currency, l.reversal, l.type_code, l.refs, NULLIF(l.counterparty, 'null'),
+         l.value_on, l.amount_minor, l.currency, l.reversal, l.type_code, l.refs::jsonb, l.counterparty::jsonb,
          l.description, l.gross_minor, l.fee_minor, l.raw, :interim::bool
     FROM unnest(:ids::uuid[], :externalIds::text[], :lineNumbers::int4[], :statementIndexes::int4[],
                 :bookedOns::date[], :valueOns::date[], :amountsMinor::int8[], :currencies::text[],
                 :reversals::bool[], :typeCodes::text[],
-                ARRAY(SELECT e FROM jsonb_array_elements(:references::jsonb) WITH ORDINALITY AS r(e, n) ORDER BY n),
-                ARRAY(SELECT e FROM jsonb_array_elements(:counterparties::jsonb) WITH ORDINALITY AS c(e, n) ORDER BY n),
+                :references::text[], :counterparties::text[],
                 :descriptions::text[], :grossesMinor::int8[], :feesMinor::int8[], :raws::text[])
          AS l(id, external_id, line_number, statement_index, booked_on, value_on, amount_minor, currency,
               reversal, type_code, refs, counterparty, description, gross_minor, fee_minor, raw)
@@ -72,7 +68,7 @@ SELECT EXISTS (
 ) AS present`);
 
 export const FINALIZE_INTERIM_LINES = sql<
-  { tenantId: string; sourceId: string; importId: string; externalIds: string[] },
+  { tenantId: string; sourceId: string; importId: string; externalIds: SqlArray<'text'> },
   { finalized: bigint }
 >(`
 WITH finalized AS (

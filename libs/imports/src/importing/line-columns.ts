@@ -1,31 +1,32 @@
+import { SqlArray } from '@ledger/db';
 import { newIdDigits } from '@ledger/ids';
 import type { StatementLine } from '../statement-items';
 import type { LineColumnParams } from './imports.sql';
 
 /**
- * A batch of statement lines kept column by column, as INSERT_LINES' arrays. A line is taken apart as it
- * arrives, so the parsed line object dies young (no batch of objects for the garbage collector to promote),
- * and the batch travels as one array per column: PostgreSQL reads typed arrays with far less work than a
- * JSON document of the same rows. The references and counterparties are JSON already: their texts are joined
- * into one JSON array each, not escaped again as the elements of a text array.
+ * A batch of statement lines kept column by column, as INSERT_LINES' arrays. A line is written into its
+ * columns as it arrives (each a SqlArray, in PostgreSQL's binary format outside the JavaScript heap), so the
+ * parsed line and its strings die young: a batch waiting to be sent holds no string for the garbage collector
+ * to copy or promote, and it is sent as it is, with no literal to build. PostgreSQL reads typed arrays with
+ * far less work than a JSON document of the same rows; the references and counterparties go as JSON texts.
  */
 export class StatementLineColumns {
-  private readonly externalIds: string[] = [];
-  private readonly lineNumbers: number[] = [];
-  private readonly statementIndexes: number[] = [];
-  private readonly bookedOns: string[] = [];
-  private readonly valueOns: (string | null)[] = [];
-  private readonly amountsMinor: bigint[] = [];
-  private readonly currencies: string[] = [];
-  private readonly reversals: boolean[] = [];
-  private readonly typeCodes: (string | null)[] = [];
-  /** JSON texts, sent as one JSON array each. */
-  private readonly references: string[] = [];
-  private readonly counterparties: string[] = [];
-  private readonly descriptions: string[] = [];
-  private readonly grossesMinor: (bigint | null)[] = [];
-  private readonly feesMinor: (bigint | null)[] = [];
-  private readonly raws: string[] = [];
+  private readonly externalIds = SqlArray.of('text');
+  private readonly lineNumbers = SqlArray.of('int4');
+  private readonly statementIndexes = SqlArray.of('int4');
+  private readonly bookedOns = SqlArray.of('date');
+  private readonly valueOns = SqlArray.of('date');
+  private readonly amountsMinor = SqlArray.of('int8');
+  private readonly currencies = SqlArray.of('text');
+  private readonly reversals = SqlArray.of('bool');
+  private readonly typeCodes = SqlArray.of('text');
+  /** JSON texts (null for a line without a counterparty), read as jsonb by INSERT_LINES. */
+  private readonly references = SqlArray.of('text');
+  private readonly counterparties = SqlArray.of('text');
+  private readonly descriptions = SqlArray.of('text');
+  private readonly grossesMinor = SqlArray.of('int8');
+  private readonly feesMinor = SqlArray.of('int8');
+  private readonly raws = SqlArray.of('text');
 
   get size(): number {
     return this.externalIds.length;
@@ -42,7 +43,7 @@ export class StatementLineColumns {
     this.reversals.push(line.reversal);
     this.typeCodes.push(line.typeCode ?? null);
     this.references.push(JSON.stringify(line.references));
-    this.counterparties.push(line.counterparty === undefined ? 'null' : JSON.stringify(line.counterparty));
+    this.counterparties.push(line.counterparty === undefined ? null : JSON.stringify(line.counterparty));
     this.descriptions.push(line.description);
     this.grossesMinor.push(line.grossMinor ?? null);
     this.feesMinor.push(line.feeMinor ?? null);
@@ -53,7 +54,7 @@ export class StatementLineColumns {
   parameters(): LineColumnParams {
     return {
       // Time-ordered ids: new lines go to the right edge of the primary key, not all over it.
-      ids: newIdDigits(this.size),
+      ids: SqlArray.of('uuid', newIdDigits(this.size)),
       externalIds: this.externalIds,
       lineNumbers: this.lineNumbers,
       statementIndexes: this.statementIndexes,
@@ -63,8 +64,8 @@ export class StatementLineColumns {
       currencies: this.currencies,
       reversals: this.reversals,
       typeCodes: this.typeCodes,
-      references: `[${this.references.join(',')}]`,
-      counterparties: `[${this.counterparties.join(',')}]`,
+      references: this.references,
+      counterparties: this.counterparties,
       descriptions: this.descriptions,
       grossesMinor: this.grossesMinor,
       feesMinor: this.feesMinor,

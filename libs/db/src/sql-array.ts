@@ -1,0 +1,221 @@
+/**
+ * A one-dimensional array parameter, written element by element as it is filled, in PostgreSQL's binary
+ * array format (what array_recv reads), into a buffer outside the JavaScript heap. A batch of thousands of
+ * rows then holds no string per element while it fills and waits to be sent: nothing for the garbage
+ * collector to copy from one young generation to the next, no literal to build, quote and measure again.
+ *
+ * node-postgres sends a Buffer parameter in binary format as it is; the embedded database takes its
+ * parameters as values, so its pool hands it values() instead. The SQL casts the parameter to the array type
+ * (`:ids::uuid[]`), which must be the one the array was made for: PostgreSQL refuses another element type.
+ */
+
+/** Element types, with their type OIDs (pg_type) and the JavaScript value each element is given as. */
+const ELEMENT_OIDS = { text: 25, uuid: 2950, int4: 23, int8: 20, date: 1082, bool: 16 } as const;
+
+type ElementType = keyof typeof ELEMENT_OIDS;
+
+interface ElementValue {
+  text: string;
+  /** 32 hex digits, with or without the hyphens of the usual form. */
+  uuid: string;
+  int4: number;
+  int8: bigint;
+  /** YYYY-MM-DD. */
+  date: string;
+  bool: boolean;
+}
+
+/** ndim, flags, element type; then one dimension's size and lower bound. */
+const HEADER_BYTES = 20;
+const EMPTY_HEADER_BYTES = 12;
+const INITIAL_BYTES = 16 * 1024;
+const NULL_LENGTH = -1;
+const FIXED_SIZES: Readonly<Record<ElementType, number>> = { text: 0, uuid: 16, int4: 4, int8: 8, date: 4, bool: 1 };
+const UUID_HYPHENS = [8, 13, 18, 23];
+/** PostgreSQL's dates count days from 2000-01-01. */
+const POSTGRES_EPOCH_DAY = Date.UTC(2000, 0, 1) / 86_400_000;
+const DAY_MS = 86_400_000;
+
+export class SqlArray<T extends ElementType> {
+  private buffer = Buffer.allocUnsafe(INITIAL_BYTES);
+  private used = HEADER_BYTES;
+  private count = 0;
+  private hasNull = false;
+
+  private constructor(readonly element: T) {}
+
+  static of<T extends ElementType>(element: T, values: Iterable<ElementValue[T] | null> = []): SqlArray<T> {
+    const array = new SqlArray(element);
+    for (const value of values) array.push(value);
+    return array;
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** Appends one element; a value that is not of the element type is a TypeError, and nothing is written. */
+  push(value: ElementValue[T] | null): void {
+    if (value === null) {
+      this.reserve(4);
+      this.buffer.writeInt32BE(NULL_LENGTH, this.used);
+      this.used += 4;
+      this.hasNull = true;
+    } else {
+      this.write(value);
+    }
+    this.count += 1;
+  }
+
+  /** The array in binary format, for node-postgres: a view of this array's buffer, valid until the next push. */
+  bytes(): Buffer {
+    const header = this.buffer;
+    header.writeInt32BE(this.count === 0 ? 0 : 1, 0);
+    header.writeInt32BE(this.hasNull ? 1 : 0, 4);
+    header.writeInt32BE(ELEMENT_OIDS[this.element], 8);
+    if (this.count === 0) {
+      // No dimension: the three header fields only, moved up to where the empty array's data would begin.
+      header.copy(header, HEADER_BYTES - EMPTY_HEADER_BYTES, 0, EMPTY_HEADER_BYTES);
+      return header.subarray(HEADER_BYTES - EMPTY_HEADER_BYTES, HEADER_BYTES);
+    }
+    header.writeInt32BE(this.count, 12);
+    header.writeInt32BE(1, 16);
+    return header.subarray(0, this.used);
+  }
+
+  /** The elements as JavaScript values (uuids hyphenated, lower case), for a driver that takes values. */
+  values(): (ElementValue[T] | null)[] {
+    const values = new Array<ElementValue[T] | null>(this.count);
+    let at = HEADER_BYTES;
+    for (let index = 0; index < this.count; index += 1) {
+      const length = this.buffer.readInt32BE(at);
+      at += 4;
+      if (length === NULL_LENGTH) {
+        values[index] = null;
+        continue;
+      }
+      values[index] = this.read(at, length) as ElementValue[T];
+      at += length;
+    }
+    return values;
+  }
+
+  private reserve(bytes: number): void {
+    if (this.used + bytes <= this.buffer.length) return;
+    let size = this.buffer.length * 2;
+    while (size < this.used + bytes) size *= 2;
+    const grown = Buffer.allocUnsafe(size);
+    this.buffer.copy(grown, 0, 0, this.used);
+    this.buffer = grown;
+  }
+
+  private write(value: ElementValue[ElementType]): void {
+    if (this.element === 'text') return this.writeText(value);
+    if (this.element === 'uuid') return this.writeUuid(value);
+    const size = FIXED_SIZES[this.element];
+    const at = this.startFixed(size);
+    // Checked before anything is written: a refused value leaves the array as it was.
+    if (this.element === 'int4') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 31)
+        throw this.refused(value);
+      this.buffer.writeInt32BE(value, at);
+    } else if (this.element === 'int8') {
+      if (typeof value !== 'bigint' || value !== BigInt.asIntN(64, value)) throw this.refused(value);
+      this.buffer.writeBigInt64BE(value, at);
+    } else if (this.element === 'date') {
+      const days = typeof value === 'string' ? postgresDays(value) : null;
+      if (days === null) throw this.refused(value);
+      this.buffer.writeInt32BE(days, at);
+    } else {
+      if (typeof value !== 'boolean') throw this.refused(value);
+      this.buffer[at] = value ? 1 : 0;
+    }
+    this.buffer.writeInt32BE(size, at - 4);
+    this.used = at + size;
+  }
+
+  private writeText(value: unknown): void {
+    if (typeof value !== 'string') throw this.refused(value);
+    // At most three UTF-8 bytes per UTF-16 unit (a surrogate pair: four bytes for two units).
+    this.reserve(4 + 3 * value.length);
+    const written = this.buffer.write(value, this.used + 4, 'utf8');
+    this.buffer.writeInt32BE(written, this.used);
+    this.used += 4 + written;
+  }
+
+  private writeUuid(value: unknown): void {
+    const digits = typeof value === 'string' ? uuidDigits(value) : null;
+    if (digits === null) throw this.refused(value);
+    this.reserve(20);
+    this.buffer.writeInt32BE(16, this.used);
+    this.buffer.write(digits, this.used + 4, 16, 'hex');
+    this.used += 20;
+  }
+
+  /** Room for a fixed-size element; answers where its bytes go (its length is written once it is). */
+  private startFixed(size: number): number {
+    this.reserve(4 + size);
+    return this.used + 4;
+  }
+
+  private read(at: number, length: number): ElementValue[ElementType] {
+    const buffer = this.buffer;
+    switch (this.element) {
+      case 'text':
+        return buffer.toString('utf8', at, at + length);
+      case 'uuid': {
+        const hex = buffer.toString('hex', at, at + 16);
+        return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+      }
+      case 'int4':
+        return buffer.readInt32BE(at);
+      case 'int8':
+        return buffer.readBigInt64BE(at);
+      case 'date':
+        return new Date((buffer.readInt32BE(at) + POSTGRES_EPOCH_DAY) * DAY_MS).toISOString().slice(0, 10);
+      case 'bool':
+        return buffer[at] === 1;
+    }
+  }
+
+  private refused(value: unknown): TypeError {
+    const shown = typeof value === 'bigint' ? `${value}n` : JSON.stringify(value);
+    return new TypeError(`cannot send ${shown} as an element of a ${this.element}[] parameter`);
+  }
+}
+
+const HEX_DIGITS = /^[0-9a-f]{32}$/i;
+
+/** The 32 hex digits of a uuid given with or without its hyphens (8-4-4-4-12); null when it is not one. */
+function uuidDigits(text: string): string | null {
+  if (text.length === 32) return HEX_DIGITS.test(text) ? text : null;
+  if (text.length !== 36) return null;
+  for (const at of UUID_HYPHENS) if (text.charCodeAt(at) !== 45) return null;
+  const digits = text.slice(0, 8) + text.slice(9, 13) + text.slice(14, 18) + text.slice(19, 23) + text.slice(24);
+  return HEX_DIGITS.test(digits) ? digits : null;
+}
+
+/** Days from PostgreSQL's epoch for a YYYY-MM-DD date of years 0001 to 9999; null when it is not one. */
+function postgresDays(text: string): number | null {
+  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return null;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  if (year < 1 || month < 1 || month > 12 || day < 1) return null;
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(year);
+  // A day past the month's end (02-30) rolls over into the next month: not a date.
+  if (date.getUTCDate() !== day || date.getUTCMonth() !== month - 1) return null;
+  return date.getTime() / DAY_MS - POSTGRES_EPOCH_DAY;
+}
+
+/** The decimal number of `count` digits at `from`; -1 when one of them is not a digit. */
+function digitsAt(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let at = from; at < from + count; at += 1) {
+    const digit = text.charCodeAt(at) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
