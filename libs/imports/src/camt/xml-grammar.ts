@@ -99,20 +99,23 @@ export function withLineFeeds(text: string): string {
  * references to allowed characters; line ends become `\n` (in an attribute value, every white space a space).
  */
 export function decodedText(raw: string, attribute: boolean, fail: Fail): string {
-  const literal = (part: string): string => {
-    const lines = withLineFeeds(part);
-    return attribute ? lines.replace(/[\t\n]/g, ' ') : lines;
-  };
-  if (raw.indexOf('&') === -1) return literal(raw);
+  // Most texts hold no reference: no closure, no new string unless a line end or white space is replaced.
+  if (raw.indexOf('&') === -1) return literalText(raw, attribute);
   let out = '';
   let from = 0;
   for (let amp = raw.indexOf('&'); amp !== -1; amp = raw.indexOf('&', from)) {
     const semicolon = raw.indexOf(';', amp + 1);
     if (semicolon === -1) fail('unterminated entity reference.');
-    out += literal(raw.slice(from, amp)) + reference(raw.slice(amp + 1, semicolon), fail);
+    out += literalText(raw.slice(from, amp), attribute) + reference(raw.slice(amp + 1, semicolon), fail);
     from = semicolon + 1;
   }
-  return out + literal(raw.slice(from));
+  return out + literalText(raw.slice(from), attribute);
+}
+
+/** A piece of text with no reference in it: line ends made `\n`; in an attribute value, white space a space. */
+function literalText(part: string, attribute: boolean): string {
+  const lines = withLineFeeds(part);
+  return attribute ? lines.replace(/[\t\n]/g, ' ') : lines;
 }
 
 function reference(name: string, fail: Fail): string {
