@@ -2,7 +2,7 @@ import { RAW_CHARS_MAX } from '../limits';
 
 /**
  * Characters kept of one raw text: one more than a line keeps, so that boundedRaw still marks the cut. Its
- * pieces are views of the text received: a raw text is kept only until the entry's lines are made, and what
+ * pieces are views of the text read: a raw text is kept only until the entry's lines are made, and what
  * outlives that is copied (a line's raw by the line builder, a TxDtls' by ownTransactionDetail).
  */
 const RAW_TEXT_CHARS_MAX = RAW_CHARS_MAX + 1;
@@ -23,16 +23,20 @@ export interface EntryRaw {
   head: string;
 }
 
+/** Where the raw texts are cut from: the text being read and the stream offset of its first character. */
+export interface RawSource {
+  readonly text: string;
+  readonly textStart: number;
+}
+
 /**
  * The raw text of each entry and each of its TxDtls, cut from the XML as received (a line's `raw` is what the
- * bank wrote, as for every other format), instead of writing the element tree out again. It is given every
- * chunk before the tokenizer is, and the stream offsets where an entry or a TxDtls starts and ends; it keeps
- * only the text no event has passed yet and the text not yet handed to a raw text, each cut at RAW_CHARS_MAX.
+ * bank wrote, as for every other format), instead of writing the element tree out again. It cuts from the
+ * tokenizer's own text (the RawSource), told the stream offsets where an entry or a TxDtls starts and ends, and
+ * before each write the offset every token has been told of: what precedes it goes to the open raw texts then,
+ * while that text is still the tokenizer's. Each raw text is cut at RAW_CHARS_MAX.
  */
 export class EntryRawRecorder {
-  /** Text of the stream from offset sourceStart on. */
-  private source = '';
-  private sourceStart = 0;
   /** Stream offset up to which the open raw texts have their characters. */
   private mark = 0;
   private inEntry = false;
@@ -41,13 +45,11 @@ export class EntryRawRecorder {
   private head = new RawText();
   private detail = new RawText();
 
-  /** Called with every chunk before the tokenizer reads it; `told`: the offset it has told of every token to. */
-  append(chunk: string, told: number): void {
-    // No later event is before `told`: what precedes it goes to the open texts now, or is dropped.
+  constructor(private readonly source: RawSource) {}
+
+  /** Called before each write, with the offset the tokenizer has told of every token to. */
+  beforeWrite(told: number): void {
     if (this.inEntry) this.advance(told);
-    const from = Math.max(told, this.mark, this.sourceStart);
-    this.source = this.source.slice(from - this.sourceStart) + chunk;
-    this.sourceStart = from;
   }
 
   /** An entry's start tag begins at offset `at`. */
@@ -84,7 +86,8 @@ export class EntryRawRecorder {
 
   private advance(to: number): void {
     if (to <= this.mark) return;
-    const piece = this.source.slice(this.mark - this.sourceStart, to - this.sourceStart);
+    const { text, textStart } = this.source;
+    const piece = text.slice(this.mark - textStart, to - textStart);
     this.whole.add(piece);
     (this.inDetail ? this.detail : this.head).add(piece);
     this.mark = to;

@@ -46,7 +46,7 @@ class CamtReader {
   private statement: OpenStatement | null = null;
   private entry: XmlCapture | null = null;
   private details: TransactionDetail[] = [];
-  private readonly raw = new EntryRawRecorder();
+  private readonly raw: EntryRawRecorder;
   private declarationChecked = false;
   private readonly namespaces = new XmlNamespaces();
   /** The local name and namespace URI of the start tag being handled (see namespaced()). */
@@ -75,12 +75,13 @@ class CamtReader {
       },
       XML_START_TAG_CHARS_MAX,
     );
+    this.raw = new EntryRawRecorder(this.xml);
   }
 
   write(chunk: string): void {
     if (this.stopped) return;
     this.charsWithoutEvent += chunk.length;
-    this.raw.append(chunk, this.xml.told);
+    this.raw.beforeWrite(this.xml.told);
     this.feed(chunk);
     if (!this.stopped && this.charsWithoutEvent > XML_CHARS_WITHOUT_EVENT_MAX) {
       this.fail(`an XML text, attribute or comment is longer than ${XML_CHARS_WITHOUT_EVENT_MAX} characters`);

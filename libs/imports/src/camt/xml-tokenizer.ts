@@ -57,6 +57,12 @@ export class XmlTokenizer {
   readonly declaration: XmlDeclaration = {};
   /** Stream offset up to which every token has been told of; what follows is held until it is whole. */
   told = 0;
+  /**
+   * The text of the latest write (what was held, then the chunk), kept until the next write, and the stream
+   * offset of its first character: a reader that cuts raw text at the events' offsets cuts it from here.
+   */
+  text = '';
+  textStart = 0;
   private pending = '';
   private started = false;
   private rootSeen = false;
@@ -92,6 +98,8 @@ export class XmlTokenizer {
         this.declarationAt = 1;
       }
     }
+    this.text = text;
+    this.textStart = this.told;
     const used = this.read(text, false);
     this.pending = used === text.length ? '' : text.slice(used);
   }
@@ -100,6 +108,8 @@ export class XmlTokenizer {
   close(): void {
     const text = this.pending;
     this.pending = '';
+    this.text = text;
+    this.textStart = this.told;
     this.read(text, true);
     if (this.open.length > 0) this.fail(`unclosed tag: ${this.open[this.open.length - 1]}`);
     if (!this.rootSeen) this.fail('document must contain a root element.');
