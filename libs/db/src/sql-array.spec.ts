@@ -60,3 +60,12 @@ describe('SqlArray', () => {
     }
   });
 });
+
+describe('SqlArray dates', () => {
+  it('writes every day of 1895 to 2105 as the same day', () => {
+    const dates: string[] = [];
+    for (let time = Date.UTC(1895, 0, 1); time <= Date.UTC(2105, 11, 31); time += 86_400_000)
+      dates.push(new Date(time).toISOString().slice(0, 10));
+    expect(SqlArray.of('date', dates).values()).toEqual(dates);
+  });
+});

@@ -201,12 +201,24 @@ function postgresDays(text: string): number | null {
   const year = digitsAt(text, 0, 4);
   const month = digitsAt(text, 5, 2);
   const day = digitsAt(text, 8, 2);
-  if (year < 1 || month < 1 || month > 12 || day < 1) return null;
-  const date = new Date(Date.UTC(2000, month - 1, day));
-  date.setUTCFullYear(year);
-  // A day past the month's end (02-30) rolls over into the next month: not a date.
-  if (date.getUTCDate() !== day || date.getUTCMonth() !== month - 1) return null;
-  return date.getTime() / DAY_MS - POSTGRES_EPOCH_DAY;
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  return unixDays(year, month, day) - POSTGRES_EPOCH_DAY;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** Days from 1970-01-01 of a proleptic Gregorian date, by arithmetic alone (no Date object per element). */
+function unixDays(year: number, month: number, day: number): number {
+  // Years counted from March, so that the leap day is the last of its year; eras of 400 years (146,097 days).
+  const marchYear = month <= 2 ? year - 1 : year;
+  const era = Math.floor(marchYear / 400);
+  const yearOfEra = marchYear - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 /** The decimal number of `count` digits at `from`; -1 when one of them is not a digit. */
