@@ -30,6 +30,16 @@ describe('SqlArray', () => {
     expect(empty.length).toBe(12);
   });
 
+  it('takes UUIDs as 16 bytes each, laid end to end', () => {
+    const bytes = Buffer.from('0192f0c12d3e7f408a5b6c7d8e9fa0b1ffffffffffff7fffbfffffffffffffff', 'hex');
+    expect(SqlArray.ofUuidBytes(bytes).values()).toEqual([
+      '0192f0c1-2d3e-7f40-8a5b-6c7d8e9fa0b1',
+      'ffffffff-ffff-7fff-bfff-ffffffffffff',
+    ]);
+    expect(SqlArray.ofUuidBytes(Buffer.alloc(0)).length).toBe(0);
+    expect(() => SqlArray.ofUuidBytes(Buffer.alloc(17))).toThrow(TypeError);
+  });
+
   it('grows past its first buffer', () => {
     const long = 'x'.repeat(10_000);
     const values = Array.from({ length: 50 }, (_, index) => `${index}${long}`);

@@ -1,3 +1,5 @@
+import { isUuid, uuidText } from '@ledger/ids';
+
 /**
  * A one-dimensional array parameter, written element by element as it is filled, in PostgreSQL's binary
  * array format (what array_recv reads), into a buffer outside the JavaScript heap. A batch of thousands of
@@ -30,8 +32,15 @@ const HEADER_BYTES = 20;
 const EMPTY_HEADER_BYTES = 12;
 const INITIAL_BYTES = 16 * 1024;
 const NULL_LENGTH = -1;
-const FIXED_SIZES: Readonly<Record<ElementType, number>> = { text: 0, uuid: 16, int4: 4, int8: 8, date: 4, bool: 1 };
-const UUID_HYPHENS = [8, 13, 18, 23];
+/** The elements of every type but text are of one size. */
+const FIXED_SIZES: Readonly<Record<Exclude<ElementType, 'text'>, number>> = {
+  uuid: 16,
+  int4: 4,
+  int8: 8,
+  date: 4,
+  bool: 1,
+};
+const UUID_BYTES = 16;
 /** PostgreSQL's dates count days from 2000-01-01. */
 const POSTGRES_EPOCH_DAY = Date.UTC(2000, 0, 1) / 86_400_000;
 const DAY_MS = 86_400_000;
@@ -47,6 +56,19 @@ export class SqlArray<T extends ElementType> {
   static of<T extends ElementType>(element: T, values: Iterable<ElementValue[T] | null> = []): SqlArray<T> {
     const array = new SqlArray(element);
     for (const value of values) array.push(value);
+    return array;
+  }
+
+  /** A uuid[] of the 16-byte UUIDs laid end to end in `bytes` (as newIdBytes makes them), copied as they are. */
+  static ofUuidBytes(bytes: Buffer): SqlArray<'uuid'> {
+    if (bytes.length % UUID_BYTES !== 0) throw new TypeError(`${bytes.length} bytes are not whole UUIDs`);
+    const array = new SqlArray('uuid');
+    for (let from = 0; from < bytes.length; from += UUID_BYTES) {
+      const at = array.startFixed(UUID_BYTES);
+      bytes.copy(array.buffer, at, from, from + UUID_BYTES);
+      array.endFixed(at, UUID_BYTES);
+      array.count += 1;
+    }
     return array;
   }
 
@@ -110,19 +132,23 @@ export class SqlArray<T extends ElementType> {
   }
 
   private write(value: ElementValue[ElementType]): void {
-    if (this.element === 'text') return this.writeText(value);
-    if (this.element === 'uuid') return this.writeUuid(value);
-    const size = FIXED_SIZES[this.element];
+    const element: ElementType = this.element;
+    if (element === 'text') return this.writeText(value);
+    const size = FIXED_SIZES[element];
     const at = this.startFixed(size);
     // Checked before anything is written: a refused value leaves the array as it was.
-    if (this.element === 'int4') {
+    if (element === 'uuid') {
+      const digits = typeof value === 'string' ? uuidDigits(value) : null;
+      if (digits === null) throw this.refused(value);
+      this.buffer.write(digits, at, UUID_BYTES, 'hex');
+    } else if (element === 'int4') {
       if (typeof value !== 'number' || !Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 31)
         throw this.refused(value);
       this.buffer.writeInt32BE(value, at);
-    } else if (this.element === 'int8') {
+    } else if (element === 'int8') {
       if (typeof value !== 'bigint' || value !== BigInt.asIntN(64, value)) throw this.refused(value);
       this.buffer.writeBigInt64BE(value, at);
-    } else if (this.element === 'date') {
+    } else if (element === 'date') {
       const days = typeof value === 'string' ? postgresDays(value) : null;
       if (days === null) throw this.refused(value);
       this.buffer.writeInt32BE(days, at);
@@ -130,8 +156,7 @@ export class SqlArray<T extends ElementType> {
       if (typeof value !== 'boolean') throw this.refused(value);
       this.buffer[at] = value ? 1 : 0;
     }
-    this.buffer.writeInt32BE(size, at - 4);
-    this.used = at + size;
+    this.endFixed(at, size);
   }
 
   private writeText(value: unknown): void {
@@ -143,19 +168,16 @@ export class SqlArray<T extends ElementType> {
     this.used += 4 + written;
   }
 
-  private writeUuid(value: unknown): void {
-    const digits = typeof value === 'string' ? uuidDigits(value) : null;
-    if (digits === null) throw this.refused(value);
-    this.reserve(20);
-    this.buffer.writeInt32BE(16, this.used);
-    this.buffer.write(digits, this.used + 4, 16, 'hex');
-    this.used += 20;
-  }
-
-  /** Room for a fixed-size element; answers where its bytes go (its length is written once it is). */
+  /** Room for a fixed-size element; answers where its bytes go (its length is written once they are). */
   private startFixed(size: number): number {
     this.reserve(4 + size);
     return this.used + 4;
+  }
+
+  /** The element whose bytes were written at `at` (from startFixed): its length before it, and it is used. */
+  private endFixed(at: number, size: number): void {
+    this.buffer.writeInt32BE(size, at - 4);
+    this.used = at + size;
   }
 
   private read(at: number, length: number): ElementValue[ElementType] {
@@ -163,10 +185,8 @@ export class SqlArray<T extends ElementType> {
     switch (this.element) {
       case 'text':
         return buffer.toString('utf8', at, at + length);
-      case 'uuid': {
-        const hex = buffer.toString('hex', at, at + 16);
-        return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-      }
+      case 'uuid':
+        return uuidText(buffer.toString('hex', at, at + UUID_BYTES));
       case 'int4':
         return buffer.readInt32BE(at);
       case 'int8':
@@ -189,10 +209,7 @@ const HEX_DIGITS = /^[0-9a-f]{32}$/i;
 /** The 32 hex digits of a uuid given with or without its hyphens (8-4-4-4-12); null when it is not one. */
 function uuidDigits(text: string): string | null {
   if (text.length === 32) return HEX_DIGITS.test(text) ? text : null;
-  if (text.length !== 36) return null;
-  for (const at of UUID_HYPHENS) if (text.charCodeAt(at) !== 45) return null;
-  const digits = text.slice(0, 8) + text.slice(9, 13) + text.slice(14, 18) + text.slice(19, 23) + text.slice(24);
-  return HEX_DIGITS.test(digits) ? digits : null;
+  return isUuid(text) ? text.replaceAll('-', '') : null;
 }
 
 /** Days from PostgreSQL's epoch for a YYYY-MM-DD date of years 0001 to 9999; null when it is not one. */

@@ -2,4 +2,4 @@
 // domain rules and the offline proof verifier can use them without loading a driver.
 export { canonicalJson, sha256 } from './canonical-json';
 export { chainHash } from './hash-chain';
-export { isUuid, newId, newIdDigits } from './ids';
+export { isUuid, newId, newIdBytes, uuidText } from './ids';

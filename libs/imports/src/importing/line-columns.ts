@@ -1,5 +1,5 @@
 import { SqlArray } from '@ledger/db';
-import { newIdDigits } from '@ledger/ids';
+import { newIdBytes } from '@ledger/ids';
 import type { StatementLine } from '../statement-items';
 import type { LineColumnParams } from './imports.sql';
 
@@ -54,7 +54,7 @@ export class StatementLineColumns {
   parameters(): LineColumnParams {
     return {
       // Time-ordered ids: new lines go to the right edge of the primary key, not all over it.
-      ids: SqlArray.of('uuid', newIdDigits(this.size)),
+      ids: SqlArray.ofUuidBytes(newIdBytes(this.size)),
       externalIds: this.externalIds,
       lineNumbers: this.lineNumbers,
       statementIndexes: this.statementIndexes,
