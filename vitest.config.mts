@@ -19,6 +19,7 @@ const libs = [
   'client',
   'exports',
   'ids',
+  'calendar',
   'jobs',
 ];
 const alias = Object.fromEntries(

@@ -1,3 +1,4 @@
+import { unixDaysOfIsoDate } from '@ledger/calendar';
 import { isUuid, uuidText } from '@ledger/ids';
 
 /**
@@ -41,9 +42,9 @@ const FIXED_SIZES: Readonly<Record<Exclude<ElementType, 'text'>, number>> = {
   bool: 1,
 };
 const UUID_BYTES = 16;
-/** PostgreSQL's dates count days from 2000-01-01. */
-const POSTGRES_EPOCH_DAY = Date.UTC(2000, 0, 1) / 86_400_000;
 const DAY_MS = 86_400_000;
+/** PostgreSQL's dates count days from 2000-01-01. */
+const POSTGRES_EPOCH_DAY = Date.UTC(2000, 0, 1) / DAY_MS;
 
 export class SqlArray<T extends ElementType> {
   private buffer = Buffer.allocUnsafe(INITIAL_BYTES);
@@ -149,9 +150,9 @@ export class SqlArray<T extends ElementType> {
       if (typeof value !== 'bigint' || value !== BigInt.asIntN(64, value)) throw this.refused(value);
       this.buffer.writeBigInt64BE(value, at);
     } else if (element === 'date') {
-      const days = typeof value === 'string' ? postgresDays(value) : null;
+      const days = typeof value === 'string' ? unixDaysOfIsoDate(value) : null;
       if (days === null) throw this.refused(value);
-      this.buffer.writeInt32BE(days, at);
+      this.buffer.writeInt32BE(days - POSTGRES_EPOCH_DAY, at);
     } else {
       if (typeof value !== 'boolean') throw this.refused(value);
       this.buffer[at] = value ? 1 : 0;
@@ -210,41 +211,4 @@ const HEX_DIGITS = /^[0-9a-f]{32}$/i;
 function uuidDigits(text: string): string | null {
   if (text.length === 32) return HEX_DIGITS.test(text) ? text : null;
   return isUuid(text) ? text.replaceAll('-', '') : null;
-}
-
-/** Days from PostgreSQL's epoch for a YYYY-MM-DD date of years 0001 to 9999; null when it is not one. */
-function postgresDays(text: string): number | null {
-  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return null;
-  const year = digitsAt(text, 0, 4);
-  const month = digitsAt(text, 5, 2);
-  const day = digitsAt(text, 8, 2);
-  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
-  return unixDays(year, month, day) - POSTGRES_EPOCH_DAY;
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-/** Days from 1970-01-01 of a proleptic Gregorian date, by arithmetic alone (no Date object per element). */
-function unixDays(year: number, month: number, day: number): number {
-  // Years counted from March, so that the leap day is the last of its year; eras of 400 years (146,097 days).
-  const marchYear = month <= 2 ? year - 1 : year;
-  const era = Math.floor(marchYear / 400);
-  const yearOfEra = marchYear - era * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
-}
-
-/** The decimal number of `count` digits at `from`; -1 when one of them is not a digit. */
-function digitsAt(text: string, from: number, count: number): number {
-  let value = 0;
-  for (let at = from; at < from + count; at += 1) {
-    const digit = text.charCodeAt(at) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
 }

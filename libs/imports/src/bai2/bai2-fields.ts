@@ -1,4 +1,4 @@
-import { calendarDate } from '../dates';
+import { calendarDate } from '@ledger/calendar';
 import { shown } from '../text-input';
 import type { FieldCursor } from './bai2-records';
 

@@ -1,5 +1,6 @@
 import { currencyCode, toMinor } from '../amounts';
-import { isoDate, isoDateOfDateTime } from '../dates';
+import { isoDate } from '@ledger/calendar';
+import { isoDateOfDateTime } from '../dates';
 import { referenceExternalId } from '../line-identity';
 import type { LineDraft, StatementLineBuilder } from '../line-builder';
 import { type LineReferences, type StatementError, statementError, type StatementItem } from '../statement-items';

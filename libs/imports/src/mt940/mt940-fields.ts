@@ -1,5 +1,5 @@
 import { currencyCode, toMinor } from '../amounts';
-import { calendarDate, daysInMonth } from '../dates';
+import { calendarDate, daysInMonth } from '@ledger/calendar';
 import type { StatementBalance } from '../statement-items';
 import { shown } from '../text-input';
 

@@ -1,5 +1,5 @@
 import { currencyCode } from '../amounts';
-import { calendarDate } from '../dates';
+import { calendarDate } from '@ledger/calendar';
 import { shown } from '../text-input';
 import { mt940Amount, type Parsed } from './mt940-fields';
 

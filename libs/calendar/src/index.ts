@@ -1,0 +1,1 @@
+export { calendarDate, daysInMonth, isLeapYear, isoDate, unixDaysOfIsoDate } from './calendar-date';
