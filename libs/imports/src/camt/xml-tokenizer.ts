@@ -98,8 +98,6 @@ export class XmlTokenizer {
         this.declarationAt = 1;
       }
     }
-    this.text = text;
-    this.textStart = this.told;
     const used = this.read(text, false);
     this.pending = used === text.length ? '' : text.slice(used);
   }
@@ -108,8 +106,6 @@ export class XmlTokenizer {
   close(): void {
     const text = this.pending;
     this.pending = '';
-    this.text = text;
-    this.textStart = this.told;
     this.read(text, true);
     if (this.open.length > 0) this.fail(`unclosed tag: ${this.open[this.open.length - 1]}`);
     if (!this.rootSeen) this.fail('document must contain a root element.');
@@ -123,6 +119,8 @@ export class XmlTokenizer {
 
   /** Reads the whole tokens of `text`; answers how many characters were used. */
   private read(text: string, last: boolean): number {
+    this.text = text;
+    this.textStart = this.told;
     let at = 0;
     this.linesFrom = 0;
     this.nextLf = -1;
