@@ -1,6 +1,7 @@
 export { Database } from './database';
 export { sql, type NoParams, type SqlStatement } from './sql-statement';
 export { SqlArray } from './sql-array';
+export { awaitedLater } from './awaited-later';
 export { openMigratedDatabase } from './open-database';
 export { DatabaseModule } from './database.module';
 export { encodeCursor, decodeCursor, decodeIdCursor, pageOf } from './page-cursor';

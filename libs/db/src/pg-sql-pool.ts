@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { awaitedLater } from './awaited-later';
 import { pgArrayLiteral } from './pg-array-literal';
 import { SqlArray } from './sql-array';
 import type { IsolationLevel, SqlPool, SqlTransaction } from './sql-client';
@@ -84,8 +85,11 @@ export class PgSqlPool implements SqlPool {
     const onConnectionLost = () => (broken = true);
     client.on('error', onConnectionLost);
     try {
-      await client.query(`BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`);
+      // The work's first statement follows BEGIN without a turn of the event loop (see awaitedLater).
+      // If BEGIN fails, the connection is lost, and so is that statement.
+      const begun = awaitedLater(client.query(`BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`));
       const result = await work(transactionOn(client));
+      await begun;
       await client.query('COMMIT');
       return result;
     } catch (error) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
+import { awaitedLater } from '@ledger/db';
 import { canonicalJson, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import type { EventType, NewEvent } from '@ledger/outbox';
@@ -10,6 +11,7 @@ import {
   type JournalLink,
   type JournalStripe,
   type JournalWrite,
+  type PostingLocks,
   PostingRepository,
   type PostingsWrite,
   type TransactionRow,
@@ -100,9 +102,6 @@ function view(created: Created, link: JournalLink, stripe: number): TransactionV
  */
 const OVERLAPPED_WRITE_ITEMS_MIN = 64;
 
-/** For a statement in flight whose promise is awaited later: its failure is not unhandled meanwhile. */
-function ignoreUntilAwaited(): void {}
-
 /**
  * A hold's story is one aggregate: the hold (version 1) and its resolution (version 2); every other
  * transaction is an aggregate of its own.
@@ -130,6 +129,18 @@ function journalOf(
   return { views, write: { stripe, links, encodingVersion: JOURNAL_ENCODING_VERSION, events } };
 }
 
+/** What a write holds before it plans: the items' external references and accounts, locked. */
+export interface PostingLocksTaken {
+  claimedRefs: Map<string, { id: string; contentHash: Buffer }>;
+  locks: PostingLocks;
+}
+
+/** The items' results, final once `written` resolves (it rejects if the write failed). */
+export interface SentWrite {
+  results: ItemResult[];
+  written: Promise<void>;
+}
+
 /**
  * Writes any number of transactions in one database transaction with a fixed number of statements:
  * external references locked and checked, accounts and a journal stripe locked, every item planned in
@@ -140,14 +151,35 @@ export class PostingEngine {
   constructor(private readonly postings: PostingRepository) {}
 
   async write(tenantId: string, items: readonly NewItem[]): Promise<ItemResult[]> {
+    const { results, written } = await this.send(tenantId, items, this.lock(tenantId, items));
+    await written;
+    return results;
+  }
+
+  /**
+   * Locks what the items name, the three statements sent one behind the other (see awaitedLater); the
+   * external references' look-up runs once their locks are held, so it sees what committed meanwhile.
+   * The locks may cover more items than are then written.
+   */
+  async lock(tenantId: string, items: readonly NewItem[]): Promise<PostingLocksTaken> {
     const refs = items.flatMap((item) => (item.externalRef ? [item.externalRef] : []));
-    await this.postings.lockExternalRefs(tenantId, refs);
-    const claimedRefs = await this.postings.findExternalRefs(tenantId, refs);
     const accountRefs = items.flatMap((item) => [
       ...item.legs.map((leg) => leg.account),
       ...item.releases.map((release) => release.accountId),
     ]);
-    const locks = await this.postings.lockForPosting(tenantId, accountRefs);
+    const refsLocked = awaitedLater(this.postings.lockExternalRefs(tenantId, refs));
+    const refsFound = awaitedLater(this.postings.findExternalRefs(tenantId, refs));
+    const accountsLocked = awaitedLater(this.postings.lockForPosting(tenantId, accountRefs));
+    await refsLocked;
+    return { claimedRefs: await refsFound, locks: await accountsLocked };
+  }
+
+  /**
+   * Plans the items under the locks and sends their write: the results are known before it is done,
+   * so the caller can send its next statement behind it; it must await `written`.
+   */
+  async send(tenantId: string, items: readonly NewItem[], locked: Promise<PostingLocksTaken>): Promise<SentWrite> {
+    const { claimedRefs, locks } = await locked;
     const planner = new PostingPlanner(locks.accounts);
     const results: (ItemResult | undefined)[] = [];
     const created: Created[] = [];
@@ -177,11 +209,17 @@ export class PostingEngine {
       created.push({ index, item, entries: plan.entries });
       results.push(undefined);
     }
-    if (created.length > 0) await this.writeCreated(tenantId, { planner, stripe: locks.stripe! }, created, results);
-    return results.map((result) => {
-      assert.ok(result !== undefined, 'every item has a result');
-      return result;
-    });
+    const written =
+      created.length > 0
+        ? awaitedLater(this.sendCreated(tenantId, { planner, stripe: locks.stripe! }, created, results))
+        : Promise.resolve();
+    return {
+      results: results.map((result) => {
+        assert.ok(result !== undefined, 'every item has a result');
+        return result;
+      }),
+      written,
+    };
   }
 
   /**
@@ -190,14 +228,15 @@ export class PostingEngine {
    * first; while PostgreSQL writes them, Node hashes the journal links and builds the views and
    * events, work that would otherwise hold the locks on its own. The journal statement is then queued
    * on the connection behind the postings (sent as soon as they are written); if the postings fail,
-   * it fails with them and the postings' error is the one reported.
+   * it fails with them and the postings' error is the one reported. Returns once the results are set
+   * and the statements sent; the promise settles when they are done.
    */
-  private async writeCreated(
+  private sendCreated(
     tenantId: string,
     { planner, stripe }: { planner: PostingPlanner; stripe: JournalStripe },
     created: Created[],
     results: (ItemResult | undefined)[],
-  ) {
+  ): Promise<void> {
     const postings: PostingsWrite = {
       transactions: created.map(({ item, entries }) => ({ row: item, entries })),
       deltas: planner.accountDeltas(),
@@ -207,22 +246,21 @@ export class PostingEngine {
       closedHoldIds: created.flatMap(({ item }) => (item.holdId ? [item.holdId] : [])),
     };
     let views: TransactionView[];
+    let written: Promise<void>;
     if (created.length < OVERLAPPED_WRITE_ITEMS_MIN) {
       const journal = journalOf(tenantId, created, stripe);
       views = journal.views;
-      await this.postings.writeBatch(tenantId, postings, journal.write);
+      written = this.postings.writeBatch(tenantId, postings, journal.write);
     } else {
-      const written = this.postings.writePostings(tenantId, postings);
-      written.catch(ignoreUntilAwaited);
+      const postingsWritten = awaitedLater(this.postings.writePostings(tenantId, postings));
       const journal = journalOf(tenantId, created, stripe);
       views = journal.views;
-      const linked = this.postings.writeJournal(tenantId, journal.write);
-      linked.catch(ignoreUntilAwaited);
-      await written;
-      await linked;
+      const linked = awaitedLater(this.postings.writeJournal(tenantId, journal.write));
+      written = postingsWritten.then(() => linked);
     }
     created.forEach((entry, offset) => {
       results[entry.index] = { status: 'created', transaction: views[offset]! };
     });
+    return written;
   }
 }

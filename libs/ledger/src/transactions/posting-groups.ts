@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
-import { Database } from '@ledger/db';
+import { Database, awaitedLater } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { sizedItemFromRequest } from './new-item';
 import type { PostTransactionCommand } from './post-transaction.use-case';
@@ -178,6 +178,11 @@ export class PostingGroups {
    * In the group's transaction: the keys claimed, the new postings planned and written together, their
    * outcomes stored under their keys, a fixed number of statements for any group. A refusal (of the
    * key or of the posting) is that item's; anything thrown fails the group's transaction.
+   *
+   * The statements are sent one behind the other where the next does not depend on the answer before
+   * (see awaitedLater): the locks behind the key claims (taken for every item of the group, also one
+   * whose key turns out to be a replay), the outcomes behind the write. So the group waits for the
+   * event loop three times (claims, write, commit), not six.
    */
   private async write(tenantId: string, group: readonly Waiting[]): Promise<Settled[]> {
     const { steps } = group[0]!.key;
@@ -185,18 +190,28 @@ export class PostingGroups {
       group.every(({ key }) => key.steps === steps),
       'the keys of a group take the same steps',
     );
+    const claiming = awaitedLater(steps.claimAll(group.map(({ key }) => key)));
+    const locked = awaitedLater(
+      this.engine.lock(
+        tenantId,
+        group.map(({ item }) => item),
+      ),
+    );
     const settled: Settled[] = new Array(group.length);
     const posted: number[] = [];
-    const claims = await steps.claimAll(group.map(({ key }) => key));
-    for (const [offset, claim] of claims.entries()) {
+    for (const [offset, claim] of (await claiming).entries()) {
       if (claim === undefined) posted.push(offset);
       else if (claim instanceof DomainError) settled[offset] = { ok: false, error: claim };
       else settled[offset] = { ok: true, value: { answer: claim, existing: false } };
     }
-    if (posted.length === 0) return settled;
-    const results = await this.engine.write(
+    if (posted.length === 0) {
+      await locked;
+      return settled;
+    }
+    const { results, written } = await this.engine.send(
       tenantId,
       posted.map((offset) => group[offset]!.item),
+      locked,
     );
     const outcomes = [];
     for (const [index, result] of results.entries()) {
@@ -204,12 +219,15 @@ export class PostingGroups {
       if (result.status === 'error') outcomes.push({ key, error: result.error });
       else if (result.status === 'created') outcomes.push({ key, body: result.transaction });
       else {
+        await written;
         const transaction = await this.transactions.findById(tenantId, result.transactionId);
         assert.ok(transaction !== undefined, 'an externalRef names a transaction of the tenant');
         outcomes.push({ key, body: transaction });
       }
     }
-    const answers = await steps.storeAll(outcomes);
+    const storing = awaitedLater(steps.storeAll(outcomes));
+    await written;
+    const answers = await storing;
     for (const [index, answer] of answers.entries()) {
       const existing = results[index]!.status === 'exists';
       settled[posted[index]!] = { ok: true, value: { answer, existing } };
