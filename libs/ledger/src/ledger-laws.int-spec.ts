@@ -81,6 +81,20 @@ describe('ledger laws in PostgreSQL', () => {
     expect(code).toBe('LG001');
   });
 
+  it('refuses, at commit, a transaction whose entries do not start at leg 0 (its legs are 0..n-1)', async () => {
+    let code: string | undefined;
+    try {
+      await test.database.sql.transaction('read committed', async (tx) => {
+        const id = newId();
+        await insertTransaction(tx, id);
+        await tx.query(entrySql.replace(', 0, $3', ', 2, $3'), [tenantId, id, cashId, 100n, salesId, 100n]);
+      });
+    } catch (error) {
+      code = sqlErrorFields(error)?.code;
+    }
+    expect(code).toBe('LG001');
+  });
+
   it('refuses zero and negative amounts', async () => {
     const id = newId();
     let code: string | undefined;
