@@ -58,6 +58,7 @@ async function setUpPlain(config: BenchConfig, file: string, directory: string):
     scripts[workload] = join(directory, `pgbench-${workload}.pgbench`);
     await writeFile(scripts[workload], `${text}\n`);
   };
+  psql(url, ['-c', 'ANALYZE']); // as the API's database after its setup (posting-suite.ts)
   await write('uncontended', single);
   // The file's own note: for one hot account, :a is 1.
   await write('hot', single.replace('\\set a random(1, 1000)', '\\set a 1'));
@@ -77,6 +78,7 @@ async function setUpPgledger(config: BenchConfig, folder: string, directory: str
      INSERT INTO bench_accounts SELECT g, (pgledger_create_account('wallet ' || g, 'USD')).id
        FROM generate_series(1, ${PEER_ACCOUNTS}) g;`,
   ]);
+  psql(url, ['-c', 'ANALYZE']);
   const transfer =
     'SELECT pgledger_create_transfer((SELECT id FROM bench_accounts WHERE n = :a), ' +
     '(SELECT id FROM bench_accounts WHERE n = :b), 1);';
