@@ -60,12 +60,13 @@ function closeOnSignal(place: ApiProcessPlace, close: () => Promise<void>): void
 
 /** Several API processes: migrate once here, then fork them and watch them (api-cluster.ts). */
 async function supervise(config: AppConfig): Promise<void> {
-  const { database, applied } = await openMigratedDatabase({
+  const { database, applied, warnings } = await openMigratedDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: 1,
   });
   await database.close();
+  for (const warning of warnings) console.warn(`warning: ${warning}`);
   console.log(
     `database: PostgreSQL; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}; ` +
       `starting ${config.apiProcesses} API processes`,
@@ -83,13 +84,14 @@ async function main(): Promise<void> {
       : config.readReplica === undefined
         ? 'PostgreSQL'
         : 'PostgreSQL, read-only routes on its replica (DATABASE_READ_URL)';
-  const { database, applied } = await openMigratedDatabase({
+  const { database, applied, warnings } = await openMigratedDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
     readReplica: config.readReplica,
   });
   if (!place.supervised) {
+    for (const warning of warnings) console.warn(`warning: ${warning}`);
     console.log(
       `database: ${mode}; migrations applied now: ${applied.length ? applied.join(', ') : 'none (up to date)'}`,
     );

@@ -6,11 +6,12 @@ import { JobsModule } from '@ledger/jobs';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const { database } = await openMigratedDatabase({
+  const { database, warnings } = await openMigratedDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
   });
+  for (const warning of warnings) console.warn(`warning: ${warning}`);
   const app = await NestFactory.createApplicationContext(
     JobsModule.forRoot(database, {
       reconcileCron: config.reconcileCron,
