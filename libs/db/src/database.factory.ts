@@ -77,6 +77,10 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       statement_timeout: STATEMENT_TIMEOUT_MS,
       application_name: 'ledger',
+      // A statement called while the one before it is still running is written at once, not after its
+      // answer: a transaction's statements that do not wait on each other share a round trip (see
+      // awaitedLater). The server still runs them one after the other, in order.
+      pipeline: true,
     });
     // An idle connection that dies (a restarted server) must not crash the process.
     pool.on('error', () => undefined);
