@@ -226,10 +226,10 @@ export class PostingEngine {
    * Under the locks. A small batch is written in one statement, its journal links, views and events
    * built first (little work). A large one in two: the postings need only the plans, so they are sent
    * first; while PostgreSQL writes them, Node hashes the journal links and builds the views and
-   * events, work that would otherwise hold the locks on its own. The journal statement is then queued
-   * on the connection behind the postings (sent as soon as they are written); if the postings fail,
-   * it fails with them and the postings' error is the one reported. Returns once the results are set
-   * and the statements sent; the promise settles when they are done.
+   * events, work that would otherwise hold the locks on its own. The journal statement then follows
+   * the postings on the connection (written at once, run by the server after them; see awaitedLater);
+   * if the postings fail, it fails with them and the postings' error is the one reported. Returns once
+   * the results are set and the statements sent; the promise settles when they are done.
    */
   private sendCreated(
     tenantId: string,
