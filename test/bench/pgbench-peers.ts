@@ -182,6 +182,7 @@ export async function runPeer(
   timeoutMs: number,
 ): Promise<PeerRun> {
   const database = peers.databases[mode]!;
+  psql(database.url, ['-c', 'ANALYZE']); // as before each of the API's runs (posting-suite.ts)
   const perRequest = TRANSFERS_PER_REQUEST[workload];
   const perClient = Math.max(1, Math.ceil(transfers / perRequest / concurrency));
   const logs = join(peers.scriptsDirectory, `log-${mode}-${workload}-${Date.now()}`);
