@@ -82,6 +82,7 @@ describe('the finance console', () => {
     const index = await fetch(`${api.baseUrl}/console/`);
     expect(index.status).toBe(200);
     expect(index.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(index.headers.get('etag')).not.toBeNull(); // the console's files are revalidated by it
     const text = await index.text();
     expect(text).toMatch(/<script type="module" crossorigin src="\/console\/assets\/index-[\w-]+\.js"><\/script>/);
     expect(text).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);

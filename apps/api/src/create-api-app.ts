@@ -63,6 +63,9 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
     logger: options.logLevels ?? ['error', 'warn', 'log'],
   });
   app.disable('x-powered-by');
+  // No ETag on answers: no route answers a conditional request, and Express would hash every body to make
+  // one (a SHA-1 per posting). The console's files keep theirs (serve-static makes its own).
+  app.set('etag', false);
   keepConnectionsAlive(app.getHttpServer() as Server, options.edge.keepAliveSeconds);
   if (options.edge.trustProxy !== undefined) app.set('trust proxy', trustProxySetting(options.edge.trustProxy));
   app.use(requestTargetCheck);
