@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, createTestDatabase } from '@ledger/db';
+import { YOUNG_GENERATION_FLAG } from '../apps/api/src/node-flags';
 import { processCpuMs } from './bench/cpu-usage';
 import { BUILT, BuiltProcess, READY_LINE } from './support/built-process';
 import { freePort } from './support/free-port';
@@ -122,6 +123,9 @@ describe('API_PROCESSES=2', () => {
       const children = childrenOf(api.pid);
       return children.length === 2 ? children : undefined;
     });
+    // Each forked process runs with the young generation the supervisor gives it (node-flags.ts).
+    for (const pid of processes)
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain(YOUNG_GENERATION_FLAG);
 
     const tenant = await created(call('POST', '/v1/tenants', { key: OPERATOR_TOKEN, body: { name: 'processes' } }));
     for (const code of ['assets:cash', 'income:sales']) {

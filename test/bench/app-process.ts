@@ -1,3 +1,4 @@
+import { withApiNodeFlags } from '../../apps/api/src/node-flags';
 import { BUILT, BuiltProcess, READY_LINE } from '../support/built-process';
 import { apiIsHealthy } from '../support/http-json';
 
@@ -41,7 +42,9 @@ export async function startApp(options: AppProcessOptions): Promise<AppProcess> 
     API_PROCESSES: '1',
     ...options.settings,
   };
-  const child = BuiltProcess.spawn(options.app, BUILT[options.app], { env, nodeArgs: options.nodeArgs });
+  // The API as the README's production command line starts it (one process: the flags are its own).
+  const nodeArgs = options.app === 'api' ? withApiNodeFlags(options.nodeArgs) : options.nodeArgs;
+  const child = BuiltProcess.spawn(options.app, BUILT[options.app], { env, nodeArgs });
   try {
     await child.waitUntilReady(
       READY_LINE[options.app],

@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { withApiNodeFlags } from './node-flags';
 
 /** The environment variable a forked API process reads its place from: 0 is the first. */
 const PROCESS_INDEX_VARIABLE = 'LEDGER_API_PROCESS_INDEX';
@@ -41,6 +42,7 @@ interface Slot {
 export async function superviseApiProcesses(count: number): Promise<void> {
   const slots = new Map<number, Slot>();
   let stopping = false;
+  cluster.setupPrimary({ execArgv: withApiNodeFlags(process.execArgv) });
 
   const fork = (index: number, quickDeaths: number) => {
     const worker = cluster.fork({ [PROCESS_INDEX_VARIABLE]: String(index) });
