@@ -1,8 +1,8 @@
 /**
  * V8's young generation, the heap where a request's short-lived objects are made. At its default size
  * it fills many times a second under load, and each collection copies what is still alive (the requests
- * in flight). With 64 MB per semi-space a posting cost 13% less API CPU at 16 clients in the bench, and
- * 9% more postings were answered a second (test/bench/README.md, "What limits single postings"). V8 reads
+ * in flight). With 64 MB per semi-space the collector's share of the API's thread fell from 8% to 5% at
+ * 16 clients in the bench (test/bench/README.md, "What limits single postings"). V8 reads
  * it only at start, so it is a flag of the node command: the supervisor gives it to the processes it
  * forks, and the README's production command line names it for a single process.
  */
