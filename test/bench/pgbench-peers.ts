@@ -58,7 +58,6 @@ async function setUpPlain(config: BenchConfig, file: string, directory: string):
     scripts[workload] = join(directory, `pgbench-${workload}.pgbench`);
     await writeFile(scripts[workload], `${text}\n`);
   };
-  psql(url, ['-c', 'ANALYZE']); // as the API's database after its setup (posting-suite.ts)
   await write('uncontended', single);
   // The file's own note: for one hot account, :a is 1.
   await write('hot', single.replace('\\set a random(1, 1000)', '\\set a 1'));
@@ -78,7 +77,6 @@ async function setUpPgledger(config: BenchConfig, folder: string, directory: str
      INSERT INTO bench_accounts SELECT g, (pgledger_create_account('wallet ' || g, 'USD')).id
        FROM generate_series(1, ${PEER_ACCOUNTS}) g;`,
   ]);
-  psql(url, ['-c', 'ANALYZE']);
   const transfer =
     'SELECT pgledger_create_transfer((SELECT id FROM bench_accounts WHERE n = :a), ' +
     '(SELECT id FROM bench_accounts WHERE n = :b), 1);';
@@ -172,6 +170,11 @@ export interface PeerRun {
   cpuMs: { postgres: number; benchClient: number };
 }
 
+/** ANALYZE of the peer's database (before each of its runs: see refreshStatistics in posting-suite.ts). */
+export function analyzePeer(peers: Peers, mode: PeerMode): void {
+  psql(peers.databases[mode]!.url, ['-c', 'ANALYZE']);
+}
+
 /** One closed-loop run of `transfers` (rounded up to whole transactions per client) through pgbench. */
 export async function runPeer(
   peers: Peers,
@@ -182,7 +185,6 @@ export async function runPeer(
   timeoutMs: number,
 ): Promise<PeerRun> {
   const database = peers.databases[mode]!;
-  psql(database.url, ['-c', 'ANALYZE']); // as before each of the API's runs (posting-suite.ts)
   const perRequest = TRANSFERS_PER_REQUEST[workload];
   const perClient = Math.max(1, Math.ceil(transfers / perRequest / concurrency));
   const logs = join(peers.scriptsDirectory, `log-${mode}-${workload}-${Date.now()}`);
