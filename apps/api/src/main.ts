@@ -89,6 +89,7 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
     readReplica: config.readReplica,
+    analyzeCheckMs: config.analyzeCheckSeconds * 1000,
   });
   if (!place.supervised) {
     for (const warning of warnings) console.warn(`warning: ${warning}`);

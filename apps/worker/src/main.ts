@@ -10,6 +10,7 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    analyzeCheckMs: config.analyzeCheckSeconds * 1000,
   });
   for (const warning of warnings) console.warn(`warning: ${warning}`);
   const app = await NestFactory.createApplicationContext(

@@ -59,6 +59,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: url, API_PROCESSES: '65' })).toThrow(/API_PROCESSES/);
   });
 
+  it('checks every second for tables to analyze, or as often as LEDGER_ANALYZE_CHECK_SECONDS says (0: never)', () => {
+    expect(loadConfig({}).analyzeCheckSeconds).toBe(1);
+    expect(loadConfig({ LEDGER_ANALYZE_CHECK_SECONDS: '0' }).analyzeCheckSeconds).toBe(0);
+    expect(loadConfig({ LEDGER_ANALYZE_CHECK_SECONDS: '30' }).analyzeCheckSeconds).toBe(30);
+    expect(() => loadConfig({ LEDGER_ANALYZE_CHECK_SECONDS: '0.5' })).toThrow(/LEDGER_ANALYZE_CHECK_SECONDS/);
+    expect(() => loadConfig({ LEDGER_ANALYZE_CHECK_SECONDS: '3601' })).toThrow(/LEDGER_ANALYZE_CHECK_SECONDS/);
+  });
+
   it('gives a silent reconciliation run up after ten minutes, or the lease set', () => {
     expect(loadConfig({}).reconcileRunLeaseSeconds).toBe(600);
     expect(loadConfig({ RECONCILE_RUN_LEASE_SECONDS: '3' }).reconcileRunLeaseSeconds).toBe(3);

@@ -13,6 +13,7 @@ const configSchema = z.object({
   DATABASE_READ_URL: z.string().url().optional(),
   LEDGER_READ_CONSISTENCY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   LEDGER_REPLICA_LAG_MAX_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
+  LEDGER_ANALYZE_CHECK_SECONDS: z.coerce.number().int().min(0).max(3_600).default(1),
   LEDGER_DATA_DIR: z.string().min(1).default('./.data'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   API_PROCESSES: z.coerce.number().int().min(1).max(API_PROCESSES_MAX).optional(),
@@ -139,6 +140,8 @@ export interface AppConfig {
    * token waits up to `consistencyWaitMs` for it, and one lagging past `lagMaxMs` is bypassed.
    */
   readReplica: { url: string; consistencyWaitMs: number; lagMaxMs: number } | undefined;
+  /** How often a serving process analyzes the tables that doubled since their last analyze; 0: never. */
+  analyzeCheckSeconds: number;
   dataDir: string;
   port: number;
   host: string;
@@ -205,6 +208,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             consistencyWaitMs: values.LEDGER_READ_CONSISTENCY_WAIT_MS,
             lagMaxMs: values.LEDGER_REPLICA_LAG_MAX_MS,
           },
+    analyzeCheckSeconds: values.LEDGER_ANALYZE_CHECK_SECONDS,
     dataDir: values.LEDGER_DATA_DIR,
     port: values.PORT,
     host: values.HOST,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrismaClient } from './generated/prisma/client';
 import type { ReadReplica } from './read-replica';
+import type { StatisticsKeeper } from './statistics-keeper';
 import type { IsolationLevel, SqlExecutor, SqlPool } from './sql-client';
 import { type SqlStatement, bindParameters } from './sql-statement';
 import { TransactionScope } from './transaction-scope';
@@ -29,6 +30,15 @@ export class Database {
     /** The streaming replica read-only requests read from (DATABASE_READ_URL); undefined without one. */
     readonly replica?: ReadReplica,
   ) {}
+
+  /** Analyzes the tables as they grow (LEDGER_ANALYZE_CHECK_SECONDS); none where it is off. */
+  private statistics: StatisticsKeeper | undefined;
+
+  /** Hands over the keeper, which then stops when the database closes. */
+  keepStatisticsWith(keeper: StatisticsKeeper): void {
+    assert.ok(this.statistics === undefined, 'one statistics keeper per database');
+    this.statistics = keeper;
+  }
 
   /**
    * Prisma Client, for the ordinary reads and writes. Inside a transaction its queries run on the
@@ -102,6 +112,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
+    await this.statistics?.stop();
     await this.replica?.close();
     await this.prismaClient.$disconnect();
     await this.sql.close();

@@ -26,7 +26,7 @@ describe('serverSettingWarnings', () => {
   it('warns when the tables would never be analyzed, and says what to do', async () => {
     const warnings = await serverSettingWarnings(withoutCounts.sql);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/autovacuum .* is off .* Turn it on, or run ANALYZE regularly/);
+    expect(warnings[0]).toMatch(/autovacuum .* is off .* Turn it on, or run VACUUM ANALYZE regularly/);
   });
 
   it("follows the server's own settings otherwise", async () => {
