@@ -37,6 +37,9 @@ export interface BenchConfig {
   batchTransfersPerRun: number;
   batchWarmupTransfers: number;
   batchConcurrencies: number[];
+  /** The fresh database's first seconds, measured in windows of batches right after the setup (0: skipped). */
+  freshSeconds: number;
+  freshWindowTransfers: number;
   workloads: WorkloadName[];
   /** The API's pg pool: at least the highest concurrency, so the pool is not what is measured. */
   apiPoolSize: number;
@@ -57,6 +60,8 @@ export interface BenchConfig {
    * single uncontended transfers at the highest concurrency with 2 and with 3), to show a process boundary's cost.
    */
   extraApiProcesses: number[];
+  /** The API child's LEDGER_ANALYZE_CHECK_SECONDS (0: it never analyzes, to see what that costs). */
+  apiAnalyzeCheckSeconds: number;
   /** Where the shared baselines (bench/plain-sql-baselines.sql) and peers (peers/pgledger) are read from. */
   sharedDirectory: string;
   /** Measure plain SQL and pgledger through pgbench beside the API (when pgbench and the files are there). */
@@ -121,6 +126,8 @@ export function loadBenchConfig(): BenchConfig {
     batchTransfersPerRun: integerFromEnv('BENCH_BATCH_TRANSFERS', 20_000, 1_000, 1_000_000),
     batchWarmupTransfers: integerFromEnv('BENCH_BATCH_WARMUP_TRANSFERS', 4_000, 0, 100_000),
     batchConcurrencies,
+    freshSeconds: integerFromEnv('BENCH_FRESH_SECONDS', 60, 0, 600),
+    freshWindowTransfers: integerFromEnv('BENCH_FRESH_WINDOW_TRANSFERS', 5_000, 100, 100_000),
     workloads: subsetFromEnv('BENCH_WORKLOADS', WORKLOADS),
     apiPoolSize: integerFromEnv('BENCH_API_POOL_SIZE', Math.max(...concurrencies, ...batchConcurrencies), 1, 90),
     runTimeoutMs: integerFromEnv('BENCH_RUN_TIMEOUT_S', 60, 1, 3_600) * 1000,
@@ -131,6 +138,7 @@ export function loadBenchConfig(): BenchConfig {
     apiNodeArgs: (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
     apiProcesses: apiProcessCounts[0]!,
     extraApiProcesses: apiProcessCounts.slice(1),
+    apiAnalyzeCheckSeconds: integerFromEnv('BENCH_API_ANALYZE_CHECK_SECONDS', 1, 0, 3_600),
     sharedDirectory: process.env.BENCH_SHARED_DIR ?? resolve(REPOSITORY_ROOT, '..', 'shared'),
     peers: process.env.BENCH_PEERS !== '0',
   };
@@ -152,12 +160,15 @@ export function describeConfig(config: BenchConfig): Record<string, string | num
     batchTransfersPerRun: config.batchTransfersPerRun,
     batchWarmupTransfers: config.batchWarmupTransfers,
     batchConcurrencies: config.batchConcurrencies.join(','),
+    freshSeconds: config.freshSeconds,
+    freshWindowTransfers: config.freshWindowTransfers,
     workloads: config.workloads.join(','),
     apiPoolSize: config.apiPoolSize,
     runTimeoutS: config.runTimeoutMs / 1000,
     benchTimeoutS: config.benchTimeoutMs / 1000,
     setupConcurrency: config.setupConcurrency,
     apiProcesses: [config.apiProcesses, ...config.extraApiProcesses].join(','),
+    apiAnalyzeCheckSeconds: config.apiAnalyzeCheckSeconds,
     peers: config.peers ? config.sharedDirectory : 'off',
   };
 }

@@ -1,6 +1,6 @@
 import type { BenchConfig } from './bench-config';
 import type { BooksCheck } from './checks';
-import type { CellSummary } from './stats';
+import type { CellSummary, RunSummary } from './stats';
 import type { Mode, WorkloadName } from './workloads';
 
 // The posting suite's section of the bench report: every cell, API/SQL ratios, the books checks.
@@ -11,6 +11,16 @@ export interface ProcessCell {
   concurrency: number;
   summary: CellSummary;
 }
+
+/** One window of the fresh database's first minute (batches of 100 through the API, nothing analyzed by the bench). */
+export interface FreshWindow {
+  /** When the window began, in seconds after the first one began (right after the setup). */
+  startedAtS: number;
+  summary: RunSummary;
+}
+
+/** The workload and clients of the fresh-database windows, compared with the same cell measured later. */
+export const FRESH_WORKLOAD = 'batch100';
 
 export interface Cell {
   workload: WorkloadName;
@@ -229,11 +239,39 @@ function processesTable(
   ];
 }
 
+/** The issue's target: the first minute on a fresh database as fast as the rest (the cell measured later). */
+function freshTable(cells: readonly Cell[], windows: readonly FreshWindow[], concurrency: number): string[] {
+  if (windows.length === 0) return [];
+  const later = finder(cells)(FRESH_WORKLOAD, concurrency, 'api');
+  const slowest = Math.min(...windows.map((window) => window.summary.transfersPerSecond));
+  return [
+    `The fresh database: ${FRESH_WORKLOAD} through the API at ${concurrency} clients, right after the setup, in`,
+    'windows one after the other, with the statistics left to the API (the bench analyzes nothing before them):',
+    '',
+    '| window starts (s) | transfers/s | p50 ms/request | p99 ms/request | errors | ' +
+      'CPU ms/transfer: API node / postgres |',
+    '|---:|---:|---:|---:|---:|---|',
+    ...windows.map(
+      ({ startedAtS, summary }) =>
+        `| ${fixed(startedAtS, 1)} | ${fixed(summary.transfersPerSecond, 0)} | ${fixed(summary.p50LatencyMs, 2)} | ` +
+        `${fixed(summary.p99LatencyMs, 2)} | ${summary.errorCount}${summary.timedOut ? ' (timed out)' : ''} | ` +
+        `${fixed(summary.cpuMsPerTransfer.apiNode, 3)} / ${fixed(summary.cpuMsPerTransfer.postgres, 3)} |`,
+    ),
+    '',
+    later === undefined
+      ? `(no later ${FRESH_WORKLOAD} cell at ${concurrency} clients to compare with)`
+      : `Slowest window ÷ the later ${FRESH_WORKLOAD} cell's median (${fixed(later.transfersPerSecond, 0)} ` +
+        `transfers/s): ${ratio(slowest, later.transfersPerSecond)} (target: as fast as the rest).`,
+    '',
+  ];
+}
+
 export function renderPostingSection(
   cells: readonly Cell[],
   checks: readonly BooksCheck[],
   config: Pick<BenchConfig, 'concurrencies' | 'batchConcurrencies' | 'apiProcesses'>,
   processCells: readonly ProcessCell[] = [],
+  freshWindows: readonly FreshWindow[] = [],
 ): string[] {
   return [
     '## Posting',
@@ -250,6 +288,7 @@ export function renderPostingSection(
     ...processesTable(cells, processCells, config),
     ...ratiosTable(cells, config.concurrencies),
     ...batchRatiosTable(cells, config.batchConcurrencies),
+    ...freshTable(cells, freshWindows, Math.max(...config.batchConcurrencies)),
     'Books checks (after setup and after each workload):',
     '',
     ...checks.map(

@@ -1,157 +1,19 @@
 // The posting suite of `npm run bench`: throughput and latency of the API against plain SQL doing the
 // minimum a ledger must do, on an uncontended, a hot-account and two batch workloads. See README.md.
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
 import { freePort } from '../support/free-port';
 import { type AppProcess, startApp } from './app-process';
 import type { BenchConfig } from './bench-config';
 import { benchPool, dropDatabase, recreateDatabase } from './bench-database';
 import type { BenchLog } from './bench-log';
-import { type ApiFixture, setupApiFixture, setupSqlFixture } from './bench-setup';
+import { setupApiFixture, setupSqlFixture } from './bench-setup';
 import { type BooksCheck, checkBooks, describeCheck } from './checks';
-import { type CpuSnapshot, cpuSpentBetween, takeCpuSnapshot } from './cpu-usage';
 import { HttpClient } from './http-client';
-import { runHttpLoad } from './http-load';
-import type { LoadResult } from './load-loop';
-import { ActivitySampler, type ConnectionStates } from './pg-activity';
-import type { Cell, ProcessCell } from './posting-report';
-import { SQL_APPLICATION_NAME, runSqlLoad } from './sql-load';
-import { type RunSummary, summarizeCell, summarizeRun } from './stats';
-import { type Peers, analyzePeer, peerMeasures, runPeer, setUpPeers, tearDownPeers } from './pgbench-peers';
-import {
-  type Fixture,
-  MODES,
-  type Mode,
-  PEER_MODES,
-  type PeerMode,
-  TRANSFERS_PER_REQUEST,
-  type WorkloadName,
-  isBatchWorkload,
-} from './workloads';
-
-/** Which pg_stat_activity rows belong to a mode: the API's own pool calls itself 'ledger'. */
-const APPLICATION_NAMES: Record<(typeof MODES)[number], string> = { api: 'ledger', sql: SQL_APPLICATION_NAME };
-
-/** pgbench's connections are its own, on the peer's database: their states are not sampled. */
-const NOT_SAMPLED: ConnectionStates = {
-  waitingForClient: Number.NaN,
-  lockWait: Number.NaN,
-  executing: Number.NaN,
-  samples: 0,
-};
-
-function isPeerMode(mode: Mode): mode is PeerMode {
-  return (PEER_MODES as readonly Mode[]).includes(mode);
-}
-
-interface BenchContext {
-  config: BenchConfig;
-  log: BenchLog;
-  databaseUrl: string;
-  /** Started again for each extra API_PROCESSES value. */
-  api: AppProcess;
-  /** Checks, CHECKPOINT and the activity sampler: never used by a measured transfer. */
-  monitor: pg.Pool;
-  apiFixture: ApiFixture;
-  sqlFixture: Fixture;
-  peers: Peers;
-  checks: BooksCheck[];
-}
-
-/** The modes a workload is measured in: the API, the bench's own SQL, and the peers that can run it. */
-function modesOf(context: BenchContext, workload: WorkloadName): Mode[] {
-  return [...MODES, ...PEER_MODES.filter((mode) => peerMeasures(context.peers, mode, workload))];
-}
-
-/**
- * What autovacuum does on a server that runs it: analyze a table once it has grown by 50 rows and 10%.
- * The local server runs without it, so every run (warm-ups too) starts with an analyze of its mode's
- * database. Never analyzed, the posting statements' plans read every account of the tenant on each
- * write; analyzed only after the setup, while the runs grow the tables a thousandfold, a tenant that had
- * one transaction then is planned as one row, and the foreign-key checks of a posting chose the
- * external_ref index and read all the tenant's transactions (test/bench/README.md, "Statistics").
- */
-async function refreshStatistics(context: BenchContext, mode: Mode): Promise<void> {
-  if (isPeerMode(mode)) analyzePeer(context.peers, mode);
-  else await context.monitor.query('ANALYZE');
-}
-
-async function measurePeerRun(
-  context: BenchContext,
-  workload: WorkloadName,
-  concurrency: number,
-  mode: PeerMode,
-  transfers: number,
-): Promise<RunSummary> {
-  await context.monitor.query('CHECKPOINT');
-  const run = await runPeer(context.peers, mode, workload, concurrency, transfers, context.config.runTimeoutMs);
-  const perTransfer = (cpuMs: number) =>
-    run.result.transfersCreated > 0 ? cpuMs / run.result.transfersCreated : Number.NaN;
-  return summarizeRun(
-    run.result,
-    { apiNode: Number.NaN, postgres: perTransfer(run.cpuMs.postgres), benchClient: perTransfer(run.cpuMs.benchClient) },
-    NOT_SAMPLED,
-  );
-}
-
-async function measureRun(
-  context: BenchContext,
-  workload: WorkloadName,
-  concurrency: number,
-  mode: Mode,
-  transfers: number,
-): Promise<RunSummary> {
-  // Every run starts with statistics of the tables as they are now, then right after a checkpoint, so no
-  // run pays for another run's dirty pages.
-  await refreshStatistics(context, mode);
-  if (isPeerMode(mode)) return measurePeerRun(context, workload, concurrency, mode, transfers);
-  const { config } = context;
-  await context.monitor.query('CHECKPOINT');
-  const sampler = new ActivitySampler(context.monitor, APPLICATION_NAMES[mode as (typeof MODES)[number]]);
-  // Snapshots around the timed loop only: the SQL mode's connections are opened before it and closed
-  // after it, and a backend that has exited can no longer be read from /proc.
-  let before: CpuSnapshot | undefined;
-  let after: CpuSnapshot | undefined;
-  const hooks = {
-    onLoadStart: () => {
-      before = takeCpuSnapshot(context.api.process.pid, config.databaseName);
-      sampler.start();
-    },
-    onLoadEnd: () => {
-      after = takeCpuSnapshot(context.api.process.pid, config.databaseName);
-    },
-  };
-  const options = { workload, concurrency, transfers, timeoutMs: config.runTimeoutMs, hooks };
-  let result: LoadResult;
-  let states: ConnectionStates;
-  try {
-    if (mode === 'api')
-      result = await runHttpLoad({ ...options, baseUrl: context.api.baseUrl, fixture: context.apiFixture });
-    else result = await runSqlLoad({ ...options, databaseUrl: context.databaseUrl, fixture: context.sqlFixture });
-  } finally {
-    states = await sampler.stop();
-  }
-  if (before === undefined || after === undefined) throw new Error('load hooks did not run');
-  const spent = cpuSpentBetween(before, after);
-  const perTransfer = (cpuMs: number) => (result.transfersCreated > 0 ? cpuMs / result.transfersCreated : Number.NaN);
-  return summarizeRun(
-    result,
-    {
-      apiNode: perTransfer(spent.apiNodeMs),
-      postgres: perTransfer(spent.postgresMs),
-      benchClient: perTransfer(spent.benchClientMs),
-    },
-    states,
-  );
-}
-
-function describeRun(label: string, run: RunSummary): string {
-  const errors = run.errorCount === 0 ? '' : ` errors=${run.errorCount} ${JSON.stringify(run.errors)}`;
-  return (
-    `${label}: ${run.transfersPerSecond.toFixed(0)} transfers/s, p50 ${run.p50LatencyMs.toFixed(2)} ms, p99 ` +
-    `${run.p99LatencyMs.toFixed(2)} ms${errors}${run.timedOut ? ' TIMED OUT' : ''}`
-  );
-}
+import { type Peers, setUpPeers, tearDownPeers } from './pgbench-peers';
+import { type Cell, FRESH_WORKLOAD, type FreshWindow, type ProcessCell } from './posting-report';
+import { type BenchContext, describeRun, measureRun, modesOf } from './posting-runs';
+import { type RunSummary, summarizeCell } from './stats';
+import { type Mode, TRANSFERS_PER_REQUEST, type WorkloadName, isBatchWorkload } from './workloads';
 
 async function verify(context: BenchContext, after: string): Promise<void> {
   for (const [label, tenantId] of [
@@ -163,6 +25,32 @@ async function verify(context: BenchContext, after: string): Promise<void> {
     // A failed check does not stop the bench: the report shows it, and the exit status is 1.
     context.log(describeCheck(check));
   }
+}
+
+/**
+ * The first `freshSeconds` of the new database, as a new deployment meets them: batches of 100 through
+ * the API right after the setup, in windows of `freshWindowTransfers`, and nothing analyzed by the bench
+ * (what the tables' statistics are is up to the API, and to autovacuum where it runs).
+ */
+async function measureFreshDatabase(context: BenchContext): Promise<FreshWindow[]> {
+  const { config } = context;
+  const concurrency = Math.max(...config.batchConcurrencies);
+  const windows: FreshWindow[] = [];
+  const firstStartedMs = Date.now();
+  while (Date.now() - firstStartedMs < config.freshSeconds * 1000) {
+    const startedAtS = (Date.now() - firstStartedMs) / 1000;
+    const summary = await measureRun(
+      context,
+      FRESH_WORKLOAD,
+      concurrency,
+      'api',
+      config.freshWindowTransfers,
+      'as-they-are',
+    );
+    windows.push({ startedAtS, summary });
+    context.log(describeRun(`fresh database, window at ${startedAtS.toFixed(1)} s: ${FRESH_WORKLOAD} api`, summary));
+  }
+  return windows;
 }
 
 /** Unmeasured runs of each mode: single transfers once, and each batch size before its first cell. */
@@ -219,6 +107,8 @@ async function measureAll(context: BenchContext): Promise<Cell[]> {
 
 export interface PostingResults {
   cells: Cell[];
+  /** The fresh database's first BENCH_FRESH_SECONDS, window by window (empty when 0). */
+  freshWindows: FreshWindow[];
   checks: BooksCheck[];
   /** Single uncontended transfers at the highest concurrency through each extra API_PROCESSES value. */
   processCells: ProcessCell[];
@@ -233,7 +123,10 @@ function startPostingApi(config: BenchConfig, databaseUrl: string, operatorToken
       adminToken: operatorToken,
       poolSize: config.apiPoolSize,
       nodeArgs: config.apiNodeArgs,
-      settings: { API_PROCESSES: String(processes) },
+      settings: {
+        API_PROCESSES: String(processes),
+        LEDGER_ANALYZE_CHECK_SECONDS: String(config.apiAnalyzeCheckSeconds),
+      },
     }),
   );
 }
@@ -301,9 +194,11 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
       checks: [],
     };
     await verify(context, 'setup');
+    const freshWindows = await measureFreshDatabase(context);
+    if (freshWindows.length > 0) await verify(context, 'the fresh-database windows');
     const cells = await measureAll(context);
     const processCells = await measureProcessCounts(context, operatorToken).finally(() => (api = context.api));
-    return { cells, checks: context.checks, processCells };
+    return { cells, freshWindows, checks: context.checks, processCells };
   } catch (error) {
     if (api !== undefined) console.error(`[bench] last API output:\n${api.process.tail()}`);
     throw error;

@@ -85,7 +85,13 @@ export function renderMarkdown(report: BenchReport, config: BenchConfig): string
     ...summaryTable(report.comparisons),
     '',
     ...(report.posting
-      ? renderPostingSection(report.posting.cells, report.posting.checks, config, report.posting.processCells)
+      ? renderPostingSection(
+          report.posting.cells,
+          report.posting.checks,
+          config,
+          report.posting.processCells,
+          report.posting.freshWindows,
+        )
       : []),
     ...(report.imports ? renderImportSection(report.imports) : []),
     ...(report.reconcile ? renderReconcileSection(report.reconcile) : []),
