@@ -216,6 +216,21 @@ describe('the batch as a whole', () => {
     expect((await getAccount(api, tenant.posterKey, wallet)).balances.posted).toBe('30');
   });
 
+  it('racing requests with one key post the batch once: the others replay it or hear it is in progress', async () => {
+    const { wallet, shop } = await accounts(tenant);
+    const key = randomUUID();
+    const items = [transfer('equity:seed', wallet, '10'), transfer(wallet, shop, '4')];
+    const before = await transactionCount(tenant);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => batch(tenant, items, key)));
+    const posted = answers.filter((answer) => answer.status === 201 && !answer.headers.get('idempotent-replayed'));
+    expect(posted).toHaveLength(1);
+    for (const answer of answers) {
+      if (answer.status === 201) expect(answer.body).toEqual(posted[0]!.body);
+      else expectError(answer, 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+    }
+    expect(await transactionCount(tenant)).toBe(before + 2);
+  });
+
   it('more than 1000 items, none, or no list at all is 400 and writes nothing', async () => {
     const { wallet, codes } = await accounts(tenant);
     const item = transfer('equity:seed', wallet, '1');

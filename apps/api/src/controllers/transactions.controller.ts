@@ -69,19 +69,21 @@ export class TransactionsController {
       'leaves no trace and is its own `error` result), results in input order.',
     access: ['poster'],
     idempotency: 'required',
+    keyInHandler: true,
     body: batchItemsSchema,
     bodyExample: { transactions: [TRANSFER_EXAMPLE] },
     answer: { status: 201, description: 'One result per item.', schema: batchResultView },
   })
+  /** The key claimed with the accounts' locks, the answer stored behind the write (see executeWithKey). */
   batch(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(postBatchSchema)) body: z.output<typeof postBatchSchema>,
-  ) {
-    return this.postBatch.execute({
-      tenantId: principal.tenantId,
-      actor: principal.actor,
-      transactions: body.transactions,
-    });
+    @RequestKey() key: KeyInTransaction,
+  ): Promise<Outcome> {
+    return this.postBatch.executeWithKey(
+      { tenantId: principal.tenantId, actor: principal.actor, transactions: body.transactions },
+      key,
+    );
   }
 
   /** Captures a hold, all of it or `amount` of a two-leg hold; the rest is released. */

@@ -1,11 +1,13 @@
+import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
-import { Database } from '@ledger/db';
+import { Database, awaitedLater } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { z } from 'zod';
 import { BATCH_SIZE_MAX } from '../domain/limits';
 import { itemFromRequest } from './new-item';
 import { postTransactionSchema } from './post-transaction.schema';
-import { type ItemResult, type NewItem, PostingEngine } from './posting-engine';
+import { type ItemResult, type NewItem, PostingEngine, type PostingLocksTaken, type SentWrite } from './posting-engine';
+import type { GroupedKey } from './posting-groups';
 import { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
 
@@ -21,6 +23,12 @@ export interface BatchItemResult {
 
 function errorResult(index: number, error: DomainError): BatchItemResult {
   return { index, status: 'error', error: { code: error.code, message: error.message, details: error.details } };
+}
+
+export interface BatchCommand {
+  tenantId: string;
+  actor: string;
+  transactions: unknown[];
 }
 
 function validate(body: unknown, actor: string, now: Date): NewItem | DomainError {
@@ -40,6 +48,23 @@ function validate(body: unknown, actor: string, now: Date): NewItem | DomainErro
   }
 }
 
+/** A batch's items, validated one by one before any statement: each a new item or its own refusal. */
+type ValidatedItems = (NewItem | DomainError)[];
+
+/** The body a batch answers with, and stores under its Idempotency-Key. */
+export interface BatchAnswer {
+  results: BatchItemResult[];
+}
+
+function validateAll(command: BatchCommand): ValidatedItems {
+  const now = new Date();
+  return command.transactions.map((body) => validate(body, command.actor, now));
+}
+
+function newItemsOf(validated: ValidatedItems): NewItem[] {
+  return validated.filter((item): item is NewItem => !(item instanceof DomainError));
+}
+
 /**
  * Up to BATCH_SIZE_MAX transactions in one database transaction and a fixed number of statements.
  * Each item is atomic on its own: a refused item leaves no trace and does not affect the others.
@@ -52,41 +77,79 @@ export class PostBatchUseCase {
     private readonly transactions: TransactionRepository,
   ) {}
 
-  async execute(command: {
-    tenantId: string;
-    actor: string;
-    transactions: unknown[];
-  }): Promise<{ results: BatchItemResult[] }> {
-    const now = new Date();
-    const validated = command.transactions.map((body) => validate(body, command.actor, now));
-    const items = validated.flatMap((item, index) => (item instanceof DomainError ? [] : [{ index, item }]));
+  /** In the caller's transaction, or one of its own. */
+  async execute(command: BatchCommand): Promise<BatchAnswer> {
+    const validated = validateAll(command);
     return this.db.transaction('read committed', async () => {
-      const written =
-        items.length === 0
-          ? []
-          : await this.engine.write(
-              command.tenantId,
-              items.map(({ item }) => item),
-            );
-      const byIndex = new Map<number, ItemResult>(items.map(({ index }, offset) => [index, written[offset]!]));
-      const results: BatchItemResult[] = [];
-      for (const [index, item] of validated.entries()) {
-        if (item instanceof DomainError) {
-          results.push(errorResult(index, item));
-          continue;
-        }
-        const result = byIndex.get(index)!;
-        if (result.status === 'error') results.push(errorResult(index, result.error));
-        else if (result.status === 'created')
-          results.push({ index, status: 'created', transaction: result.transaction });
-        else
-          results.push({
-            index,
-            status: 'exists',
-            transaction: await this.transactions.findById(command.tenantId, result.transactionId),
-          });
-      }
-      return { results };
+      const sent = await this.send(command.tenantId, validated, this.lock(command.tenantId, validated));
+      await sent.written;
+      return this.answer(command.tenantId, validated, sent.results);
     });
+  }
+
+  /**
+   * In a transaction of its own, with the request's Idempotency-Key: claimed in the same round trip as
+   * the accounts' locks, and the answer stored behind the write (see awaitedLater), as a posting group
+   * does, so the locks wait for the event loop once less. A key that was already used answers what it
+   * stored (a replay: the locks taken for it are let go with the transaction).
+   */
+  async executeWithKey<A>(command: BatchCommand, key: GroupedKey<A, BatchAnswer>): Promise<A> {
+    assert.ok(!this.db.inTransaction, 'a keyed batch is written in a transaction of its own');
+    const validated = validateAll(command);
+    return this.db.transaction('read committed', async () => {
+      const claiming = awaitedLater(key.steps.claimAll([key]));
+      const locked = this.lock(command.tenantId, validated);
+      const [claim] = await claiming;
+      if (claim !== undefined) {
+        await locked;
+        if (claim instanceof DomainError) throw claim;
+        return claim;
+      }
+      const sent = await this.send(command.tenantId, validated, locked);
+      if (sent.results.some((result) => result.status === 'exists')) await sent.written;
+      const body = await this.answer(command.tenantId, validated, sent.results);
+      const storing = awaitedLater(key.steps.storeAll([{ key, body }]));
+      await sent.written;
+      const [answer] = await storing;
+      return answer!;
+    });
+  }
+
+  /** The locks of the valid items, sent now and awaited by `send` (none when no item is valid). */
+  private lock(tenantId: string, validated: ValidatedItems): Promise<PostingLocksTaken> | undefined {
+    const items = newItemsOf(validated);
+    return items.length === 0 ? undefined : awaitedLater(this.engine.lock(tenantId, items));
+  }
+
+  /** The valid items planned under the locks and their write sent (see PostingEngine.send). */
+  private async send(
+    tenantId: string,
+    validated: ValidatedItems,
+    locked: Promise<PostingLocksTaken> | undefined,
+  ): Promise<SentWrite> {
+    if (locked === undefined) return { results: [], written: Promise.resolve() };
+    return this.engine.send(tenantId, newItemsOf(validated), locked);
+  }
+
+  /** Every item's result in input order; an `exists` one is read, so its write must be done. */
+  private async answer(tenantId: string, validated: ValidatedItems, written: ItemResult[]): Promise<BatchAnswer> {
+    const results: BatchItemResult[] = [];
+    let offset = 0;
+    for (const [index, item] of validated.entries()) {
+      if (item instanceof DomainError) {
+        results.push(errorResult(index, item));
+        continue;
+      }
+      const result = written[offset++]!;
+      if (result.status === 'error') results.push(errorResult(index, result.error));
+      else if (result.status === 'created') results.push({ index, status: 'created', transaction: result.transaction });
+      else
+        results.push({
+          index,
+          status: 'exists',
+          transaction: await this.transactions.findById(tenantId, result.transactionId),
+        });
+    }
+    return { results };
   }
 }

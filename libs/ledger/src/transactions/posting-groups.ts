@@ -21,22 +21,23 @@ export const POSTING_QUEUE_ITEMS_MAX = 16 * POSTING_GROUP_ITEMS_MAX;
 const QUEUE_SCAN_MAX = 4 * POSTING_GROUP_ITEMS_MAX;
 
 /**
- * A grouped posting's Idempotency-Key, used in the group's transaction (the shape of the idempotency
- * lib's KeyInTransaction; `A` is its outcome, the request's answer).
+ * A posting request's Idempotency-Key, used in the transaction that writes it: a group's, or a batch's
+ * (the shape of the idempotency lib's KeyInTransaction; `A` is its outcome, the request's answer, and
+ * `Body` what a success stores).
  */
-export interface GroupedKey<A> {
+export interface GroupedKey<A, Body = TransactionView> {
   /** Two postings whose keys have the same name are never in one group. */
   readonly name: string;
   /** The same object for every key of a group. */
-  readonly steps: GroupedKeySteps<A>;
+  readonly steps: GroupedKeySteps<A, Body>;
 }
 
-export interface GroupedKeySteps<A> {
+export interface GroupedKeySteps<A, Body = TransactionView> {
   /** Per key: undefined to post it, the answer stored before (a replay), or the error that refuses it. */
-  claimAll(keys: readonly GroupedKey<A>[]): Promise<(A | DomainError | undefined)[]>;
+  claimAll(keys: readonly GroupedKey<A, Body>[]): Promise<(A | DomainError | undefined)[]>;
   /** Each posting's outcome stored under its key: written (the transaction) or refused (nothing written). */
   storeAll(
-    results: readonly ({ key: GroupedKey<A>; body: TransactionView } | { key: GroupedKey<A>; error: DomainError })[],
+    results: readonly ({ key: GroupedKey<A, Body>; body: Body } | { key: GroupedKey<A, Body>; error: DomainError })[],
   ): Promise<A[]>;
 }
 
