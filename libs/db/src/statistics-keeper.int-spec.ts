@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ANALYZE_ROWS_MIN, StatisticsKeeper } from './statistics-keeper';
@@ -90,6 +91,24 @@ describe('StatisticsKeeper', () => {
     }
     expect(await keeper.check()).toContain('keeper_probe');
     expect(await plannerRows()).toBe(12 * ANALYZE_ROWS_MIN + 1);
+  });
+
+  it('leaves the tables its role may not analyze alone, instead of naming them at every check', async () => {
+    const role = `keeper_guest_${randomBytes(4).toString('hex')}`;
+    await server.database.sql.query(`CREATE ROLE ${role} LOGIN`);
+    const url = new URL(server.url);
+    url.username = role;
+    const guest = StatisticsKeeper.start(url.toString(), 3_600_000);
+    try {
+      await addRows(13 * ANALYZE_ROWS_MIN);
+      await counted(25 * ANALYZE_ROWS_MIN + 1);
+      expect(await guest.check()).not.toContain('keeper_probe');
+      expect(await plannerRows()).toBe(12 * ANALYZE_ROWS_MIN + 1);
+      expect(await keeper.check()).toContain('keeper_probe');
+    } finally {
+      await guest.stop();
+      await server.database.sql.query(`DROP ROLE ${role}`);
+    }
   });
 
   it('answers no tables, without throwing, while the database cannot be reached, and stops cleanly', async () => {

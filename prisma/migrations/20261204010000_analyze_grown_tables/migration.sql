@@ -11,7 +11,9 @@
 -- costs a few analyzes in a table's life (log2 of its rows) and keeps every plan made on at least half
 -- the table.
 --
--- One caller at a time: the others find the lock taken and skip their turn.
+-- One caller at a time: the others find the lock taken and skip their turn. Only the tables this role may
+-- analyze (it owns them, or the database; superusers may all): another's would be skipped by ANALYZE
+-- with a warning, and named again at every call.
 CREATE FUNCTION ledger_analyze_grown_tables(p_rows_min bigint) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
   grown text;
@@ -26,6 +28,8 @@ BEGIN
      WHERE s.schemaname = current_schema()
        AND s.n_live_tup >= p_rows_min
        AND s.n_live_tup > 2 * greatest(c.reltuples, 0)
+       AND (pg_has_role(c.relowner, 'USAGE')
+            OR pg_has_role((SELECT d.datdba FROM pg_database d WHERE d.datname = current_database()), 'USAGE'))
      ORDER BY s.relname
   LOOP
     EXECUTE format('ANALYZE %I', grown);
