@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { BATCH_SIZE_MAX } from '../domain/limits';
 import { itemFromRequest } from './new-item';
 import { postTransactionSchema } from './post-transaction.schema';
-import { type ItemResult, type NewItem, PostingEngine, type PostingLocksTaken, type SentWrite } from './posting-engine';
+import { type ItemResult, type NewItem, PostingEngine, type SentWrite } from './posting-engine';
 import type { GroupedKey } from './posting-groups';
 import { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
@@ -80,10 +80,10 @@ export class PostBatchUseCase {
   /** In the caller's transaction, or one of its own. */
   async execute(command: BatchCommand): Promise<BatchAnswer> {
     const validated = validateAll(command);
+    const items = newItemsOf(validated);
     return this.db.transaction('read committed', async () => {
-      const sent = await this.send(command.tenantId, validated, this.lock(command.tenantId, validated));
-      await sent.written;
-      return this.answer(command.tenantId, validated, sent.results);
+      const written = items.length === 0 ? [] : await this.engine.write(command.tenantId, items);
+      return this.answer(command.tenantId, validated, written);
     });
   }
 
@@ -96,16 +96,20 @@ export class PostBatchUseCase {
   async executeWithKey<A>(command: BatchCommand, key: GroupedKey<A, BatchAnswer>): Promise<A> {
     assert.ok(!this.db.inTransaction, 'a keyed batch is written in a transaction of its own');
     const validated = validateAll(command);
+    const items = newItemsOf(validated);
     return this.db.transaction('read committed', async () => {
       const claiming = awaitedLater(key.steps.claimAll([key]));
-      const locked = this.lock(command.tenantId, validated);
+      const locked = items.length === 0 ? undefined : awaitedLater(this.engine.lock(command.tenantId, items));
       const [claim] = await claiming;
       if (claim !== undefined) {
         await locked;
         if (claim instanceof DomainError) throw claim;
         return claim;
       }
-      const sent = await this.send(command.tenantId, validated, locked);
+      const sent: SentWrite =
+        locked === undefined
+          ? { results: [], written: Promise.resolve() }
+          : await this.engine.send(command.tenantId, items, locked);
       if (sent.results.some((result) => result.status === 'exists')) await sent.written;
       const body = await this.answer(command.tenantId, validated, sent.results);
       const storing = awaitedLater(key.steps.storeAll([{ key, body }]));
@@ -113,22 +117,6 @@ export class PostBatchUseCase {
       const [answer] = await storing;
       return answer!;
     });
-  }
-
-  /** The locks of the valid items, sent now and awaited by `send` (none when no item is valid). */
-  private lock(tenantId: string, validated: ValidatedItems): Promise<PostingLocksTaken> | undefined {
-    const items = newItemsOf(validated);
-    return items.length === 0 ? undefined : awaitedLater(this.engine.lock(tenantId, items));
-  }
-
-  /** The valid items planned under the locks and their write sent (see PostingEngine.send). */
-  private async send(
-    tenantId: string,
-    validated: ValidatedItems,
-    locked: Promise<PostingLocksTaken> | undefined,
-  ): Promise<SentWrite> {
-    if (locked === undefined) return { results: [], written: Promise.resolve() };
-    return this.engine.send(tenantId, newItemsOf(validated), locked);
   }
 
   /** Every item's result in input order; an `exists` one is read, so its write must be done. */
