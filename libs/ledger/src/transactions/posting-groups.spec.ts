@@ -1,5 +1,16 @@
+import type { Database } from '@ledger/db';
 import { describe, expect, it } from 'vitest';
-import { POSTING_GROUP_BYTES_MAX, POSTING_GROUP_ITEMS_MAX, takeGroup } from './posting-groups';
+import type { PostingEngine } from './posting-engine';
+import {
+  type GroupedKey,
+  type GroupedKeySteps,
+  POSTING_GROUP_BYTES_MAX,
+  POSTING_GROUP_ITEMS_MAX,
+  PostingGroups,
+  takeGroup,
+} from './posting-groups';
+import type { TransactionRepository } from './transaction.repository';
+import type { TransactionView } from './transaction.view';
 
 function waiting(name: string, bytes = 100) {
   return { name, bytes, key: { name } };
@@ -35,5 +46,71 @@ describe('takeGroup', () => {
     expect(names(takeGroup(queue))).toEqual(['x']);
     expect(names(takeGroup(queue))).toEqual(['x']);
     expect(queue).toEqual([]);
+  });
+});
+
+// The order of the steps, with the database and the engine standing in: what is checked is when a group's
+// answers are given relative to the next group's first statement, which no real server makes observable.
+describe('PostingGroups', () => {
+  function recordingGroups() {
+    const log: string[] = [];
+    let releaseFirst = () => {};
+    const firstClaimed = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const steps: GroupedKeySteps<string> = {
+      async claimAll(keys) {
+        log.push(`claim ${keys.map((key) => key.name).join(',')}`);
+        if (keys[0]!.name === 'a') await firstClaimed;
+        return keys.map(() => undefined);
+      },
+      async storeAll(results) {
+        return results.map((result) => `answer ${result.key.name}`);
+      },
+    };
+    const db = { inTransaction: false, transaction: (_isolation: string, work: () => unknown) => work() };
+    const engine = {
+      lock: async () => ({}),
+      send: async (_tenantId: string, items: readonly unknown[]) => ({
+        results: items.map(() => ({ status: 'created', transaction: {} as TransactionView })),
+        written: Promise.resolve(),
+      }),
+    };
+    const groups = new PostingGroups(
+      db as unknown as Database,
+      engine as unknown as PostingEngine,
+      {} as TransactionRepository,
+    );
+    const request = {
+      metadata: {},
+      entries: [
+        { account: 'cash', direction: 'debit' as const, amount: 5n, currency: 'USD' },
+        { account: 'sales', direction: 'credit' as const, amount: 5n, currency: 'USD' },
+      ],
+    };
+    const post = (name: string) => {
+      const key: GroupedKey<string> = { name, steps };
+      return groups
+        .submit({ tenantId: 't', actor: 'test', request }, key)
+        .then(({ answer }) => log.push(`answered ${answer}`));
+    };
+    return { log, post, releaseFirst };
+  }
+
+  it("answers a group only once the next group's statements have begun", async () => {
+    const { log, post, releaseFirst } = recordingGroups();
+    const first = post('a');
+    const next = [post('b'), post('c')];
+    releaseFirst();
+    await Promise.all([first, ...next]);
+    expect(log.slice(0, 2)).toEqual(['claim a', 'claim b,c']);
+    expect(log).toContain('answered answer a');
+    expect(log.filter((step) => step.startsWith('answered'))).toHaveLength(3);
+  });
+
+  it('answers a group at once when nothing waits behind it', async () => {
+    const { log, post, releaseFirst } = recordingGroups();
+    const first = post('a');
+    releaseFirst();
+    await first;
+    expect(log).toEqual(['claim a', 'answered answer a']);
   });
 });

@@ -85,6 +85,13 @@ export function takeGroup<W extends { bytes: number; key: { name: string } }>(qu
   return group;
 }
 
+function answerAll(group: readonly Waiting[], settled: readonly Settled[]): void {
+  for (const [offset, outcome] of settled.entries()) {
+    if (outcome.ok) group[offset]!.resolve(outcome.value);
+    else group[offset]!.reject(outcome.error);
+  }
+}
+
 /**
  * Group commit for single postings. A posting that finds no group of its tenant in flight is written
  * at once, alone; those that arrive meanwhile queue, and when the transaction in flight ends they are
@@ -139,40 +146,42 @@ export class PostingGroups {
     });
   }
 
+  /**
+   * Writes the queue's groups one after the other. A group's answers are written to their sockets only
+   * once the next group's first statements have left (setImmediate runs after this turn's promise work,
+   * in which the next transaction begins), so PostgreSQL claims and locks the next group while Node
+   * answers this one, instead of each waiting for the other. Without a next group they are written at once.
+   */
   private async drain(tenantId: string, queue: Waiting[]): Promise<void> {
     while (queue.length > 0) {
       const group = takeGroup(queue);
-      try {
-        await this.commit(tenantId, group, ['group', 'retry']);
-      } catch (error) {
-        for (const waiting of group) waiting.reject(error);
-      }
+      const settled = await this.commit(tenantId, group, ['group', 'retry']).catch((error: unknown) =>
+        group.map((): Settled => ({ ok: false, error })),
+      );
+      const answer = () => answerAll(group, settled);
+      if (queue.length > 0) setImmediate(answer);
+      else answer();
     }
     // No await between the empty queue and this: a posting arriving now starts the next drain.
     this.queues.delete(tenantId);
   }
 
-  /** Settles every item of the group: by the group's attempts, or else each alone. */
-  private async commit(tenantId: string, group: Waiting[], attempts: readonly GroupAttempt[]): Promise<void> {
+  /** Each item's outcome (not yet answered): by the group's attempts, or else each item alone. */
+  private async commit(tenantId: string, group: Waiting[], attempts: readonly GroupAttempt[]): Promise<Settled[]> {
     let failure: unknown;
     for (const attempt of attempts) {
       try {
         const settled = await this.db.transaction('read committed', () => this.write(tenantId, group));
         for (const listener of this.listeners) listener({ items: group.length, attempt });
-        for (const [offset, outcome] of settled.entries()) {
-          if (outcome.ok) group[offset]!.resolve(outcome.value);
-          else group[offset]!.reject(outcome.error);
-        }
-        return;
+        return settled;
       } catch (error) {
         failure = error;
       }
     }
-    if (group.length === 1 || attempts.includes('alone')) {
-      for (const waiting of group) waiting.reject(failure);
-      return;
-    }
-    for (const waiting of group) await this.commit(tenantId, [waiting], ['alone']);
+    if (group.length === 1 || attempts.includes('alone')) return group.map(() => ({ ok: false, error: failure }));
+    const settled: Settled[] = [];
+    for (const waiting of group) settled.push(...(await this.commit(tenantId, [waiting], ['alone'])));
+    return settled;
   }
 
   /**
