@@ -151,37 +151,46 @@ export class PostingGroups {
    * once the next group's first statements have left (setImmediate runs after this turn's promise work,
    * in which the next transaction begins), so PostgreSQL claims and locks the next group while Node
    * answers this one, instead of each waiting for the other. Without a next group they are written at once.
+   * A group that fails twice is written item by item, each answered as soon as its own write ends.
    */
   private async drain(tenantId: string, queue: Waiting[]): Promise<void> {
     while (queue.length > 0) {
       const group = takeGroup(queue);
-      const settled = await this.commit(tenantId, group, ['group', 'retry']).catch((error: unknown) =>
-        group.map((): Settled => ({ ok: false, error })),
-      );
-      const answer = () => answerAll(group, settled);
-      if (queue.length > 0) setImmediate(answer);
-      else answer();
+      const written = await this.attempt(tenantId, group, ['group', 'retry']);
+      if (written.ok) {
+        const answer = () => answerAll(group, written.settled);
+        if (queue.length > 0) setImmediate(answer);
+        else answer();
+      } else if (group.length === 1) {
+        answerAll(group, [{ ok: false, error: written.error }]);
+      } else {
+        for (const waiting of group) {
+          const alone = await this.attempt(tenantId, [waiting], ['alone']);
+          answerAll([waiting], alone.ok ? alone.settled : [{ ok: false, error: alone.error }]);
+        }
+      }
     }
     // No await between the empty queue and this: a posting arriving now starts the next drain.
     this.queues.delete(tenantId);
   }
 
-  /** Each item's outcome (not yet answered): by the group's attempts, or else each item alone. */
-  private async commit(tenantId: string, group: Waiting[], attempts: readonly GroupAttempt[]): Promise<Settled[]> {
+  /** The items' outcomes (not yet answered) from the first attempt that commits, else the last one's error. */
+  private async attempt(
+    tenantId: string,
+    group: Waiting[],
+    attempts: readonly GroupAttempt[],
+  ): Promise<{ ok: true; settled: Settled[] } | { ok: false; error: unknown }> {
     let failure: unknown;
     for (const attempt of attempts) {
       try {
         const settled = await this.db.transaction('read committed', () => this.write(tenantId, group));
         for (const listener of this.listeners) listener({ items: group.length, attempt });
-        return settled;
+        return { ok: true, settled };
       } catch (error) {
         failure = error;
       }
     }
-    if (group.length === 1 || attempts.includes('alone')) return group.map(() => ({ ok: false, error: failure }));
-    const settled: Settled[] = [];
-    for (const waiting of group) settled.push(...(await this.commit(tenantId, [waiting], ['alone'])));
-    return settled;
+    return { ok: false, error: failure };
   }
 
   /**
