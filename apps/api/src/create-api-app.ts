@@ -1,21 +1,19 @@
 import type { Server } from 'node:http';
 import { type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { RateLimit } from '@ledger/auth';
 import type { EdgeConfig, EventDeliveryConfig, MetricsConfig } from '@ledger/config';
 import type { Database } from '@ledger/db';
 import { ApiModule } from './api.module';
-import { jsonBody } from './http/json-body';
-import { jsonContentCheck } from './http/json-content.middleware';
-import { consoleAssets } from './http/console-assets';
-import { jsonOnly } from './http/json-only.middleware';
-import { requestTargetCheck } from './http/request-target.middleware';
+import { serveConsole } from './http/console-assets';
+import { readRequestBodies } from './http/request-bodies';
+import { requestTargetCheck } from './http/request-target';
+import { answerRouterError } from './http/router-errors';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { postingMetrics } from './metrics/posting-metrics.middleware';
 import { buildApiDocument } from './openapi/api-document';
-import { INBOUND_PATH, PROVIDER_WEBHOOK_PATH, signedRawBody } from './http/raw-body';
 
 /** Largest JSON body accepted; a batch of 1000 transfers fits with room to spare. */
 export const REQUEST_BODY_BYTES_MAX = 2 * 1024 * 1024;
@@ -41,9 +39,11 @@ export interface ApiAppOptions {
   proofsPerMinuteMax?: number;
 }
 
-/** `trust proxy` as Express takes it: a hop count, or addresses/names (`loopback`, CIDR lists). */
-function trustProxySetting(value: string): number | string {
-  return /^\d+$/.test(value) ? Number(value) : value;
+/** The trusted proxy: a hop count, or addresses/names (`loopback`, CIDR lists), comma-separated. */
+function trustProxySetting(value: string): string | ((address: string, hop: number) => boolean) {
+  if (!/^\d+$/.test(value)) return value;
+  const hops = Number(value);
+  return (_address, hop) => hop < hops;
 }
 
 /**
@@ -57,27 +57,29 @@ function keepConnectionsAlive(server: Server, seconds: number): void {
   if (server.requestTimeout > 0) server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);
 }
 
+/** The HTTP server: Nest on Fastify, reading bodies as `readRequestBodies` says. */
+function httpAdapter(edge: EdgeConfig): FastifyAdapter {
+  const adapter = new FastifyAdapter({
+    ...(edge.trustProxy === undefined ? {} : { trustProxy: trustProxySetting(edge.trustProxy) }),
+    frameworkErrors: answerRouterError,
+  });
+  readRequestBodies(adapter.getInstance(), {
+    jsonBytesMax: REQUEST_BODY_BYTES_MAX,
+    signedBytesMax: edge.inboundBodyBytesMax,
+  });
+  return adapter;
+}
+
 export async function createApiApp(options: ApiAppOptions): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(options), {
+  const adapter = httpAdapter(options.edge);
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(options), adapter, {
     bodyParser: false,
     logger: options.logLevels ?? ['error', 'warn', 'log'],
   });
-  app.disable('x-powered-by');
-  // No ETag on answers: no route answers a conditional request, and Express would hash every body to make
-  // one (a SHA-1 per posting). The console's files keep theirs (serve-static makes its own).
-  app.set('etag', false);
   keepConnectionsAlive(app.getHttpServer() as Server, options.edge.keepAliveSeconds);
-  if (options.edge.trustProxy !== undefined) app.set('trust proxy', trustProxySetting(options.edge.trustProxy));
   app.use(requestTargetCheck);
-  if (options.consoleDir !== undefined) app.use('/console', consoleAssets(options.consoleDir));
+  if (options.consoleDir !== undefined) serveConsole(adapter.getInstance(), options.consoleDir);
   app.use('/v1/transactions', postingMetrics(app.get(LedgerMetrics)));
-  app.use(jsonOnly);
-  // Signed inbound messages and provider webhooks are read raw (small) and parsed only once their
-  // signature verifies.
-  app.use(INBOUND_PATH, signedRawBody(options.edge.inboundBodyBytesMax));
-  app.use(PROVIDER_WEBHOOK_PATH, signedRawBody(options.edge.inboundBodyBytesMax));
-  app.use(jsonBody(REQUEST_BODY_BYTES_MAX));
-  app.use(jsonContentCheck);
   SwaggerModule.setup('docs', app, buildApiDocument(app));
   return app;
 }

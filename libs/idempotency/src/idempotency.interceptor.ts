@@ -39,7 +39,8 @@ export class ReplayedResponse {
 
 interface HttpRequest {
   method: string;
-  path: string;
+  /** The path and query as sent. */
+  url: string;
   body: unknown;
   headers: Record<string, string | string[] | undefined>;
   principal?: { tenantId: string };
@@ -80,10 +81,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
       request.upload === undefined
         ? (request.body ?? null)
         : { fields: request.body ?? null, fileSha256: request.upload.sha256 };
-    const fingerprint = sha256(`POST ${request.path}\n${canonicalJson(content)}`);
+    // The path as sent, without the query (the same route with another id is another request).
+    const path = request.url.split('?')[0];
+    const fingerprint = sha256(`POST ${path}\n${canonicalJson(content)}`);
     const response = context
       .switchToHttp()
-      .getResponse<{ statusCode: number; setHeader(name: string, value: string): void }>();
+      .getResponse<{ statusCode: number; header(name: string, value: string): unknown }>();
     const successStatus = response.statusCode;
     const idempotent = { tenantId, key, fingerprint, successStatus, redact: options?.redact ?? [] };
     const run = async () => {
@@ -98,7 +101,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       // The JSON text just stored is the answer: sent as it is instead of serialised a second time
       // (a batch's answer is most of a megabyte).
       if (outcome.bodyJson === null || typeof outcome.body !== 'object' || outcome.body === null) return outcome.body;
-      response.setHeader('Content-Type', 'application/json; charset=utf-8');
+      response.header('Content-Type', 'application/json; charset=utf-8');
       return outcome.bodyJson;
     };
     return from(run());

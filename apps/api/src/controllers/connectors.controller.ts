@@ -9,7 +9,7 @@ import {
   type RegisterConnectorRequest,
   registerConnectorSchema,
 } from '@ledger/payments';
-import { RawBody } from '../http/raw-body';
+import { RawBody } from '../http/request-bodies';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
 import { connectorList, connectorView, providerWebhookOutcome } from '../openapi/views/payments.views';

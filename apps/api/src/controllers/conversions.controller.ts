@@ -12,7 +12,7 @@ import {
   convertSchema,
   createQuoteSchema,
 } from '@ledger/ledger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
 import { conversionView, positionsView, quoteView } from '../openapi/views/conversions.views';
@@ -66,10 +66,10 @@ export class ConversionsController {
   async post(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(convertSchema)) body: ConvertRequest,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<ConversionView> {
     const result = await this.convert.execute({ tenantId: principal.tenantId, actor: principal.actor, request: body });
-    if (!result.created) response.setHeader('Ledger-Existing', 'true');
+    if (!result.created) response.header('Ledger-Existing', 'true');
     return result.conversion;
   }
 

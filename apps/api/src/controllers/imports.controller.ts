@@ -4,7 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@ledger/auth';
 import { DomainError } from '@ledger/errors';
 import { GetImportUseCase, ImportStatementUseCase, ListImportLinesUseCase, ListImportsUseCase } from '@ledger/imports';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { type RequestWithUpload, StatementUploadReception } from '../http/statement-upload';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
@@ -63,7 +63,7 @@ export class ImportsController {
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(importFieldsSchema)) fields: z.output<typeof importFieldsSchema>,
     @Req() request: RequestWithUpload,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ) {
     const upload = request.upload;
     if (upload === undefined)
@@ -78,7 +78,7 @@ export class ImportsController {
       fileName: upload.originalName,
       input: createReadStream(upload.path, { highWaterMark: 256 * 1024 }),
     });
-    if (!result.created) response.setHeader('Ledger-Existing', 'true');
+    if (!result.created) response.header('Ledger-Existing', 'true');
     return result.import;
   }
 

@@ -9,7 +9,7 @@ import {
 } from '@ledger/inbox';
 import { z } from 'zod';
 import { parseJsonText } from '../http/json-text';
-import { RawBody } from '../http/raw-body';
+import { RawBody } from '../http/request-bodies';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
 import { inboundOutcomeView, inboundSourceList, inboundSourceWithSecretView } from '../openapi/views/operations.views';

@@ -1,6 +1,6 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { LedgerMetrics } from '../metrics/ledger-metrics';
 import { Endpoint } from '../openapi/endpoint';
 
@@ -24,7 +24,7 @@ export class MetricsController {
     reads: 'primary',
     answer: { status: 200, description: 'Prometheus text format.', text: ['text/plain'] },
   })
-  async scrape(@Res() response: Response): Promise<void> {
+  async scrape(@Res() response: FastifyReply): Promise<void> {
     const text = await this.metrics.registry.metrics();
     response.type(this.metrics.registry.contentType).send(text);
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Audited, CurrentPrincipal, type Principal } from '@ledger/auth';
 import { instantSchema } from '@ledger/ledger';
 import {
@@ -59,10 +59,10 @@ export class ProofsController {
   async issue(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(issueProofSchema)) body: z.output<typeof issueProofSchema>,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<CheckpointHeaderDocument> {
     const issued = await this.issueProof.execute({ tenantId: principal.tenantId, asOf: body.asOf });
-    if (issued.reused) response.setHeader('Ledger-Existing', 'true');
+    if (issued.reused) response.header('Ledger-Existing', 'true');
     return issued.checkpoint;
   }
 

@@ -17,7 +17,7 @@ import {
   positiveAmountSchema,
 } from '@ledger/ledger';
 import { z } from 'zod';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 import { Endpoint } from '../openapi/endpoint';
 import { batchResultView, transactionPage, transactionView } from '../openapi/views/ledger.views';
@@ -184,13 +184,13 @@ export class TransactionsController {
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(postTransactionSchema)) body: PostTransactionRequest,
     @RequestKey() key: KeyInTransaction,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<Outcome> {
     const { answer, existing } = await this.postingGroups.submit(
       { tenantId: principal.tenantId, actor: principal.actor, request: body },
       key,
     );
-    if (existing) response.setHeader('Ledger-Existing', 'true');
+    if (existing) response.header('Ledger-Existing', 'true');
     return answer;
   }
 

@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toHttpError } from './error-translation';
 
 @Catch()
@@ -7,13 +7,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
-    const request = host.switchToHttp().getRequest<Request>();
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
     const translated = toHttpError(error, request);
     if (translated.unexpected) this.logger.error(error instanceof Error ? error.stack : String(error));
-    if (response.headersSent) return;
+    if (reply.sent || reply.raw.headersSent) return;
     // Refused before its body was read (an upload with a bad key, say): close rather than read the rest.
-    if (!request.complete) response.setHeader('Connection', 'close');
-    response.status(translated.status).set(translated.headers).json(translated.body);
+    if (!request.raw.complete) reply.header('Connection', 'close');
+    void reply.status(translated.status).headers(translated.headers).send(translated.body);
   }
 }

@@ -1,6 +1,6 @@
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 
-/** The client's address: the connection's peer, or X-Forwarded-For's when `trust proxy` says so. */
-export function clientAddress(request: Request): string {
+/** The client's address: the connection's peer, or X-Forwarded-For's when the trusted proxy setting says so. */
+export function clientAddress(request: FastifyRequest): string {
   return request.ip ?? request.socket.remoteAddress ?? 'unknown';
 }

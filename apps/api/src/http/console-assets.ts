@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type NextFunction, type Request, type Response, Router, static as serveStatic } from 'express';
-import { errorBody } from '@ledger/errors';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DomainError } from '@ledger/errors';
 
 /**
  * The console's policy: its own scripts, styles and API only; no inline script or style, no framing,
@@ -18,34 +19,36 @@ export const CONSOLE_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-function securityHeaders(_request: Request, response: Response, next: NextFunction): void {
-  response.setHeader('Content-Security-Policy', CONSOLE_CONTENT_SECURITY_POLICY);
-  response.setHeader('X-Content-Type-Options', 'nosniff');
-  response.setHeader('Referrer-Policy', 'no-referrer');
-  next();
+/** Built file names carry a content hash; index.html does not, so it is always revalidated (by its ETag). */
+function consoleHeaders(reply: FastifyReply, path: string): void {
+  void reply.headers({
+    'Content-Security-Policy': CONSOLE_CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+  });
 }
 
-/** The built console (`npm run build` writes it), mounted at /console; a clear error when it was not built. */
-export function consoleAssets(directory: string): Router {
-  const router = Router();
-  router.use(securityHeaders);
+/**
+ * Serves the built console (`npm run build` writes it) at /console/, /console redirecting there; a clear
+ * 404 on every console path when it was not built.
+ */
+export function serveConsole(fastify: FastifyInstance, directory: string): void {
   if (!existsSync(join(directory, 'index.html'))) {
-    router.use((_request: Request, response: Response) => {
-      response.status(404).json(errorBody('NOT_FOUND', `the console is not built in ${directory}: run npm run build`));
-    });
-    return router;
+    const notBuilt = async () => {
+      throw new DomainError('NOT_FOUND', `the console is not built in ${directory}: run npm run build`);
+    };
+    fastify.get('/console', notBuilt);
+    fastify.get('/console/*', notBuilt);
+    return;
   }
-  router.use(
-    serveStatic(directory, {
-      index: 'index.html',
-      redirect: true,
-      // Built file names carry a content hash; index.html does not, so it is always revalidated.
-      setHeaders: (response, path) =>
-        response.setHeader(
-          'Cache-Control',
-          path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
-        ),
-    }),
-  );
-  return router;
+  void fastify.register(fastifyStatic, {
+    root: directory,
+    prefix: '/console',
+    index: 'index.html',
+    redirect: true,
+    decorateReply: false,
+    cacheControl: false,
+    setHeaders: consoleHeaders,
+  });
 }

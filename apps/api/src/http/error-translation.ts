@@ -2,7 +2,6 @@ import { isDatabaseUnavailable, sqlErrorFields } from '@ledger/db';
 import { DomainError, ERROR_STATUS, type ErrorBody, errorBody } from '@ledger/errors';
 import { ReplayedResponse } from '@ledger/idempotency';
 import { HttpException } from '@nestjs/common';
-import { DUPLICATE_KEY_ERROR, INVALID_UTF8_ERROR } from './json-body';
 
 export interface HttpErrorResponse {
   status: number;
@@ -12,18 +11,19 @@ export interface HttpErrorResponse {
   unexpected: boolean;
 }
 
-// Errors that body-parser raises before any of our code runs.
-const BODY_PARSER_ERRORS: Record<string, { status: number; code: string; message: string }> = {
-  'entity.too.large': { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' },
-  'entity.parse.failed': { status: 400, code: 'VALIDATION_FAILED', message: 'the request body is not valid JSON' },
-  'encoding.unsupported': { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported content encoding' },
-  'charset.unsupported': { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported charset' },
-  [DUPLICATE_KEY_ERROR]: {
+// Errors that Fastify raises before any of our code runs (Nest hands them over wrapped in an HttpException).
+const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'send the request body as application/json',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     status: 400,
     code: 'VALIDATION_FAILED',
-    message: 'the request body has a key twice in one object',
+    message: "the request body's length is not the Content-Length it declares",
   },
-  [INVALID_UTF8_ERROR]: { status: 400, code: 'VALIDATION_FAILED', message: 'the request body is not valid UTF-8' },
 };
 
 /** What of the request decides the wording of a 5xx: only a POST that sent a key is told to resend it. */
@@ -35,12 +35,6 @@ export interface RequestSummary {
 function retryAdvice(request: RequestSummary | undefined): string {
   const keyed = request?.method === 'POST' && request.headers['idempotency-key'] !== undefined;
   return keyed ? 'retry with the same Idempotency-Key' : 'retry later';
-}
-
-/** The fields our own body-parser checks name (a body that is not UTF-8). */
-function parserDetails(error: unknown): Record<string, unknown> {
-  const fields = (error as { fields?: unknown } | null)?.fields;
-  return Array.isArray(fields) ? { fields } : {};
 }
 
 const RETRYABLE_SQLSTATE_CLASSES = ['08', '40', '53', '57'];
@@ -63,12 +57,11 @@ export function toHttpError(error: unknown, request?: RequestSummary): HttpError
   }
   if (error instanceof DomainError) return fromDomain(error);
   if (error instanceof HttpException) {
-    // Nest wraps body-parser's errors; the original names what went wrong.
-    const wrapped = BODY_PARSER_ERRORS[(error.cause as { type?: string } | undefined)?.type ?? ''];
-    if (wrapped)
+    const framework = FRAMEWORK_ERRORS[(error.cause as { code?: string } | undefined)?.code ?? ''];
+    if (framework)
       return {
-        status: wrapped.status,
-        body: errorBody(wrapped.code, error.message || wrapped.message, parserDetails(error.cause)),
+        status: framework.status,
+        body: errorBody(framework.code, framework.message),
         headers: {},
         unexpected: false,
       };
@@ -85,14 +78,6 @@ export function toHttpError(error: unknown, request?: RequestSummary): HttpError
               : 'VALIDATION_FAILED';
     return { status, body: errorBody(code, error.message), headers: {}, unexpected: status >= 500 };
   }
-  const parserError = BODY_PARSER_ERRORS[(error as { type?: string } | null)?.type ?? ''];
-  if (parserError)
-    return {
-      status: parserError.status,
-      body: errorBody(parserError.code, (error as Error).message || parserError.message, parserDetails(error)),
-      headers: {},
-      unexpected: false,
-    };
   const sql = sqlErrorFields(error);
   // A database that is restarting or out of reach is no fault of the request: the same request may be sent again.
   if (isDatabaseUnavailable(error) || (sql && RETRYABLE_SQLSTATE_CLASSES.includes(sql.code.slice(0, 2)))) {

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { DomainError } from '@ledger/errors';
 import type { z } from 'zod';
 import { firstDuplicateKey } from './json-duplicate-keys';
-import { JSON_DEPTH_MAX, jsonContentProblem, unstorableContentError } from './json-content.middleware';
+import { JSON_DEPTH_MAX, jsonContentProblem, unstorableContentError } from './json-content';
 import { ZodValidationPipe } from './zod-validation.pipe';
 
 /** Offset of the first byte that does not start a well-formed UTF-8 sequence, or -1 (RFC 3629, no surrogates). */
@@ -56,10 +56,11 @@ function invalid(message: string, path = 'body'): DomainError {
 }
 
 /**
- * A JSON body read raw (a signed one), parsed with the same rules as every other body: UTF-8, no key
- * twice, no text PostgreSQL cannot store, no nesting beyond JSON_DEPTH_MAX; then checked by `schema`.
+ * A JSON request body as the API takes it: UTF-8, an object or an array, no key twice, no text PostgreSQL
+ * cannot store, no nesting beyond JSON_DEPTH_MAX. Every body is parsed here, the signed ones (read raw)
+ * once their signature verifies; each refusal is a 400 naming the field.
  */
-export function parseJsonText<Schema extends z.ZodType>(bytes: Buffer, schema: Schema): z.output<Schema> {
+export function parseJsonBody(bytes: Buffer): unknown {
   const utf8 = invalidUtf8Problem(bytes);
   if (utf8 !== null) throw unstorableContentError(utf8);
   const text = bytes.toString('utf8');
@@ -71,7 +72,13 @@ export function parseJsonText<Schema extends z.ZodType>(bytes: Buffer, schema: S
   } catch {
     throw invalid('is not valid JSON');
   }
+  if (typeof value !== 'object' || value === null) throw invalid('is not a JSON object or array');
   const problem = jsonContentProblem(value, JSON_DEPTH_MAX);
   if (problem !== null) throw unstorableContentError(problem);
-  return new ZodValidationPipe(schema).transform(value);
+  return value;
+}
+
+/** A signed JSON body read raw, parsed by `parseJsonBody` then checked by `schema`. */
+export function parseJsonText<Schema extends z.ZodType>(bytes: Buffer, schema: Schema): z.output<Schema> {
+  return new ZodValidationPipe(schema).transform(parseJsonBody(bytes));
 }

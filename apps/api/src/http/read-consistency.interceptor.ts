@@ -1,6 +1,6 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Observable, catchError, from, lastValueFrom, mergeMap } from 'rxjs';
 import { Database, type ReadSource, isDatabaseUnavailable, parseWalPosition } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
@@ -32,9 +32,9 @@ function consistencyTokenOf(header: string | string[] | undefined): bigint | und
   return position;
 }
 
-function say(response: Response, servedBy: ReadSource): void {
+function say(reply: FastifyReply, servedBy: ReadSource): void {
   // A handler that streams its answer has sent its headers by the time the read ends.
-  if (!response.headersSent) response.setHeader(READ_FROM_HEADER, servedBy);
+  if (!reply.raw.headersSent) reply.header(READ_FROM_HEADER, servedBy);
 }
 
 /**
@@ -53,19 +53,19 @@ export class ReadConsistencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const replica = this.database.replica;
     if (replica === undefined) return next.handle();
-    const request = context.switchToHttp().getRequest<Request>();
-    const response = context.switchToHttp().getResponse<Response>();
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
     if (!READ_METHODS.has(request.method)) {
       return next.handle().pipe(
         mergeMap(async (value: unknown) => {
-          await this.answerToken(response);
+          await this.answerToken(reply);
           return value;
         }),
         catchError((error: unknown) =>
           from(
             (async () => {
               // A replayed answer is a write that committed earlier: its reader needs the token as well.
-              if (error instanceof ReplayedResponse) await this.answerToken(response);
+              if (error instanceof ReplayedResponse) await this.answerToken(reply);
               throw error;
             })(),
           ),
@@ -73,28 +73,28 @@ export class ReadConsistencyInterceptor implements NestInterceptor {
       );
     }
     if (this.reflector.get<string | undefined>(READS_METADATA, context.getHandler()) === 'primary') {
-      say(response, 'primary');
+      say(reply, 'primary');
       return next.handle();
     }
     const after = consistencyTokenOf(request.headers[CONSISTENCY_HEADER.toLowerCase()]);
     return from(
       replica.read(after, async (route) => {
-        say(response, route.servedBy);
+        say(reply, route.servedBy);
         try {
           return await lastValueFrom(next.handle());
         } finally {
           // It may have fallen back to the primary on the way.
-          say(response, route.servedBy);
+          say(reply, route.servedBy);
         }
       }),
     );
   }
 
-  private async answerToken(response: Response): Promise<void> {
-    if (response.headersSent) return;
+  private async answerToken(reply: FastifyReply): Promise<void> {
+    if (reply.raw.headersSent) return;
     try {
       const token = await this.database.consistencyToken();
-      if (token !== undefined && !response.headersSent) response.setHeader(CONSISTENCY_HEADER, token);
+      if (token !== undefined && !reply.raw.headersSent) reply.header(CONSISTENCY_HEADER, token);
     } catch (error) {
       // The write committed; a primary gone since then costs the token, not the answer.
       if (!isDatabaseUnavailable(error)) throw error;

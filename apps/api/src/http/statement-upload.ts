@@ -6,14 +6,12 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@ne
 import type { Principal } from '@ledger/auth';
 import { DomainError } from '@ledger/errors';
 import { IMPORT_FILE_BYTES_MAX } from '@ledger/imports';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import multer from 'multer';
-import { JSON_DEPTH_MAX, jsonContentProblem, unstorableContentError } from './json-content.middleware';
+import { JSON_DEPTH_MAX, jsonContentProblem, unstorableContentError } from './json-content';
 import { clientAddress } from './client-address';
 import { UploadSlots } from './upload-slots';
-
-/** The one route that takes a multipart body: jsonOnly lets it through to here. */
-export const STATEMENT_UPLOAD_PATH = '/v1/imports';
 
 /** Where uploads are written, one fresh folder per upload (removed whole when its response closes). */
 export const UPLOAD_DIRECTORY = Symbol('UPLOAD_DIRECTORY');
@@ -26,15 +24,22 @@ export interface StatementUpload {
   sha256: string;
 }
 
-export type RequestWithUpload = Request & { upload?: StatementUpload; principal?: Principal };
+export type RequestWithUpload = FastifyRequest & { upload?: StatementUpload; principal?: Principal };
 
 const LIMITS = { fileSize: IMPORT_FILE_BYTES_MAX, files: 1, fields: 10, fieldSize: 1024, parts: 12 };
 
-function receive(request: Request, response: Response, directory: string): Promise<Express.Multer.File | undefined> {
+type MultipartRequest = IncomingMessage & { file?: Express.Multer.File; body?: Record<string, unknown> };
+
+/** Streams the multipart body to `directory`: its file, and its text fields (`body`). */
+function receive(
+  request: MultipartRequest,
+  response: ServerResponse,
+  directory: string,
+): Promise<{ file: Express.Multer.File | undefined; fields: Record<string, unknown> }> {
   const middleware = multer({ storage: multer.diskStorage({ destination: directory }), limits: LIMITS }).single('file');
   return new Promise((resolve, reject) => {
-    middleware(request, response, (error: unknown) => {
-      if (error === undefined || error === null) resolve((request as Request & { file?: Express.Multer.File }).file);
+    middleware(request as never, response as never, (error: unknown) => {
+      if (error === undefined || error === null) resolve({ file: request.file, fields: { ...request.body } });
       else reject(isMalformedMultipart(error) ? malformedUpload(error) : error);
     });
   });
@@ -54,13 +59,17 @@ function malformedUpload(error: Error): DomainError {
   });
 }
 
+function isMultipart(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'multipart/form-data';
+}
+
 async function sha256Of(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
-function uploadError(error: unknown, response: Response): unknown {
+function uploadError(error: unknown, response: ServerResponse): unknown {
   if (error instanceof multer.MulterError) {
     if (error.code === 'LIMIT_FILE_SIZE')
       return new DomainError('PAYLOAD_TOO_LARGE', `the file is larger than ${IMPORT_FILE_BYTES_MAX} bytes`, {
@@ -90,9 +99,9 @@ export class StatementUploadReception implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithUpload>();
-    const response = context.switchToHttp().getResponse<Response>();
+    const response = context.switchToHttp().getResponse<FastifyReply>().raw;
     // Not multipart: no file, which the handler refuses by name.
-    if (!request.is('multipart/form-data')) return true;
+    if (!isMultipart(request.headers['content-type'])) return true;
     const release = this.slots.acquire(request.principal!.keyId, clientAddress(request));
     let folder: string | undefined;
     // Closed: answered, or the client went away (perhaps already while the key was being checked).
@@ -108,10 +117,11 @@ export class StatementUploadReception implements CanActivate {
     folder = await mkdtemp(join(this.directory, 'statement-'));
     try {
       if (closed) throw new DomainError('VALIDATION_FAILED', 'the upload stopped before its end');
-      const file = await receive(request, response, folder);
+      const { file, fields } = await receive(request.raw, response, folder);
       // The file's name is stored with the import: it is text like the fields.
-      const problem = jsonContentProblem({ ...request.body, file: file?.originalname }, JSON_DEPTH_MAX);
+      const problem = jsonContentProblem({ ...fields, file: file?.originalname }, JSON_DEPTH_MAX);
       if (problem !== null) throw unstorableContentError(problem);
+      request.body = fields;
       if (file !== undefined)
         request.upload = {
           path: file.path,

@@ -1,7 +1,7 @@
 import { type PipeTransform } from '@nestjs/common';
 import { DomainError } from '@ledger/errors';
 import type { z } from 'zod';
-import { JSON_DEPTH_MAX, jsonContentProblem, unstorableContentError } from './json-content.middleware';
+import { JSON_DEPTH_MAX, jsonContentProblem, unstorableContentError } from './json-content';
 
 /**
  * Validates a body or query against a zod schema; every bad field is named in the error. What it lets

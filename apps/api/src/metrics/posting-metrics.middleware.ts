@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LedgerMetrics } from './ledger-metrics';
 
 /** `POST /v1/transactions` is a posting; `/batch`, `/:id/post`, `/:id/void`, `/:id/reverse` name theirs. */
@@ -13,9 +13,10 @@ function operationOf(path: string): string {
 
 /** Mounted on /v1/transactions: counts and times every posting request by the status it was answered with. */
 export function postingMetrics(metrics: LedgerMetrics) {
-  return (request: Request, response: Response, next: NextFunction): void => {
+  return (request: IncomingMessage, response: ServerResponse, next: () => void): void => {
     if (request.method !== 'POST') return next();
-    const operation = operationOf(request.path);
+    // The path below the mount point, without the query.
+    const operation = operationOf((request.url ?? '/').split('?')[0]!);
     const stop = metrics.postingSeconds.startTimer({ operation });
     response.once('finish', () => {
       stop();

@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { loadConfig } from '@ledger/config';
 import { createDatabase } from '@ledger/db';
@@ -22,6 +23,7 @@ export async function offlineApiDocument(): Promise<OpenAPIObject> {
   const { events, edge } = loadConfig({});
   const app = await NestFactory.create(
     ApiModule.forRoot({ database, operatorToken: undefined, events, edge, signingKey: undefined }),
+    new FastifyAdapter(),
     { logger: false, bodyParser: false },
   );
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonContentProblem } from './json-content.middleware';
+import { jsonContentProblem } from './json-content';
 
 describe('jsonContentProblem', () => {
   it('measures objects and arrays alike, scalars as depth 0', () => {

@@ -1,5 +1,5 @@
-import type { NextFunction, Request, Response } from 'express';
-import { errorBody } from '@ledger/errors';
+import type { IncomingMessage } from 'node:http';
+import { DomainError } from '@ledger/errors';
 import { invalidUtf8Offset } from './json-text';
 
 /** The bytes a percent-encoded text stands for (`+` is a space in a query); characters as their UTF-8. */
@@ -54,13 +54,19 @@ export function requestTargetProblem(target: string): { path: string; message: s
   return null;
 }
 
-/** Refuses such a request target with 400 VALIDATION_FAILED naming the field, before any route runs. */
-export function requestTargetCheck(request: Request, response: Response, next: NextFunction): void {
-  const problem = requestTargetProblem(request.originalUrl);
-  if (problem === null) return next();
-  response.status(400).json(
-    errorBody('VALIDATION_FAILED', `the request's ${problem.where} ${problem.message}`, {
-      fields: [{ path: problem.path, message: problem.message }],
-    }),
-  );
+/** The refusal of such a target: 400 VALIDATION_FAILED naming the field. */
+export function requestTargetError(problem: { path: string; message: string; where: string }): DomainError {
+  return new DomainError('VALIDATION_FAILED', `the request's ${problem.where} ${problem.message}`, {
+    fields: [{ path: problem.path, message: problem.message }],
+  });
+}
+
+/** Refuses such a request target before any route runs (a middleware, on the request as Node received it). */
+export function requestTargetCheck(
+  request: IncomingMessage,
+  _response: unknown,
+  next: (error?: unknown) => void,
+): void {
+  const problem = requestTargetProblem(request.url ?? '/');
+  next(problem === null ? undefined : requestTargetError(problem));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestTargetProblem } from './request-target.middleware';
+import { requestTargetProblem } from './request-target';
 
 describe('requestTargetProblem', () => {
   it('lets ordinary and percent-encoded UTF-8 targets through', () => {
