@@ -151,6 +151,13 @@ describe('currencies, account references and limits', () => {
     expect(await account(tenant, usdCash.id.toUpperCase())).toEqual(usdCash);
   });
 
+  it('an account with the longest code (128 characters) is read by that code, a trailing slash or not', async () => {
+    const code = `assets:${'x'.repeat(121)}`;
+    const created = await createAccount(api, tenant.adminKey, { code, currency: 'USD', normalBalance: 'debit' });
+    expect(await account(tenant, code)).toEqual(created);
+    expect(await account(tenant, `${code.replace(':', '%3A')}/`)).toEqual(created);
+  });
+
   it('a transaction balanced in each currency is accepted', async () => {
     const posted = await postTransaction(api, tenant.posterKey, {
       description: 'fx',

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -9,7 +9,7 @@ import type { Database } from '@ledger/db';
 import { ApiModule } from './api.module';
 import { serveConsole } from './http/console-assets';
 import { readRequestBodies } from './http/request-bodies';
-import { requestTargetCheck } from './http/request-target';
+import { requestTargetCheck, withoutTrailingSlash } from './http/request-target';
 import { answerRouterError } from './http/router-errors';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { postingMetrics } from './metrics/posting-metrics.middleware';
@@ -57,11 +57,16 @@ function keepConnectionsAlive(server: Server, seconds: number): void {
   if (server.requestTimeout > 0) server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);
 }
 
+/** Longer than any path parameter (an account code of 128 characters, percent-encoded, is at most 384). */
+const PATH_PARAMETER_CHARACTERS_MAX = 1024;
+
 /** The HTTP server: Nest on Fastify, reading bodies as `readRequestBodies` says. */
 function httpAdapter(edge: EdgeConfig): FastifyAdapter {
   const adapter = new FastifyAdapter({
     ...(edge.trustProxy === undefined ? {} : { trustProxy: trustProxySetting(edge.trustProxy) }),
     frameworkErrors: answerRouterError,
+    routerOptions: { maxParamLength: PATH_PARAMETER_CHARACTERS_MAX },
+    rewriteUrl: (request: IncomingMessage) => withoutTrailingSlash(request.url ?? '/'),
   });
   readRequestBodies(adapter.getInstance(), {
     jsonBytesMax: REQUEST_BODY_BYTES_MAX,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestTargetProblem } from './request-target';
+import { requestTargetProblem, withoutTrailingSlash } from './request-target';
 
 describe('requestTargetProblem', () => {
   it('lets ordinary and percent-encoded UTF-8 targets through', () => {
@@ -19,5 +19,16 @@ describe('requestTargetProblem', () => {
     expect(requestTargetProblem('/v1/transactions?limit=1&account=a%00')).toMatchObject({ path: 'account' });
     expect(requestTargetProblem('/v1/transactions?external%52ef=%ED%A0%80')).toMatchObject({ path: 'externalRef' });
     expect(requestTargetProblem('/v1/transactions?a%FF=1')).toMatchObject({ path: 'query' });
+  });
+});
+
+describe('withoutTrailingSlash', () => {
+  it('removes one trailing slash of an API path, keeping the query, and leaves the file trees alone', () => {
+    expect(withoutTrailingSlash('/v1/accounts/')).toBe('/v1/accounts');
+    expect(withoutTrailingSlash('/v1/accounts/?limit=5')).toBe('/v1/accounts?limit=5');
+    expect(withoutTrailingSlash('/v1/accounts?next=a/')).toBe('/v1/accounts?next=a/');
+    expect(withoutTrailingSlash('/')).toBe('/');
+    expect(withoutTrailingSlash('/console/')).toBe('/console/');
+    expect(withoutTrailingSlash('/docs/')).toBe('/docs/');
   });
 });

@@ -70,3 +70,14 @@ export function requestTargetCheck(
   const problem = requestTargetProblem(request.url ?? '/');
   next(problem === null ? undefined : requestTargetError(problem));
 }
+
+/**
+ * The target with one trailing slash of its path removed (`/v1/accounts/` is `/v1/accounts`), except under
+ * the two file trees, /console and /docs, whose directories are answered with their slash.
+ */
+export function withoutTrailingSlash(target: string): string {
+  const queryAt = target.indexOf('?');
+  const path = queryAt === -1 ? target : target.slice(0, queryAt);
+  if (path.length <= 1 || !path.endsWith('/') || path.startsWith('/console') || path.startsWith('/docs')) return target;
+  return path.slice(0, -1) + (queryAt === -1 ? '' : target.slice(queryAt));
+}
