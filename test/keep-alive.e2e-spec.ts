@@ -1,6 +1,7 @@
-import http from 'node:http';
+import http, { type Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REQUEST_MILLISECONDS_MAX } from '../apps/api/src/create-api-app';
 import { type ApiHarness, startApi } from './support/api-harness';
 
 // A client that keeps connections alive and sends again after a pause must find its connection open:
@@ -52,4 +53,10 @@ describe('kept-alive connections', () => {
       agent.destroy();
     }
   }, 30_000);
+
+  it('give a client at most 5 minutes to send a whole request, as Node does by default', () => {
+    const server = api.app.getHttpServer() as Server;
+    expect(server.requestTimeout).toBe(REQUEST_MILLISECONDS_MAX);
+    expect(REQUEST_MILLISECONDS_MAX).toBe(300_000);
+  });
 });

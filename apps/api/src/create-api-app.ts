@@ -47,6 +47,13 @@ function trustProxySetting(value: string): string | ((address: string, hop: numb
 }
 
 /**
+ * How long a client may take to send a whole request, body included: Node's own default, which the API had
+ * on Express. Fastify sets none, which would let a client that trickles its body hold a connection for
+ * ever. A statement upload of the largest size (1 GiB) needs about 3.5 MB/s to arrive within it.
+ */
+export const REQUEST_MILLISECONDS_MAX = 300_000;
+
+/**
  * Node closes an idle connection after 5 s by default, sooner than most clients stop reusing one: a client
  * that sends after a pause meets a socket closing under it. The wait for a request's headers is kept longer
  * than the idle time, or it would end idle connections first (Node answers `Keep-Alive: timeout=N`).
@@ -54,7 +61,7 @@ function trustProxySetting(value: string): string | ((address: string, hop: numb
 function keepConnectionsAlive(server: Server, seconds: number): void {
   server.keepAliveTimeout = seconds * 1000;
   server.headersTimeout = Math.max(server.headersTimeout, (seconds + 5) * 1000);
-  if (server.requestTimeout > 0) server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);
+  server.requestTimeout = Math.max(REQUEST_MILLISECONDS_MAX, server.headersTimeout);
 }
 
 /** Longer than any path parameter (an account code of 128 characters, percent-encoded, is at most 384). */
