@@ -1,5 +1,5 @@
 import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type FastifyInstance, type FastifyRequest, errorCodes } from 'fastify';
 import { DomainError } from '@ledger/errors';
 import { parseJsonBody } from './json-text';
 
@@ -64,7 +64,8 @@ export function readRequestBodies(fastify: FastifyInstance, limits: BodyLimits):
   });
   fastify.addContentTypeParser('multipart/form-data', (request, _payload, done) => {
     if (request.routeOptions.url === STATEMENT_UPLOAD_PATH) return done(null, undefined);
-    done(unsupported('send the request body as application/json'), undefined);
+    // Elsewhere refused as a media type without a parser is: one refusal, worded in error-translation.
+    done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type']), undefined);
   });
 }
 
