@@ -99,7 +99,7 @@ describe('references of the posting tables in PostgreSQL', () => {
     });
   });
 
-  it("refuses an entry whose account is another tenant's, or in another currency, however many rows are right", async () => {
+  it('refuses an entry in another tenant or currency than its account, among any number of right ones', async () => {
     const id = newId();
     expect(
       await refusal([transactionSql(), [tenantId, id]], [entriesSql, [tenantId, id, cashId, otherTenantAccountId]]),
@@ -146,8 +146,9 @@ describe('references of the posting tables in PostgreSQL', () => {
   });
 
   it('refuses an outbox event of an unknown tenant', async () => {
-    const event = `INSERT INTO outbox_events (tenant_id, id, type, aggregate_type, aggregate_id, aggregate_version, data)
-                   VALUES ($1, $2, 'transaction.posted', 'transaction', $2, 1, '{}')`;
+    const event = `
+      INSERT INTO outbox_events (tenant_id, id, type, aggregate_type, aggregate_id, aggregate_version, data)
+      VALUES ($1, $2, 'transaction.posted', 'transaction', $2, 1, '{}')`;
     expect(await refusal([event, [newId(), newId()]])).toEqual({
       code: '23503',
       constraint: 'outbox_events_tenant_id_fkey',
