@@ -7,7 +7,7 @@ import type { RateLimit } from '@ledger/auth';
 import type { EdgeConfig, EventDeliveryConfig, MetricsConfig } from '@ledger/config';
 import type { Database } from '@ledger/db';
 import { ApiModule } from './api.module';
-import { serveConsole } from './http/console-assets';
+import { CONSOLE_PATH, serveConsole } from './http/console-assets';
 import { readRequestBodies } from './http/request-bodies';
 import { requestTargetCheck, withoutTrailingSlash } from './http/request-target';
 import { answerRouterError } from './http/router-errors';
@@ -64,6 +64,9 @@ function keepConnectionsAlive(server: Server, seconds: number): void {
   server.requestTimeout = Math.max(REQUEST_MILLISECONDS_MAX, server.headersTimeout);
 }
 
+/** Where the OpenAPI document and its viewer are served. */
+const API_DOCS_PATH = '/docs';
+
 /** Longer than any path parameter (an account code of 128 characters, percent-encoded, is at most 384). */
 const PATH_PARAMETER_CHARACTERS_MAX = 1024;
 
@@ -73,7 +76,7 @@ function httpAdapter(edge: EdgeConfig): FastifyAdapter {
     ...(edge.trustProxy === undefined ? {} : { trustProxy: trustProxySetting(edge.trustProxy) }),
     frameworkErrors: answerRouterError,
     routerOptions: { maxParamLength: PATH_PARAMETER_CHARACTERS_MAX },
-    rewriteUrl: (request: IncomingMessage) => withoutTrailingSlash(request.url ?? '/'),
+    rewriteUrl: (request: IncomingMessage) => withoutTrailingSlash(request.url ?? '/', [CONSOLE_PATH, API_DOCS_PATH]),
   });
   readRequestBodies(adapter.getInstance(), {
     jsonBytesMax: REQUEST_BODY_BYTES_MAX,
@@ -92,6 +95,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
   app.use(requestTargetCheck);
   if (options.consoleDir !== undefined) serveConsole(adapter.getInstance(), options.consoleDir);
   app.use('/v1/transactions', postingMetrics(app.get(LedgerMetrics)));
-  SwaggerModule.setup('docs', app, buildApiDocument(app));
+  SwaggerModule.setup(API_DOCS_PATH, app, buildApiDocument(app));
   return app;
 }

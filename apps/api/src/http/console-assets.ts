@@ -19,6 +19,9 @@ export const CONSOLE_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** Where the console is served. */
+export const CONSOLE_PATH = '/console';
+
 /** Built file names carry a content hash; index.html does not, so it is always revalidated (by its ETag). */
 function consoleHeaders(reply: FastifyReply, path: string): void {
   void reply.headers({
@@ -38,13 +41,13 @@ export function serveConsole(fastify: FastifyInstance, directory: string): void 
     const notBuilt = async () => {
       throw new DomainError('NOT_FOUND', `the console is not built in ${directory}: run npm run build`);
     };
-    fastify.get('/console', notBuilt);
-    fastify.get('/console/*', notBuilt);
+    fastify.get(CONSOLE_PATH, notBuilt);
+    fastify.get(`${CONSOLE_PATH}/*`, notBuilt);
     return;
   }
   void fastify.register(fastifyStatic, {
     root: directory,
-    prefix: '/console',
+    prefix: CONSOLE_PATH,
     index: 'index.html',
     redirect: true,
     decorateReply: false,

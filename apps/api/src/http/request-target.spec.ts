@@ -23,12 +23,14 @@ describe('requestTargetProblem', () => {
 });
 
 describe('withoutTrailingSlash', () => {
+  const fileTrees = ['/console', '/docs'];
+
   it('removes one trailing slash of an API path, keeping the query, and leaves the file trees alone', () => {
-    expect(withoutTrailingSlash('/v1/accounts/')).toBe('/v1/accounts');
-    expect(withoutTrailingSlash('/v1/accounts/?limit=5')).toBe('/v1/accounts?limit=5');
-    expect(withoutTrailingSlash('/v1/accounts?next=a/')).toBe('/v1/accounts?next=a/');
-    expect(withoutTrailingSlash('/')).toBe('/');
-    expect(withoutTrailingSlash('/console/')).toBe('/console/');
-    expect(withoutTrailingSlash('/docs/')).toBe('/docs/');
+    expect(withoutTrailingSlash('/v1/accounts/', fileTrees)).toBe('/v1/accounts');
+    expect(withoutTrailingSlash('/v1/accounts/?limit=5', fileTrees)).toBe('/v1/accounts?limit=5');
+    expect(withoutTrailingSlash('/v1/accounts?next=a/', fileTrees)).toBe('/v1/accounts?next=a/');
+    expect(withoutTrailingSlash('/', fileTrees)).toBe('/');
+    expect(withoutTrailingSlash('/console/', fileTrees)).toBe('/console/');
+    expect(withoutTrailingSlash('/docs/', fileTrees)).toBe('/docs/');
   });
 });

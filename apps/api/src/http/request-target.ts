@@ -73,11 +73,12 @@ export function requestTargetCheck(
 
 /**
  * The target with one trailing slash of its path removed (`/v1/accounts/` is `/v1/accounts`), except under
- * the two file trees, /console and /docs, whose directories are answered with their slash.
+ * the file trees (`fileTrees`: the console's and the API docs' paths), whose directories are answered with
+ * their slash.
  */
-export function withoutTrailingSlash(target: string): string {
+export function withoutTrailingSlash(target: string, fileTrees: readonly string[]): string {
   const queryAt = target.indexOf('?');
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
-  if (path.length <= 1 || !path.endsWith('/') || path.startsWith('/console') || path.startsWith('/docs')) return target;
+  if (path.length <= 1 || !path.endsWith('/') || fileTrees.some((tree) => path.startsWith(tree))) return target;
   return path.slice(0, -1) + (queryAt === -1 ? '' : target.slice(queryAt));
 }
