@@ -51,23 +51,18 @@ BEGIN
     PERFORM ledger_missing_reference('transactions', 'transactions_tenant_id_fkey', 'tenant_id',
                                      missing.tenant_id::text, 'tenants');
   END IF;
-  SELECT n.tenant_id, n.hold_id INTO missing
+  -- The transaction a hold's resolution resolves and the one a reversal reverses, in one pass.
+  SELECT n.tenant_id, r.key_column, r.constraint_name, r.id INTO missing
     FROM new_transactions n
-   WHERE n.hold_id IS NOT NULL
-     AND (SELECT true FROM transactions t WHERE t.tenant_id = n.tenant_id AND t.id = n.hold_id) IS NULL
+   CROSS JOIN LATERAL (VALUES ('hold_id', 'transactions_hold_fk', n.hold_id),
+                              ('reverses_id', 'transactions_reverses_fk', n.reverses_id))
+         AS r(key_column, constraint_name, id)
+   WHERE r.id IS NOT NULL
+     AND (SELECT true FROM transactions t WHERE t.tenant_id = n.tenant_id AND t.id = r.id) IS NULL
    LIMIT 1;
   IF FOUND THEN
-    PERFORM ledger_missing_reference('transactions', 'transactions_hold_fk', 'tenant_id, hold_id',
-                                     missing.tenant_id || ', ' || missing.hold_id, 'transactions');
-  END IF;
-  SELECT n.tenant_id, n.reverses_id INTO missing
-    FROM new_transactions n
-   WHERE n.reverses_id IS NOT NULL
-     AND (SELECT true FROM transactions t WHERE t.tenant_id = n.tenant_id AND t.id = n.reverses_id) IS NULL
-   LIMIT 1;
-  IF FOUND THEN
-    PERFORM ledger_missing_reference('transactions', 'transactions_reverses_fk', 'tenant_id, reverses_id',
-                                     missing.tenant_id || ', ' || missing.reverses_id, 'transactions');
+    PERFORM ledger_missing_reference('transactions', missing.constraint_name, 'tenant_id, ' || missing.key_column,
+                                     missing.tenant_id || ', ' || missing.id, 'transactions');
   END IF;
   RETURN NULL;
 END $$;
