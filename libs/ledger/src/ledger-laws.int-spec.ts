@@ -1,7 +1,8 @@
-import { type TestDatabase, createTestDatabase, sqlErrorFields } from '@ledger/db';
+import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerFixture } from '../test/ledger-fixture';
+import { type SqlStatement, cashAndSalesTenant, sqlRefusal } from '../test/sql-laws';
 
 // The database itself enforces the ledger's laws: these statements bypass the application entirely.
 describe('ledger laws in PostgreSQL', () => {
@@ -13,44 +14,24 @@ describe('ledger laws in PostgreSQL', () => {
 
   beforeAll(async () => {
     test = await createTestDatabase(4);
-    const ledger = await ledgerFixture(test.database);
-    tenantId = await ledger.tenant();
-    cashId = (await ledger.account(tenantId, { code: 'assets:cash', currency: 'USD', normalBalance: 'debit' })).id;
-    salesId = (
-      await ledger.account(tenantId, {
-        code: 'income:sales',
-        currency: 'USD',
-        normalBalance: 'credit',
-        allowNegative: true,
-      })
-    ).id;
-    postedId = (await ledger.transfer(tenantId, 'assets:cash', 'income:sales', 500n)).transaction.id;
+    ({ tenantId, cashId, salesId, postedId } = await cashAndSalesTenant(await ledgerFixture(test.database)));
   });
   afterAll(async () => {
     await test.drop();
   });
 
-  async function sqlState(script: string, params: unknown[] = []): Promise<string | undefined> {
-    try {
-      await test.database.sql.transaction('read committed', async (tx) => {
-        await tx.query(script, params);
-      });
-      return undefined;
-    } catch (error) {
-      return sqlErrorFields(error)?.code ?? String(error);
-    }
+  /** The SQLSTATE the statements were refused with, or undefined. */
+  async function refusedWith(...statements: SqlStatement[]): Promise<string | undefined> {
+    return (await sqlRefusal(test.database, statements))?.code;
   }
 
-  async function insertTransaction(
-    tx: { query: (text: string, params?: readonly unknown[]) => Promise<unknown> },
-    id: string,
-  ) {
-    await tx.query(
-      `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at, actor)
-             VALUES ($1, $2, 'posted', $3, now(), 'test')`,
-      [tenantId, id, Buffer.alloc(32)],
-    );
-  }
+  const sqlState = (script: string, params: unknown[] = []) => refusedWith([script, params]);
+
+  const transactionRow = (id: string, tenant = tenantId): SqlStatement => [
+    `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at, actor)
+       VALUES ($1, $2, 'posted', $3, now(), 'test')`,
+    [tenant, id, Buffer.alloc(32)],
+  ];
 
   const entrySql = `INSERT INTO entries (tenant_id, transaction_id, leg, account_id, direction, amount_minor, currency,
                                          account_version, posted_balance_after, effective_at)
@@ -59,67 +40,36 @@ describe('ledger laws in PostgreSQL', () => {
 
   it('refuses entries that do not sum to zero', async () => {
     const id = newId();
-    let code: string | undefined;
-    try {
-      await test.database.sql.transaction('read committed', async (tx) => {
-        await insertTransaction(tx, id);
-        await tx.query(entrySql, [tenantId, id, cashId, 100n, salesId, 99n]);
-      });
-    } catch (error) {
-      code = sqlErrorFields(error)?.code;
-    }
+    const code = await refusedWith(transactionRow(id), [entrySql, [tenantId, id, cashId, 100n, salesId, 99n]]);
     expect(code).toBe('LG001');
   });
 
   it('refuses a transaction with no entries at commit', async () => {
-    let code: string | undefined;
-    try {
-      await test.database.sql.transaction('read committed', (tx) => insertTransaction(tx, newId()));
-    } catch (error) {
-      code = sqlErrorFields(error)?.code;
-    }
+    const code = await refusedWith(transactionRow(newId()));
     expect(code).toBe('LG001');
   });
 
   it('refuses, at commit, a transaction whose entries do not start at leg 0 (its legs are 0..n-1)', async () => {
-    let code: string | undefined;
-    try {
-      await test.database.sql.transaction('read committed', async (tx) => {
-        const id = newId();
-        await insertTransaction(tx, id);
-        await tx.query(entrySql.replace(', 0, $3', ', 2, $3'), [tenantId, id, cashId, 100n, salesId, 100n]);
-      });
-    } catch (error) {
-      code = sqlErrorFields(error)?.code;
-    }
+    const id = newId();
+    const code = await refusedWith(transactionRow(id), [
+      entrySql.replace(', 0, $3', ', 2, $3'),
+      [tenantId, id, cashId, 100n, salesId, 100n],
+    ]);
     expect(code).toBe('LG001');
   });
 
   it('refuses zero and negative amounts', async () => {
     const id = newId();
-    let code: string | undefined;
-    try {
-      await test.database.sql.transaction('read committed', async (tx) => {
-        await insertTransaction(tx, id);
-        await tx.query(entrySql, [tenantId, id, cashId, -5n, salesId, -5n]);
-      });
-    } catch (error) {
-      code = sqlErrorFields(error)?.code;
-    }
+    const code = await refusedWith(transactionRow(id), [entrySql, [tenantId, id, cashId, -5n, salesId, -5n]]);
     expect(code).toBe('23514');
   });
 
   it('refuses an entry in a currency other than its account', async () => {
     const id = newId();
-    let code: string | undefined;
-    try {
-      await test.database.sql.transaction('read committed', async (tx) => {
-        await insertTransaction(tx, id);
-        await tx.query(entrySql.replaceAll("'USD'", "'EUR'"), [tenantId, id, cashId, 100n, salesId, 100n]);
-      });
-    } catch (error) {
-      code = sqlErrorFields(error)?.code;
-    }
+    const code = await refusedWith(transactionRow(id), [
+      entrySql.replaceAll("'USD'", "'EUR'"),
+      [tenantId, id, cashId, 100n, salesId, 100n],
+    ]);
     expect(code).toBe('23503');
   });
 
@@ -153,19 +103,10 @@ describe('ledger laws in PostgreSQL', () => {
     const otherTenant = newId();
     await test.database.sql.query('INSERT INTO tenants (id, name) VALUES ($1, $2)', [otherTenant, 'other']);
     const id = newId();
-    let code: string | undefined;
-    try {
-      await test.database.sql.transaction('read committed', async (tx) => {
-        await tx.query(
-          `INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at, actor)
-             VALUES ($1, $2, 'posted', $3, now(), 'test')`,
-          [otherTenant, id, Buffer.alloc(32)],
-        );
-        await tx.query(entrySql, [otherTenant, id, cashId, 100n, salesId, 100n]);
-      });
-    } catch (error) {
-      code = sqlErrorFields(error)?.code;
-    }
+    const code = await refusedWith(transactionRow(id, otherTenant), [
+      entrySql,
+      [otherTenant, id, cashId, 100n, salesId, 100n],
+    ]);
     expect(code).toBe('23503');
   });
 });

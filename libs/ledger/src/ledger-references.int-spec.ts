@@ -1,7 +1,8 @@
-import { type TestDatabase, createTestDatabase, sqlErrorFields } from '@ledger/db';
+import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerFixture } from '../test/ledger-fixture';
+import { type SqlStatement, cashAndSalesTenant, sqlRefusal } from '../test/sql-laws';
 
 // The references of the tables every posting writes are checked once per statement by triggers (the
 // migration statement_level_references), not by declared foreign keys. Each law is tried here with
@@ -19,42 +20,18 @@ describe('references of the posting tables in PostgreSQL', () => {
   beforeAll(async () => {
     test = await createTestDatabase(4);
     const ledger = await ledgerFixture(test.database);
-    tenantId = await ledger.tenant();
+    ({ tenantId, cashId, salesId, postedId } = await cashAndSalesTenant(ledger));
     otherTenantId = await ledger.tenant();
-    cashId = (await ledger.account(tenantId, { code: 'assets:cash', currency: 'USD', normalBalance: 'debit' })).id;
-    salesId = (
-      await ledger.account(tenantId, {
-        code: 'income:sales',
-        currency: 'USD',
-        normalBalance: 'credit',
-        allowNegative: true,
-      })
-    ).id;
     otherTenantAccountId = (
       await ledger.account(otherTenantId, { code: 'assets:cash', currency: 'USD', normalBalance: 'debit' })
     ).id;
-    postedId = (await ledger.transfer(tenantId, 'assets:cash', 'income:sales', 500n)).transaction.id;
     await ledger.close();
   });
   afterAll(async () => {
     await test.drop();
   });
 
-  /** Runs the statements in one transaction; what PostgreSQL refused them with, or undefined. */
-  async function refusal(
-    ...statements: [text: string, params: unknown[]][]
-  ): Promise<{ code: string; constraint?: string } | undefined> {
-    try {
-      await test.database.sql.transaction('read committed', async (tx) => {
-        for (const [text, params] of statements) await tx.query(text, params);
-      });
-      return undefined;
-    } catch (error) {
-      const fields = sqlErrorFields(error);
-      if (!fields) throw error;
-      return { code: fields.code, constraint: fields.constraint };
-    }
-  }
+  const refusal = (...statements: SqlStatement[]) => sqlRefusal(test.database, statements);
 
   const transactionSql = (columns = '', values = '') => `
     INSERT INTO transactions (tenant_id, id, status, content_hash, effective_at, actor${columns})
@@ -171,7 +148,7 @@ describe('references of the posting tables in PostgreSQL', () => {
       ['DELETE FROM journal_heads WHERE tenant_id = $1', [tenantId]],
       ['UPDATE journal_heads SET stripe = stripe + 100 WHERE tenant_id = $1', [tenantId]],
       ['TRUNCATE journal_heads', []],
-    ] as [string, unknown[]][]) {
+    ] as SqlStatement[]) {
       expect(await refusal(statement), statement[0]).toEqual(refused);
     }
     // What is not a key may change, and a key may be set to what it already is.
