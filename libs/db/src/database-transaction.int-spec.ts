@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awaitedLater } from './awaited-later';
 import { type TestDatabase, createTestDatabase } from './test-database';
 import { type NoParams, sql } from './sql-statement';
 import { TRANSACTION_ATTEMPTS_MAX } from './transaction-retry';
@@ -81,5 +82,60 @@ describe('Database.transaction', () => {
       }),
     ).rejects.toMatchObject({ code: '22012' });
     expect(attempts).toBe(1);
+  });
+
+  describe('COMMIT sent behind the last statement (commitBehindSent)', () => {
+    const counter = async () => (await test.database.query(READ_COUNTER))[0]!.value;
+
+    it("commits what was sent, and the work still gets its statements' answers", async () => {
+      const answer = await test.database.transaction('read committed', async () => {
+        const written = awaitedLater(test.database.query(SET_COUNTER, { value: 41 }));
+        const read = awaitedLater(test.database.query(READ_COUNTER));
+        test.database.commitBehindSent();
+        await written;
+        return (await read)[0]!.value;
+      });
+      expect(answer).toBe(41);
+      expect(await counter()).toBe(41);
+    });
+
+    it('rolls everything back when a statement sent before it fails, and reports that statement', async () => {
+      await test.database.query(SET_COUNTER, { value: 7 });
+      await expect(
+        test.database.transaction('read committed', async () => {
+          const written = awaitedLater(test.database.query(SET_COUNTER, { value: 8 }));
+          const failing = awaitedLater(test.database.query(sql('SELECT 1 / 0')));
+          test.database.commitBehindSent();
+          await written;
+          await failing;
+        }),
+      ).rejects.toMatchObject({ code: '22012' });
+      expect(await counter()).toBe(7);
+    });
+
+    it('is refused to a unit of work that joined an enclosing transaction', async () => {
+      await test.database.query(SET_COUNTER, { value: 9 });
+      await expect(
+        test.database.transaction('read committed', async () => {
+          await test.database.query(SET_COUNTER, { value: 10 });
+          await test.database.transaction('read committed', async () => test.database.commitBehindSent());
+        }),
+      ).rejects.toThrow('not by one that joined it');
+      expect(await counter()).toBe(9);
+    });
+  });
+
+  it('does not take a COMMIT that PostgreSQL answered with ROLLBACK for a commit', async () => {
+    await test.database.query(SET_COUNTER, { value: 3 });
+    // The work swallows its failed statement: the transaction is aborted, and its COMMIT is a ROLLBACK.
+    await expect(
+      test.database.transaction('read committed', async () => {
+        await test.database.query(SET_COUNTER, { value: 4 });
+        await test.database.query(sql('SELECT 1 / 0')).catch(() => undefined);
+        return 'committed?';
+      }),
+    ).rejects.toThrow('rolled back at COMMIT');
+    const rows = await test.database.sql.query<{ value: number }>('SELECT value FROM counters WHERE id = 1');
+    expect(rows[0]!.value).toBe(3);
   });
 });

@@ -75,7 +75,7 @@ export class Database {
         isolation,
         `nested transaction asks for ${isolation} inside ${current.isolation}`,
       );
-      return work();
+      return current.joined ? work() : this.scope.run({ ...current, joined: true }, work);
     }
     for (let attempt = 1; ; attempt++) {
       try {
@@ -85,6 +85,22 @@ export class Database {
         await sleep(retryDelayMs(attempt));
       }
     }
+  }
+
+  /**
+   * Called by a transaction's work once it has sent its last statement (see awaitedLater): COMMIT is
+   * sent behind them now, instead of after the work has had their answers, returned, and waited for its
+   * turn of the event loop, which in a busy process can take milliseconds while the transaction holds
+   * its locks. From here on the work may only await what it has sent and build its result from the
+   * answers: a statement that fails turns the COMMIT into a ROLLBACK and the transaction's caller gets
+   * the failure, but an error of the work's own after this point would not undo the commit. Only the
+   * work that began the transaction may call it; a joined one does not know what its caller still sends.
+   */
+  commitBehindSent(): void {
+    const current = this.scope.current;
+    assert.ok(current !== undefined, 'COMMIT is sent inside a transaction');
+    assert.ok(!current.joined, 'COMMIT is sent by the work that began the transaction, not by one that joined it');
+    current.tx.sendCommit();
   }
 
   /** Whether a transaction can be open while another, separate one runs (see `separateTransaction`). */

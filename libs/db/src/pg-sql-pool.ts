@@ -49,9 +49,10 @@ const typeParsers = {
     oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format),
 };
 
-function transactionOn(client: pg.PoolClient): SqlTransaction {
+function transactionOn(client: pg.PoolClient, sendCommit: () => void): SqlTransaction {
   return {
     connection: client,
+    sendCommit,
     async query<Row extends object>(text: string, params: readonly unknown[] = []) {
       const result = await client.query<Row>(queryConfig(text, params));
       return result.rows;
@@ -84,13 +85,22 @@ export class PgSqlPool implements SqlPool {
     // be an uncaught exception that ends the process; its next statement fails and it is discarded.
     const onConnectionLost = () => (broken = true);
     client.on('error', onConnectionLost);
+    // COMMIT is sent once: by the work, behind its last statement (sendCommit), or after it returned.
+    let committed: Promise<pg.QueryResult> | undefined;
+    const sendCommit = () => {
+      committed ??= awaitedLater(client.query('COMMIT'));
+    };
     try {
       // The work's first statement follows BEGIN without a turn of the event loop (see awaitedLater).
       // If BEGIN fails, the connection is lost, and so is that statement.
       const begun = awaitedLater(client.query(`BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`));
-      const result = await work(transactionOn(client));
+      const result = await work(transactionOn(client, sendCommit));
       await begun;
-      await client.query('COMMIT');
+      sendCommit();
+      // PostgreSQL answers COMMIT with ROLLBACK when a statement of the transaction failed: a work that
+      // did not await that statement (or caught its error) must not be taken for committed.
+      const { command } = await committed!;
+      if (command !== 'COMMIT') throw new Error(`the transaction was rolled back at COMMIT (${command})`);
       return result;
     } catch (error) {
       // A connection that cannot roll back is discarded rather than handed to the next caller.

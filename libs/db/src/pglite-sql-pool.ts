@@ -17,6 +17,8 @@ function transactionOn(tx: Transaction): SqlTransaction {
     async execScript(script: string) {
       await tx.exec(script);
     },
+    // PGlite runs its statements one at a time, in process: there is no round trip to save.
+    sendCommit() {},
   };
 }
 

@@ -13,6 +13,12 @@ export interface SqlTransaction extends SqlExecutor {
   readonly connection: unknown;
   /** Runs a script of several statements without parameters (migrations). */
   execScript(script: string): Promise<void>;
+  /**
+   * Sends COMMIT now, behind the statements already sent, before their answers have arrived (see
+   * Database.commitBehindSent); the pool then waits for it instead of sending its own. Where the driver
+   * runs one statement at a time (PGlite), the pool commits when the work returns, as without it.
+   */
+  sendCommit(): void;
 }
 
 export interface SqlPool extends SqlExecutor {

@@ -4,6 +4,8 @@ import type { IsolationLevel, SqlTransaction } from './sql-client';
 export interface AmbientTransaction {
   tx: SqlTransaction;
   isolation: IsolationLevel;
+  /** A unit of work that joined an enclosing transaction rather than beginning it. */
+  joined?: boolean;
 }
 
 /**

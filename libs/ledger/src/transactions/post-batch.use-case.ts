@@ -89,8 +89,9 @@ export class PostBatchUseCase {
 
   /**
    * In a transaction of its own, with the request's Idempotency-Key: claimed in the same round trip as
-   * the accounts' locks, and the answer stored behind the write (see awaitedLater), as a posting group
-   * does, so the locks wait for the event loop once less. A key that was already used answers what it
+   * the accounts' locks, the answer stored behind the write (see awaitedLater) and COMMIT sent behind
+   * that, as a posting group does: under the locks, Node's event loop is waited for once (after the
+   * locks, to plan), not three times. A key that was already used answers what it
    * stored (a replay: the locks taken for it are let go with the transaction).
    */
   async executeWithKey<A>(command: BatchCommand, key: GroupedKey<A, BatchAnswer>): Promise<A> {
@@ -113,6 +114,7 @@ export class PostBatchUseCase {
       if (sent.results.some((result) => result.status === 'exists')) await sent.written;
       const body = await this.answer(command.tenantId, validated, sent.results);
       const storing = awaitedLater(key.steps.storeAll([{ key, body }]));
+      this.db.commitBehindSent();
       await sent.written;
       const [answer] = await storing;
       return answer!;

@@ -66,7 +66,11 @@ describe('PostingGroups', () => {
         return results.map((result) => `answer ${result.key.name}`);
       },
     };
-    const db = { inTransaction: false, transaction: (_isolation: string, work: () => unknown) => work() };
+    const db = {
+      inTransaction: false,
+      transaction: (_isolation: string, work: () => unknown) => work(),
+      commitBehindSent: () => log.push('commit sent'),
+    };
     const engine = {
       lock: async () => ({}),
       send: async (_tenantId: string, items: readonly unknown[]) => ({
@@ -101,7 +105,7 @@ describe('PostingGroups', () => {
     const next = [post('b'), post('c')];
     releaseFirst();
     await Promise.all([first, ...next]);
-    expect(log.slice(0, 2)).toEqual(['claim a', 'claim b,c']);
+    expect(log.slice(0, 3)).toEqual(['claim a', 'commit sent', 'claim b,c']);
     expect(log).toContain('answered answer a');
     expect(log.filter((step) => step.startsWith('answered'))).toHaveLength(3);
   });
@@ -111,6 +115,6 @@ describe('PostingGroups', () => {
     const first = post('a');
     releaseFirst();
     await first;
-    expect(log).toEqual(['claim a', 'answered answer a']);
+    expect(log).toEqual(['claim a', 'commit sent', 'answered answer a']);
   });
 });

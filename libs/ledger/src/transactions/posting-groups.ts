@@ -201,7 +201,7 @@ export class PostingGroups {
    * The statements are sent one behind the other where the next does not depend on the answer before
    * (see awaitedLater): the locks behind the key claims (taken for every item of the group, also one
    * whose key turns out to be a replay), the outcomes behind the write. So the group waits for the
-   * event loop three times (claims, write, commit), not six.
+   * event loop twice (claims, write), not six: COMMIT follows the outcomes without waiting for their answers.
    */
   private async write(tenantId: string, group: readonly Waiting[]): Promise<Settled[]> {
     const { steps } = group[0]!.key;
@@ -245,6 +245,7 @@ export class PostingGroups {
       }
     }
     const storing = awaitedLater(steps.storeAll(outcomes));
+    this.db.commitBehindSent();
     await written;
     const answers = await storing;
     for (const [index, answer] of answers.entries()) {
