@@ -85,16 +85,6 @@ export function takeGroup<W extends { bytes: number; key: { name: string } }>(qu
   return group;
 }
 
-/** `work` run by the first call only. */
-function once(work: () => void): () => void {
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    work();
-  };
-}
-
 function answerAll(group: readonly Waiting[], settled: readonly Settled[]): void {
   for (const [offset, outcome] of settled.entries()) {
     if (outcome.ok) group[offset]!.resolve(outcome.value);
@@ -158,22 +148,18 @@ export class PostingGroups {
 
   /**
    * Writes the queue's groups one after the other. A group's answers are written to their sockets only
-   * once the next group has sent all its statements, COMMIT included (`answerBefore`, called by `write`):
-   * Node answers one group while PostgreSQL writes and commits the next, and nothing of the answers' work
-   * stands between the next group's locks and its write. Without a next group they are written at once.
+   * once the next group's first statements have left (setImmediate runs after this turn's promise work,
+   * in which the next transaction begins), so PostgreSQL claims and locks the next group while Node
+   * answers this one, instead of each waiting for the other. Without a next group they are written at once.
    * A group that fails twice is written item by item, each answered as soon as its own write ends.
    */
   private async drain(tenantId: string, queue: Waiting[]): Promise<void> {
-    let unanswered = () => {};
     while (queue.length > 0) {
       const group = takeGroup(queue);
-      const answerBefore = once(unanswered);
-      unanswered = () => {};
-      const written = await this.attempt(tenantId, group, ['group', 'retry'], answerBefore);
-      answerBefore();
+      const written = await this.attempt(tenantId, group, ['group', 'retry']);
       if (written.ok) {
         const answer = () => answerAll(group, written.settled);
-        if (queue.length > 0) unanswered = answer;
+        if (queue.length > 0) setImmediate(answer);
         else answer();
       } else if (group.length === 1) {
         answerAll(group, [{ ok: false, error: written.error }]);
@@ -193,12 +179,11 @@ export class PostingGroups {
     tenantId: string,
     group: Waiting[],
     attempts: readonly GroupAttempt[],
-    answerBefore: () => void = () => {},
   ): Promise<{ ok: true; settled: Settled[] } | { ok: false; error: unknown }> {
     let failure: unknown;
     for (const attempt of attempts) {
       try {
-        const settled = await this.db.transaction('read committed', () => this.write(tenantId, group, answerBefore));
+        const settled = await this.db.transaction('read committed', () => this.write(tenantId, group));
         for (const listener of this.listeners) listener({ items: group.length, attempt });
         return { ok: true, settled };
       } catch (error) {
@@ -215,11 +200,10 @@ export class PostingGroups {
    *
    * The statements are sent one behind the other where the next does not depend on the answer before
    * (see awaitedLater): the locks behind the key claims (taken for every item of the group, also one
-   * whose key turns out to be a replay), the outcomes behind the write, COMMIT behind the outcomes. So
-   * under its locks the group waits for the event loop once, to plan, not six times. Then, while
-   * PostgreSQL writes and commits, the group before is answered (`answerBefore`).
+   * whose key turns out to be a replay), the outcomes behind the write. So the group waits for the
+   * event loop twice (claims, write), not six: COMMIT follows the outcomes without waiting for their answers.
    */
-  private async write(tenantId: string, group: readonly Waiting[], answerBefore: () => void): Promise<Settled[]> {
+  private async write(tenantId: string, group: readonly Waiting[]): Promise<Settled[]> {
     const { steps } = group[0]!.key;
     assert.ok(
       group.every(({ key }) => key.steps === steps),
@@ -262,7 +246,6 @@ export class PostingGroups {
     }
     const storing = awaitedLater(steps.storeAll(outcomes));
     this.db.commitBehindSent();
-    answerBefore();
     await written;
     const answers = await storing;
     for (const [index, answer] of answers.entries()) {
