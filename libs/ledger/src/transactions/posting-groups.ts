@@ -200,8 +200,8 @@ export class PostingGroups {
    *
    * The statements are sent one behind the other where the next does not depend on the answer before
    * (see awaitedLater): the locks behind the key claims (taken for every item of the group, also one
-   * whose key turns out to be a replay), the outcomes behind the write. So the group waits for the
-   * event loop twice (claims, write), not six: COMMIT follows the outcomes without waiting for their answers.
+   * whose key turns out to be a replay), the outcomes behind the write, COMMIT behind the outcomes. So
+   * under its locks the group waits for the event loop once, to plan, not six times.
    */
   private async write(tenantId: string, group: readonly Waiting[]): Promise<Settled[]> {
     const { steps } = group[0]!.key;
