@@ -91,8 +91,8 @@ export class PostBatchUseCase {
    * In a transaction of its own, with the request's Idempotency-Key: claimed in the same round trip as
    * the accounts' locks, the answer stored behind the write (see awaitedLater) and COMMIT sent behind
    * that, as a posting group does: under the locks, Node's event loop is waited for once (after the
-   * locks, to plan), not three times. A key that was already used answers what it
-   * stored (a replay: the locks taken for it are let go with the transaction).
+   * locks, to plan), not three times. A key that was already used answers what it stored (a replay:
+   * the locks taken for it are let go with the transaction).
    */
   async executeWithKey<A>(command: BatchCommand, key: GroupedKey<A, BatchAnswer>): Promise<A> {
     assert.ok(!this.db.inTransaction, 'a keyed batch is written in a transaction of its own');
