@@ -25,6 +25,14 @@ export interface DatabaseOptions {
 
 const STATEMENT_TIMEOUT_MS = 30_000;
 const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * How long a pooled connection may sit idle before it is closed (node-postgres closes it after 10 s by
+ * default). A connection opened again costs more than its connect: the server process loads the
+ * catalogue and compiles the ledger's functions and plans on its first posting: with the default, a
+ * burst of 16 postings after a 15 s pause took up to 172-380 ms (test/bench/README.md, "After a
+ * pause"). The pool is sized for the busiest time anyway.
+ */
+const IDLE_CONNECTION_MS = 5 * 60_000;
 /** The replica is only an optimisation: one that does not answer soon is bypassed rather than waited for. */
 const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
 /** The monitor's own statements (a position each): bounded, so that a hung replica is soon called down. */
@@ -42,6 +50,7 @@ async function openReadReplica(
   const pool = new pg.Pool({
     ...connection,
     max: poolSize,
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
     statement_timeout: STATEMENT_TIMEOUT_MS,
     application_name: 'ledger-replica',
   });
@@ -75,6 +84,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       connectionString: options.databaseUrl,
       max: options.poolSize,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      idleTimeoutMillis: IDLE_CONNECTION_MS,
       statement_timeout: STATEMENT_TIMEOUT_MS,
       application_name: 'ledger',
       // A statement called while the one before it is still running is written at once, not after its
