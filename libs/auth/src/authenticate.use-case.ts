@@ -20,6 +20,10 @@ interface CachedPrincipal {
 @Injectable()
 export class AuthenticateUseCase {
   private readonly verified = new Map<string, CachedPrincipal>();
+  /** Lookups in flight, by the same key as `verified`; one per key presented, so bounded by the requests. */
+  private readonly lookups = new Map<string, Promise<Principal | undefined>>();
+  /** Counts `forget` calls: a lookup that began before one does not remember what it read. */
+  private forgotten = 0;
 
   constructor(
     private readonly keys: ApiKeyRepository,
@@ -32,8 +36,23 @@ export class AuthenticateUseCase {
     const cached = this.verified.get(cacheKey);
     if (cached !== undefined && cached.expiresAt > now) return cached.principal;
     this.verified.delete(cacheKey);
+    // Requests that present a key not remembered (yet, or any more) at the same time share one lookup:
+    // a client's burst after a pause would otherwise read the key once per request, each on a connection.
+    let lookup = this.lookups.get(cacheKey);
+    if (lookup === undefined) {
+      const started = this.lookUp(plaintext, cacheKey, now);
+      lookup = started.finally(() => {
+        if (this.lookups.get(cacheKey) === lookup) this.lookups.delete(cacheKey);
+      });
+      this.lookups.set(cacheKey, lookup);
+    }
+    return lookup;
+  }
+
+  private async lookUp(plaintext: string, cacheKey: string, now: number): Promise<Principal | undefined> {
     const parsed = parseApiKey(plaintext);
     if (parsed === undefined) return undefined;
+    const forgottenBefore = this.forgotten;
     const stored = await this.keys.find(parsed.tenantId, parsed.keyId);
     if (
       stored === undefined ||
@@ -50,7 +69,8 @@ export class AuthenticateUseCase {
       actor: apiKeyActor(stored.id),
       expiresAt: stored.expiresAt,
     };
-    if (this.limits.keyCacheMs === 0) return principal;
+    // A key revoked while it was read is answered to the requests that were waiting, not remembered.
+    if (this.limits.keyCacheMs === 0 || this.forgotten !== forgottenBefore) return principal;
     if (this.verified.size >= VERIFIED_KEY_CACHE_SIZE_MAX) this.verified.clear();
     // Remembered no longer than the key itself lives: an expired key is refused at once, cache or not.
     const keyEndsAt = stored.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
@@ -60,6 +80,8 @@ export class AuthenticateUseCase {
 
   /** A revoked key is refused from its next request on in this process (the cache holds at most SIZE_MAX). */
   forget(tenantId: string, keyId: string): void {
+    this.forgotten++;
+    this.lookups.clear();
     for (const [cacheKey, cached] of this.verified) {
       if (cached.principal.tenantId === tenantId && cached.principal.keyId === keyId) this.verified.delete(cacheKey);
     }
