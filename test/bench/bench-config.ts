@@ -40,6 +40,9 @@ export interface BenchConfig {
   /** The fresh database's first seconds, measured in windows of batches right after the setup (0: skipped). */
   freshSeconds: number;
   freshWindowTransfers: number;
+  /** After the cells: the API left idle this long, then a burst of single transfers (0: skipped). */
+  pauseSeconds: number;
+  pauseRounds: number;
   workloads: WorkloadName[];
   /** The API's pg pool: at least the highest concurrency, so the pool is not what is measured. */
   apiPoolSize: number;
@@ -128,6 +131,8 @@ export function loadBenchConfig(): BenchConfig {
     batchConcurrencies,
     freshSeconds: integerFromEnv('BENCH_FRESH_SECONDS', 60, 0, 600),
     freshWindowTransfers: integerFromEnv('BENCH_FRESH_WINDOW_TRANSFERS', 5_000, 100, 100_000),
+    pauseSeconds: integerFromEnv('BENCH_PAUSE_SECONDS', 15, 0, 600),
+    pauseRounds: integerFromEnv('BENCH_PAUSE_ROUNDS', 3, 1, 20),
     workloads: subsetFromEnv('BENCH_WORKLOADS', WORKLOADS),
     apiPoolSize: integerFromEnv('BENCH_API_POOL_SIZE', Math.max(...concurrencies, ...batchConcurrencies), 1, 90),
     runTimeoutMs: integerFromEnv('BENCH_RUN_TIMEOUT_S', 60, 1, 3_600) * 1000,
@@ -162,6 +167,8 @@ export function describeConfig(config: BenchConfig): Record<string, string | num
     batchConcurrencies: config.batchConcurrencies.join(','),
     freshSeconds: config.freshSeconds,
     freshWindowTransfers: config.freshWindowTransfers,
+    pauseSeconds: config.pauseSeconds,
+    pauseRounds: config.pauseRounds,
     workloads: config.workloads.join(','),
     apiPoolSize: config.apiPoolSize,
     runTimeoutS: config.runTimeoutMs / 1000,

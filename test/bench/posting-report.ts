@@ -1,3 +1,4 @@
+import { type PauseRound, afterPauseTable } from './after-pause';
 import type { BenchConfig } from './bench-config';
 import type { BooksCheck } from './checks';
 import type { CellSummary, RunSummary } from './stats';
@@ -272,6 +273,7 @@ export function renderPostingSection(
   config: Pick<BenchConfig, 'concurrencies' | 'batchConcurrencies' | 'apiProcesses'>,
   processCells: readonly ProcessCell[] = [],
   freshWindows: readonly FreshWindow[] = [],
+  pauseRounds: readonly PauseRound[] = [],
 ): string[] {
   return [
     '## Posting',
@@ -289,6 +291,7 @@ export function renderPostingSection(
     ...ratiosTable(cells, config.concurrencies),
     ...batchRatiosTable(cells, config.batchConcurrencies),
     ...freshTable(cells, freshWindows, Math.max(...config.batchConcurrencies)),
+    ...afterPauseTable(pauseRounds, Math.max(...config.concurrencies)),
     'Books checks (after setup and after each workload):',
     '',
     ...checks.map(

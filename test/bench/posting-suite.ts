@@ -2,6 +2,7 @@
 // minimum a ledger must do, on an uncontended, a hot-account and two batch workloads. See README.md.
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../support/free-port';
+import { type PauseRound, measureAfterPauses } from './after-pause';
 import { type AppProcess, startApp } from './app-process';
 import type { BenchConfig } from './bench-config';
 import { benchPool, dropDatabase, recreateDatabase } from './bench-database';
@@ -109,6 +110,8 @@ export interface PostingResults {
   cells: Cell[];
   /** The fresh database's first BENCH_FRESH_SECONDS, window by window (empty when 0). */
   freshWindows: FreshWindow[];
+  /** Bursts after the API was left idle (empty when BENCH_PAUSE_SECONDS=0 or without uncontended transfers). */
+  pauseRounds: PauseRound[];
   checks: BooksCheck[];
   /** Single uncontended transfers at the highest concurrency through each extra API_PROCESSES value. */
   processCells: ProcessCell[];
@@ -197,8 +200,9 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
     const freshWindows = await measureFreshDatabase(context);
     if (freshWindows.length > 0) await verify(context, 'the fresh-database windows');
     const cells = await measureAll(context);
+    const pauseRounds = config.workloads.includes('uncontended') ? await measureAfterPauses(context) : [];
     const processCells = await measureProcessCounts(context, operatorToken).finally(() => (api = context.api));
-    return { cells, freshWindows, checks: context.checks, processCells };
+    return { cells, freshWindows, pauseRounds, checks: context.checks, processCells };
   } catch (error) {
     if (api !== undefined) console.error(`[bench] last API output:\n${api.process.tail()}`);
     throw error;

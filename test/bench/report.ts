@@ -91,6 +91,7 @@ export function renderMarkdown(report: BenchReport, config: BenchConfig): string
           config,
           report.posting.processCells,
           report.posting.freshWindows,
+          report.posting.pauseRounds,
         )
       : []),
     ...(report.imports ? renderImportSection(report.imports) : []),
