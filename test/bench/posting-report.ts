@@ -1,4 +1,3 @@
-import { type PauseRound, afterPauseTable } from './after-pause';
 import type { BenchConfig } from './bench-config';
 import type { BooksCheck } from './checks';
 import type { CellSummary, RunSummary } from './stats';
@@ -19,6 +18,15 @@ export interface FreshWindow {
   startedAtS: number;
   summary: RunSummary;
 }
+
+/** One burst after the API was left idle (BENCH_PAUSE_SECONDS), and the same burst straight after it. */
+export interface PauseRound {
+  afterPause: RunSummary;
+  next: RunSummary;
+}
+
+/** The bursts after a pause: one transfer of this workload from each of the highest concurrency's clients. */
+export const PAUSE_WORKLOAD = 'uncontended';
 
 /** The workload and clients of the fresh-database windows, compared with the same cell measured later. */
 export const FRESH_WORKLOAD = 'batch100';
@@ -54,7 +62,7 @@ function ratio(numerator: number | undefined, denominator: number | undefined): 
   return `${(numerator / denominator).toFixed(2)}x`;
 }
 
-function errorsText(summary: CellSummary): string {
+function errorsText(summary: RunSummary): string {
   if (summary.errorCount === 0) return '0';
   const labels = Object.entries(summary.errors).map(([label, count]) => `${count} ${label}`);
   return `${summary.errorCount} (${labels.join('; ')})`;
@@ -267,10 +275,28 @@ function freshTable(cells: readonly Cell[], windows: readonly FreshWindow[], con
   ];
 }
 
+function afterPauseTable(rounds: readonly PauseRound[], pauseSeconds: number, clients: number): string[] {
+  if (rounds.length === 0) return [];
+  return [
+    `After a pause: the API idle for ${pauseSeconds} s, then one ${PAUSE_WORKLOAD} transfer from each of ` +
+      `${clients} clients at once (new keep-alive sockets), then the same burst again at once:`,
+    '',
+    '| round | after the pause: p50 / slowest ms | next burst: p50 / slowest ms | errors (after, next) |',
+    '|---:|---|---|---|',
+    ...rounds.map(
+      ({ afterPause, next }, index) =>
+        `| ${index + 1} | ${fixed(afterPause.p50LatencyMs, 1)} / ${fixed(afterPause.p99LatencyMs, 1)} | ` +
+        `${fixed(next.p50LatencyMs, 1)} / ${fixed(next.p99LatencyMs, 1)} | ` +
+        `${errorsText(afterPause)}, ${errorsText(next)} |`,
+    ),
+    '',
+  ];
+}
+
 export function renderPostingSection(
   cells: readonly Cell[],
   checks: readonly BooksCheck[],
-  config: Pick<BenchConfig, 'concurrencies' | 'batchConcurrencies' | 'apiProcesses'>,
+  config: Pick<BenchConfig, 'concurrencies' | 'batchConcurrencies' | 'apiProcesses' | 'pauseSeconds'>,
   processCells: readonly ProcessCell[] = [],
   freshWindows: readonly FreshWindow[] = [],
   pauseRounds: readonly PauseRound[] = [],
@@ -291,7 +317,7 @@ export function renderPostingSection(
     ...ratiosTable(cells, config.concurrencies),
     ...batchRatiosTable(cells, config.batchConcurrencies),
     ...freshTable(cells, freshWindows, Math.max(...config.batchConcurrencies)),
-    ...afterPauseTable(pauseRounds, Math.max(...config.concurrencies)),
+    ...afterPauseTable(pauseRounds, config.pauseSeconds, Math.max(...config.concurrencies)),
     'Books checks (after setup and after each workload):',
     '',
     ...checks.map(

@@ -2,7 +2,7 @@
 // minimum a ledger must do, on an uncontended, a hot-account and two batch workloads. See README.md.
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../support/free-port';
-import { type PauseRound, measureAfterPauses } from './after-pause';
+import { measureAfterPauses } from './after-pause';
 import { type AppProcess, startApp } from './app-process';
 import type { BenchConfig } from './bench-config';
 import { benchPool, dropDatabase, recreateDatabase } from './bench-database';
@@ -11,7 +11,7 @@ import { setupApiFixture, setupSqlFixture } from './bench-setup';
 import { type BooksCheck, checkBooks, describeCheck } from './checks';
 import { HttpClient } from './http-client';
 import { type Peers, setUpPeers, tearDownPeers } from './pgbench-peers';
-import { type Cell, FRESH_WORKLOAD, type FreshWindow, type ProcessCell } from './posting-report';
+import { type Cell, FRESH_WORKLOAD, type FreshWindow, type PauseRound, type ProcessCell } from './posting-report';
 import { type BenchContext, describeRun, measureRun, modesOf } from './posting-runs';
 import { type RunSummary, summarizeCell } from './stats';
 import { type Mode, TRANSFERS_PER_REQUEST, type WorkloadName, isBatchWorkload } from './workloads';

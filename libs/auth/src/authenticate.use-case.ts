@@ -40,8 +40,7 @@ export class AuthenticateUseCase {
     // a client's burst after a pause would otherwise read the key once per request, each on a connection.
     let lookup = this.lookups.get(cacheKey);
     if (lookup === undefined) {
-      const started = this.lookUp(plaintext, cacheKey, now);
-      lookup = started.finally(() => {
+      lookup = this.lookUp(plaintext, cacheKey, now).finally(() => {
         if (this.lookups.get(cacheKey) === lookup) this.lookups.delete(cacheKey);
       });
       this.lookups.set(cacheKey, lookup);
