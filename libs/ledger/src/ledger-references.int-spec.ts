@@ -143,7 +143,8 @@ describe('references of the posting tables in PostgreSQL', () => {
       ['TRUNCATE tenants CASCADE', []],
       ['DELETE FROM accounts WHERE id = $1', [cashId]],
       ["UPDATE accounts SET currency = 'EUR' WHERE id = $1", [cashId]],
-      ['UPDATE accounts SET tenant_id = $2 WHERE id = $1', [cashId, otherTenantId]],
+      // To a tenant without accounts: no unique key can refuse the move before the key's own check.
+      ['UPDATE accounts SET tenant_id = $2 WHERE id = $1', [cashId, neverUsedTenant]],
       ['TRUNCATE accounts CASCADE', []],
       ['DELETE FROM journal_heads WHERE tenant_id = $1', [tenantId]],
       ['UPDATE journal_heads SET stripe = stripe + 100 WHERE tenant_id = $1', [tenantId]],
