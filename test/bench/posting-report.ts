@@ -71,9 +71,9 @@ function errorsText(summary: RunSummary): string {
 function resultsTable(cells: readonly Cell[]): string[] {
   const lines = [
     '| workload | clients | mode | transfers/s | runs: min-max transfers/s | p50 ms/request | p99 ms/request | ' +
-      'errors (transfers) | CPU ms/transfer: API node / postgres / bench | connections: waiting for app / lock wait ' +
-      '/ executing |',
-    '|---|---:|---|---:|---:|---:|---:|---|---|---|',
+      'errors (transfers) | CPU ms/transfer: API node / postgres / bench | WAL bytes/transfer | connections: waiting ' +
+      'for app / lock wait / executing |',
+    '|---|---:|---|---:|---:|---:|---:|---|---|---:|---|',
   ];
   for (const { workload, concurrency, mode, summary } of cells) {
     const cpu = summary.cpuMsPerTransfer;
@@ -85,7 +85,7 @@ function resultsTable(cells: readonly Cell[]): string[] {
         `${fixed(Math.min(...rates), 0)}-${fixed(Math.max(...rates), 0)} | ` +
         `${fixed(summary.p50LatencyMs, 2)} | ${fixed(summary.p99LatencyMs, 2)} | ${errorsText(summary)} | ` +
         `${mode === 'api' ? fixed(cpu.apiNode, 3) : '-'} / ${fixed(cpu.postgres, 3)} / ` +
-        `${fixed(cpu.benchClient, 3)} | ` +
+        `${fixed(cpu.benchClient, 3)} | ${fixed(summary.walBytesPerTransfer, 0)} | ` +
         `${fixed(states.waitingForClient, 1)} / ${fixed(states.lockWait, 1)} / ${fixed(states.executing, 1)} |`,
     );
   }
@@ -167,8 +167,9 @@ function peersTable(cells: readonly Cell[]): string[] {
   if (keys.length === 0) return [];
   const lines = [
     '| workload | clients | API transfers/s | pgbench plain SQL | pgledger | API/plain SQL | API/pgledger | ' +
-      'p99 ms: API / plain SQL | API p99 / plain SQL p99 | API CPU ms/transfer |',
-    '|---|---:|---:|---:|---:|---|---|---|---|---:|',
+      'p99 ms: API / plain SQL | API p99 / plain SQL p99 | API CPU ms/transfer | WAL bytes/transfer: API / plain SQL ' +
+      '/ pgledger |',
+    '|---|---:|---:|---:|---:|---|---|---|---|---:|---|',
   ];
   for (const key of keys) {
     const [workload, clients] = key.split('|') as [WorkloadName, string];
@@ -192,6 +193,7 @@ function peersTable(cells: readonly Cell[]): string[] {
     const single = workload === 'uncontended';
     const rate = (summary: typeof api) => fixed(summary?.transfersPerSecond ?? Number.NaN, 0);
     const p99 = (summary: typeof api) => fixed(summary?.p99LatencyMs ?? Number.NaN, 2);
+    const wal = (summary: typeof api) => fixed(summary?.walBytesPerTransfer ?? Number.NaN, 0);
     const columns = [
       workload,
       concurrency,
@@ -203,6 +205,7 @@ function peersTable(cells: readonly Cell[]): string[] {
       `${p99(api)} / ${p99(plain)}`,
       single ? verdict(p99Share, PEER_TARGETS.p99Times, true) : fixed(p99Share, 2),
       fixed(api?.cpuMsPerTransfer.apiNode ?? Number.NaN, 3),
+      `${wal(api)} / ${wal(plain)} / ${wal(pgledger)}`,
     ];
     lines.push(`| ${columns.join(' | ')} |`);
   }

@@ -62,6 +62,25 @@ async function refreshStatistics(context: BenchContext, mode: Mode): Promise<voi
   else await context.monitor.query('ANALYZE');
 }
 
+/**
+ * The server's WAL insert position: the WAL a run wrote is the distance from the position after its
+ * CHECKPOINT to the one after its last transfer. It counts the whole server (a shared server's other
+ * databases too), and the full-page images of the first change of each page after the checkpoint, as
+ * every mode pays them.
+ */
+async function walPosition(monitor: pg.Pool): Promise<string> {
+  const rows = await monitor.query<{ position: string }>('SELECT pg_current_wal_insert_lsn()::text AS position');
+  return rows.rows[0]!.position;
+}
+
+async function walBytesSince(monitor: pg.Pool, position: string): Promise<number> {
+  const rows = await monitor.query<{ bytes: number }>(
+    'SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn)::float8 AS bytes',
+    [position],
+  );
+  return rows.rows[0]!.bytes;
+}
+
 async function measurePeerRun(
   context: BenchContext,
   workload: WorkloadName,
@@ -70,12 +89,15 @@ async function measurePeerRun(
   transfers: number,
 ): Promise<RunSummary> {
   await context.monitor.query('CHECKPOINT');
+  const walStart = await walPosition(context.monitor);
   const run = await runPeer(context.peers, mode, workload, concurrency, transfers, context.config.runTimeoutMs);
+  const walBytes = await walBytesSince(context.monitor, walStart);
   const perTransfer = (cpuMs: number) =>
     run.result.transfersCreated > 0 ? cpuMs / run.result.transfersCreated : Number.NaN;
   return summarizeRun(
     run.result,
     { apiNode: Number.NaN, postgres: perTransfer(run.cpuMs.postgres), benchClient: perTransfer(run.cpuMs.benchClient) },
+    walBytes,
     NOT_SAMPLED,
   );
 }
@@ -97,6 +119,7 @@ export async function measureRun(
   if (isPeerMode(mode)) return measurePeerRun(context, workload, concurrency, mode, transfers);
   const { config } = context;
   await context.monitor.query('CHECKPOINT');
+  const walStart = await walPosition(context.monitor);
   const sampler = new ActivitySampler(context.monitor, APPLICATION_NAMES[mode as (typeof MODES)[number]]);
   // Snapshots around the timed loop only: the SQL mode's connections are opened before it and closed
   // after it, and a backend that has exited can no longer be read from /proc.
@@ -122,6 +145,7 @@ export async function measureRun(
     states = await sampler.stop();
   }
   if (before === undefined || after === undefined) throw new Error('load hooks did not run');
+  const walBytes = await walBytesSince(context.monitor, walStart);
   const spent = cpuSpentBetween(before, after);
   const perTransfer = (cpuMs: number) => (result.transfersCreated > 0 ? cpuMs / result.transfersCreated : Number.NaN);
   return summarizeRun(
@@ -131,6 +155,7 @@ export async function measureRun(
       postgres: perTransfer(spent.postgresMs),
       benchClient: perTransfer(spent.benchClientMs),
     },
+    walBytes,
     states,
   );
 }

@@ -12,6 +12,8 @@ export interface RunSummary {
   timedOut: boolean;
   /** CPU time per successful transfer, by process group (see cpu-usage.ts). */
   cpuMsPerTransfer: CpuPerTransfer;
+  /** WAL the server wrote during the run, per successful transfer (see posting-runs.ts). */
+  walBytesPerTransfer: number;
   connectionStates: ConnectionStates;
 }
 
@@ -43,6 +45,7 @@ export function median(values: readonly number[]): number {
 export function summarizeRun(
   result: LoadResult,
   cpuMsPerTransfer: CpuPerTransfer,
+  walBytes: number,
   connectionStates: ConnectionStates,
 ): RunSummary {
   const errorCount = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
@@ -56,6 +59,7 @@ export function summarizeRun(
     elapsedMs: result.elapsedMs,
     timedOut: result.timedOut,
     cpuMsPerTransfer,
+    walBytesPerTransfer: result.transfersCreated > 0 ? walBytes / result.transfersCreated : Number.NaN,
     connectionStates,
   };
 }
@@ -82,6 +86,7 @@ export function summarizeCell(runs: RunSummary[]): CellSummary {
       postgres: median(runs.map((run) => run.cpuMsPerTransfer.postgres)),
       benchClient: median(runs.map((run) => run.cpuMsPerTransfer.benchClient)),
     },
+    walBytesPerTransfer: median(runs.map((run) => run.walBytesPerTransfer)),
     connectionStates: {
       waitingForClient: median(runs.map((run) => run.connectionStates.waitingForClient)),
       lockWait: median(runs.map((run) => run.connectionStates.lockWait)),
