@@ -132,6 +132,32 @@ describe('references of the posting tables in PostgreSQL', () => {
     });
   });
 
+  it('refuses an Idempotency-Key of an unknown tenant, and a key or an event moved to one', async () => {
+    const key = `
+      INSERT INTO idempotency_keys (tenant_id, key, fingerprint, state, response_status, response_body, expires_at)
+      VALUES ($1, $2, sha256(''), 'completed', 201, '{}', now() + interval '1 day')`;
+    const refusedKey = { code: '23503', constraint: 'idempotency_keys_tenant_id_fkey' };
+    expect(await refusal([key, [tenantId, 'known-1']], [key, [newId(), 'unknown']])).toEqual(refusedKey);
+    const event = `
+      INSERT INTO outbox_events (tenant_id, id, type, aggregate_type, aggregate_id, aggregate_version, data)
+      VALUES ($1, $2, 'transaction.posted', 'transaction', $2, 1, '{}')`;
+    await test.database.sql.query(key, [tenantId, 'moved-later']);
+    const eventId = newId();
+    await test.database.sql.query(event, [tenantId, eventId]);
+    expect(await refusal(["UPDATE idempotency_keys SET tenant_id = $1 WHERE key = 'moved-later'", [newId()]])).toEqual(
+      refusedKey,
+    );
+    expect(await refusal(['UPDATE outbox_events SET tenant_id = $2 WHERE id = $1', [eventId, newId()]])).toEqual({
+      code: '23503',
+      constraint: 'outbox_events_tenant_id_fkey',
+    });
+    // To a tenant that exists, as a foreign key would let it; and what is not the tenant may change.
+    expect(
+      await refusal(["UPDATE idempotency_keys SET tenant_id = $1 WHERE key = 'moved-later'", [otherTenantId]]),
+    ).toBe(undefined);
+    expect(await refusal(['UPDATE outbox_events SET published_at = now() WHERE id = $1', [eventId]])).toBe(undefined);
+  });
+
   it('never lets a referenced tenant, account or journal stripe go away or change its key', async () => {
     const refused = { code: '23503', constraint: undefined };
     const neverUsedTenant = newId();
