@@ -97,7 +97,7 @@ async function measurePeerRun(
   return summarizeRun(
     run.result,
     { apiNode: Number.NaN, postgres: perTransfer(run.cpuMs.postgres), benchClient: perTransfer(run.cpuMs.benchClient) },
-    walBytes,
+    perTransfer(walBytes),
     NOT_SAMPLED,
   );
 }
@@ -155,7 +155,7 @@ export async function measureRun(
       postgres: perTransfer(spent.postgresMs),
       benchClient: perTransfer(spent.benchClientMs),
     },
-    walBytes,
+    perTransfer(walBytes),
     states,
   );
 }

@@ -45,7 +45,7 @@ export function median(values: readonly number[]): number {
 export function summarizeRun(
   result: LoadResult,
   cpuMsPerTransfer: CpuPerTransfer,
-  walBytes: number,
+  walBytesPerTransfer: number,
   connectionStates: ConnectionStates,
 ): RunSummary {
   const errorCount = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
@@ -59,7 +59,7 @@ export function summarizeRun(
     elapsedMs: result.elapsedMs,
     timedOut: result.timedOut,
     cpuMsPerTransfer,
-    walBytesPerTransfer: result.transfersCreated > 0 ? walBytes / result.transfersCreated : Number.NaN,
+    walBytesPerTransfer,
     connectionStates,
   };
 }
