@@ -93,7 +93,19 @@ describe('the relay on a three-node JetStream cluster', () => {
     );
     const survivors = cluster.nodes.filter((node) => node.running);
     expect(survivors).toHaveLength(2);
-    const info = await streamInfo(survivors.map((node) => node.url).join(','));
+    // The JetStream API may not answer while the survivors elect a new meta leader (the killed node may
+    // have been it too): asked again until it does, as a client would.
+    let info: StreamInfo | undefined;
+    const survivorsUrl = survivors.map((node) => node.url).join(',');
+    await waitUntil(
+      async () => {
+        info = await streamInfo(survivorsUrl).catch(() => undefined);
+        return info !== undefined;
+      },
+      60_000,
+      "the survivors' answer about the stream",
+    );
+    if (info === undefined) throw new Error('unreachable: waited for the stream info');
     expect(info.config.num_replicas).toBe(3);
     expect(info.cluster?.leader).not.toBe(killed);
 
