@@ -15,6 +15,16 @@ export interface EventAudit {
   /** Messages whose Nats-Msg-Id is not their event's id. */
   wrongMessageIds: number;
   unpublishedAfterWait: number;
+  /** When the relay did not catch up: the worker's state, what holds the outbox, and its last lines. */
+  relayStall?: RelayStall;
+}
+
+interface RelayStall {
+  workerRunning: boolean;
+  oldestUnpublished: { xid: string; occurred_at: string; aggregate_id: string } | undefined;
+  /** The stack database's other sessions: what each runs or waits for. */
+  sessions: { pid: number; state: string; wait: string | null; xact_age_s: number | null; query: string }[];
+  workerTail: string;
 }
 
 const UNPUBLISHED = `SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND published_at IS NULL`;
@@ -30,6 +40,21 @@ export async function waitForRelay(stack: LedgerStack, tenantId: string, timeout
   }
 }
 
+const OLDEST_UNPUBLISHED = `SELECT xid::text, occurred_at::text, aggregate_id::text FROM outbox_events
+  WHERE tenant_id = $1 AND published_at IS NULL ORDER BY xid, position LIMIT 1`;
+const SESSIONS = `SELECT pid, state, wait_event_type || ':' || wait_event AS wait,
+       extract(epoch FROM now() - xact_start)::int AS xact_age_s, left(query, 160) AS query
+  FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+
+async function diagnoseRelayStall(stack: LedgerStack, tenantId: string): Promise<RelayStall> {
+  return {
+    workerRunning: stack.worker?.running ?? false,
+    oldestUnpublished: (await stack.sql<RelayStall['oldestUnpublished'] & object>(OLDEST_UNPUBLISHED, [tenantId]))[0],
+    sessions: await stack.sql<RelayStall['sessions'][number]>(SESSIONS),
+    workerTail: stack.worker?.tail() ?? 'no worker',
+  };
+}
+
 /** Every committed outbox event against what the JetStream stream holds. */
 export async function auditEvents(
   stack: LedgerStack,
@@ -38,6 +63,7 @@ export async function auditEvents(
   stream: string,
 ): Promise<EventAudit> {
   const unpublishedAfterWait = await waitForRelay(stack, tenantId, 60_000);
+  const relayStall = unpublishedAfterWait === 0 ? undefined : await diagnoseRelayStall(stack, tenantId);
   const committed = (await stack.sql<{ id: string }>(COMMITTED, [tenantId])).map((row) => row.id);
   const messages = (await readStream(natsUrl, stream)).filter((message) => message.event.tenantId === tenantId);
   const committedIds = new Set(committed);
@@ -50,12 +76,13 @@ export async function auditEvents(
     redeliveries: messages.length - delivered.size,
     wrongMessageIds: messages.filter((message) => message.msgId !== message.event.id).length,
     unpublishedAfterWait,
+    relayStall,
   };
 }
 
 /** The events after a fault test: the relay caught up and every committed event reached JetStream, nothing else. */
 export function expectEventsDelivered(events: EventAudit): void {
-  expect(events.unpublishedAfterWait, 'the relay caught up').toBe(0);
+  expect(events.unpublishedAfterWait, `the relay caught up: ${JSON.stringify(events.relayStall, null, 1)}`).toBe(0);
   expect(events.missing, 'every committed event reached JetStream').toEqual([]);
   expect(events.unknown).toEqual([]);
   expect(events.deliveredDistinct).toBe(events.committed);
