@@ -4,8 +4,13 @@ import type { PaymentView } from './payment-view';
 import { type Random, randomBetween } from './random';
 import type { PaymentEventType } from './sim-payments';
 
-/** Attempts per delivery before the simulator gives it up, as a provider stops retrying after a while. */
-export const WEBHOOK_ATTEMPTS_MAX = 12;
+/**
+ * Attempts per delivery before the simulator gives it up, as a provider stops retrying after a while:
+ * about three minutes of backoff on average. Real providers retry for hours or days. With 12 (about a
+ * minute, often less with full jitter) a delivery could meet a receiver that the fault tests kill several
+ * times in a minute down at every attempt, and be given up while the receiver was fine in between.
+ */
+export const WEBHOOK_ATTEMPTS_MAX = 20;
 /** Deliveries waiting or in flight at most; past it new ones are dropped (and counted). */
 export const WEBHOOK_PENDING_MAX = 10_000;
 const WEBHOOK_TIMEOUT_MS = 5_000;
