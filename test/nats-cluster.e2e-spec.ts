@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { jetstreamManager, type StreamInfo } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { natsServers } from '@ledger/outbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ApiHarness, startApi } from './support/api-harness';
 import { readStream } from './support/jetstream-reader';
 import { type TestTenant, createAccount, postTransaction, seededTenant, transfer } from './support/ledger-fixtures';
@@ -95,17 +95,8 @@ describe('the relay on a three-node JetStream cluster', () => {
     expect(survivors).toHaveLength(2);
     // The JetStream API may not answer while the survivors elect a new meta leader (the killed node may
     // have been it too): asked again until it does, as a client would.
-    let info: StreamInfo | undefined;
     const survivorsUrl = survivors.map((node) => node.url).join(',');
-    await waitUntil(
-      async () => {
-        info = await streamInfo(survivorsUrl).catch(() => undefined);
-        return info !== undefined;
-      },
-      60_000,
-      "the survivors' answer about the stream",
-    );
-    if (info === undefined) throw new Error('unreachable: waited for the stream info');
+    const info = await vi.waitFor(() => streamInfo(survivorsUrl), { timeout: 60_000, interval: 200 });
     expect(info.config.num_replicas).toBe(3);
     expect(info.cluster?.leader).not.toBe(killed);
 
