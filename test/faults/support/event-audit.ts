@@ -19,11 +19,25 @@ export interface EventAudit {
   relayStall?: RelayStall;
 }
 
+interface UnpublishedEventRow {
+  xid: string;
+  occurred_at: string;
+  aggregate_id: string;
+}
+
+/** One of the stack database's other sessions: what it runs or waits for. */
+interface SessionRow {
+  pid: number;
+  state: string;
+  wait: string | null;
+  xact_age_s: number | null;
+  query: string;
+}
+
 interface RelayStall {
   workerRunning: boolean;
-  oldestUnpublished: { xid: string; occurred_at: string; aggregate_id: string } | undefined;
-  /** The stack database's other sessions: what each runs or waits for. */
-  sessions: { pid: number; state: string; wait: string | null; xact_age_s: number | null; query: string }[];
+  oldestUnpublished: UnpublishedEventRow | undefined;
+  sessions: SessionRow[];
   workerTail: string;
 }
 
@@ -49,8 +63,8 @@ const SESSIONS = `SELECT pid, state, wait_event_type || ':' || wait_event AS wai
 async function diagnoseRelayStall(stack: LedgerStack, tenantId: string): Promise<RelayStall> {
   return {
     workerRunning: stack.worker?.running ?? false,
-    oldestUnpublished: (await stack.sql<RelayStall['oldestUnpublished'] & object>(OLDEST_UNPUBLISHED, [tenantId]))[0],
-    sessions: await stack.sql<RelayStall['sessions'][number]>(SESSIONS),
+    oldestUnpublished: (await stack.sql<UnpublishedEventRow>(OLDEST_UNPUBLISHED, [tenantId]))[0],
+    sessions: await stack.sql<SessionRow>(SESSIONS),
     workerTail: stack.worker?.tail() ?? 'no worker',
   };
 }
