@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '@ledger/db';
+import { METADATA_FILTER } from '../libs/ledger/src/transactions/transaction-queries.sql';
 import { type ApiHarness, startApi } from './support/api-harness';
 import {
   DAY_MS,
@@ -13,6 +15,7 @@ import {
   postWithKey,
   readAllPages,
   setupTenant,
+  sqlRows,
   transfer,
 } from './support/ledger-fixtures';
 
@@ -285,6 +288,31 @@ describe('list filters and metadata', () => {
     expect(await list('status=pending')).toEqual([heldA2.id, heldA1.id]);
     expect(await list('status=voided')).toEqual([voided.id]);
     expect(await list(`metadata=${encodeURIComponent('{"orderId":"A3"}')}`)).toEqual([]);
+    // {} is contained in every metadata, the void's empty one included: no filter at all.
+    const everything = await list('');
+    expect(everything).toContain(voided.id);
+    expect(await list(`metadata=${encodeURIComponent('{}')}`)).toEqual(everything);
+  });
+
+  it('the metadata filter can use the metadata index, which holds only transactions with metadata', async () => {
+    // The filter alone, so that the index is the only one that can serve it: its plan shows whether the
+    // filter implies the index's predicate.
+    const filterOnly = sql<{ metadata: string }, { id: string }>(
+      `SELECT t.id FROM transactions t WHERE ${METADATA_FILTER}`,
+    );
+    const plan = await api.db.database.sql.transaction('read committed', async (tx) => {
+      await tx.query('SET LOCAL enable_seqscan = off');
+      const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${filterOnly.text}`, [
+        JSON.stringify({ orderId: 'A1' }),
+      ]);
+      return rows.map((line) => line['QUERY PLAN']).join('\n');
+    });
+    expect(plan, plan).toContain('Bitmap Index Scan on transactions_metadata_idx');
+    const [{ predicate }] = await sqlRows<{ predicate: string }>(
+      api,
+      "SELECT pg_get_expr(indpred, indrelid) AS predicate FROM pg_index WHERE indexrelid = 'transactions_metadata_idx'::regclass",
+    );
+    expect(predicate).toBe("(metadata <> '{}'::jsonb)");
   });
 
   it('bad filters are 400 naming the parameter', async () => {

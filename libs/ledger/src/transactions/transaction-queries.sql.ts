@@ -45,6 +45,14 @@ SELECT t.id, t.status, t.external_ref, t.description, t.metadata, t.effective_at
 export const FIND_TRANSACTION = sql<{ tenantId: string; id: string }, TransactionViewRow>(`${TRANSACTION_VIEW}
  WHERE t.tenant_id = :tenantId AND t.id = :id`);
 
+/**
+ * The list's metadata filter on `t`: JSON text of a non-empty object the metadata must contain.
+ * Containing it implies `metadata <> '{}'`, written out because it is the metadata index's predicate
+ * (the index holds only transactions with metadata): the planner uses the index only when told.
+ */
+export const METADATA_FILTER =
+  "(:metadata::text IS NULL OR (t.metadata @> :metadata::text::jsonb AND t.metadata <> '{}'::jsonb))";
+
 /** Newest first (ids are UUIDv7, so id order is creation order), keyset-paged on id. */
 export const LIST_TRANSACTIONS = sql<
   {
@@ -54,7 +62,7 @@ export const LIST_TRANSACTIONS = sql<
     from: Date | null;
     to: Date | null;
     beforeId: string | null;
-    /** JSON text of an object the metadata must contain. */
+    /** See METADATA_FILTER. */
     metadata: string | null;
     status: TransactionStatus | null;
     limit: number;
@@ -68,7 +76,7 @@ export const LIST_TRANSACTIONS = sql<
    AND (:from::timestamptz IS NULL OR t.created_at >= :from)
    AND (:to::timestamptz IS NULL OR t.created_at < :to)
    AND (:beforeId::uuid IS NULL OR t.id < :beforeId)
-   AND (:metadata::text IS NULL OR t.metadata @> :metadata::text::jsonb)
+   AND ${METADATA_FILTER}
    AND (:status::text IS NULL OR t.status = :status)
  ORDER BY t.id DESC
  LIMIT :limit`);

@@ -57,10 +57,15 @@ export class TransactionRepository {
       from: filter.from ?? null,
       to: filter.to ?? null,
       beforeId: filter.beforeId ?? null,
-      metadata: filter.metadata === undefined ? null : JSON.stringify(filter.metadata),
+      metadata: metadataFilter(filter.metadata),
       status: filter.status ?? null,
       limit: take,
     });
     return rows.map(toView);
   }
+}
+
+/** A filter of {} is contained in every transaction's metadata: no filter (the query's SQL needs one with a key). */
+function metadataFilter(metadata: TransactionFilter['metadata']): string | null {
+  return metadata === undefined || Object.keys(metadata).length === 0 ? null : JSON.stringify(metadata);
 }
