@@ -271,10 +271,9 @@ describe('the batch as a whole', () => {
 
   it('1000 items are all created, chained in order in the journal', async () => {
     const { wallet } = await accounts(tenant);
-    const response = await batch(
-      tenant,
-      Array.from({ length: 1000 }, (_, index) => transfer('equity:seed', wallet, String(index + 1))),
-    );
+    const key = randomUUID();
+    const items = Array.from({ length: 1000 }, (_, index) => transfer('equity:seed', wallet, String(index + 1)));
+    const response = await batch(tenant, items, key);
     const results = response.body.results;
     expect(response.status).toBe(201);
     expect(results).toHaveLength(1000);
@@ -295,6 +294,19 @@ describe('the batch as a whole', () => {
     expect(new Set(results.map((result: any) => result.transaction.journal.hash)).size).toBe(1000);
     expect((await getAccount(api, tenant.posterKey, wallet)).balances.posted).toBe(String((1000 * 1001) / 2));
     expect((await getAccount(api, tenant.posterKey, wallet)).version).toBe('1000');
+    // The stored answer is compressed (lz4) and replays exactly as it was first sent.
+    const [stored] = await sqlRows<{ compression: string | null; stored: number; raw: number }>(
+      api,
+      `SELECT pg_column_compression(response_body) AS compression, pg_column_size(response_body) AS stored,
+              octet_length(response_body::text) AS raw
+         FROM idempotency_keys WHERE tenant_id = $1 AND key = $2`,
+      [tenant.tenantId, key],
+    );
+    expect(stored!.compression).toBe('lz4');
+    expect(stored!.stored).toBeLessThan(stored!.raw / 2);
+    const again = await batch(tenant, items, key);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(response.body);
   });
 
   it('concurrent batches moving money both ways between two accounts all succeed without deadlock', async () => {
