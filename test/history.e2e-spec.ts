@@ -310,7 +310,8 @@ describe('list filters and metadata', () => {
     expect(plan, plan).toContain('Bitmap Index Scan on transactions_metadata_idx');
     const [{ predicate }] = await sqlRows<{ predicate: string }>(
       api,
-      "SELECT pg_get_expr(indpred, indrelid) AS predicate FROM pg_index WHERE indexrelid = 'transactions_metadata_idx'::regclass",
+      `SELECT pg_get_expr(indpred, indrelid) AS predicate
+         FROM pg_index WHERE indexrelid = 'transactions_metadata_idx'::regclass`,
     );
     expect(predicate).toBe("(metadata <> '{}'::jsonb)");
   });

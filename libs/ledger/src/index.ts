@@ -18,6 +18,7 @@ export {
 export { PostBatchUseCase, postBatchSchema, type BatchItemResult } from './transactions/post-batch.use-case';
 export { GetTransactionUseCase } from './transactions/get-transaction.use-case';
 export { ListTransactionsUseCase } from './transactions/list-transactions.use-case';
+export { T_HAS_METADATA } from './transactions/transaction-queries.sql';
 export { postTransactionSchema, legSchema, type PostTransactionRequest } from './transactions/post-transaction.schema';
 export type { TransactionView, EntryView, TransactionStatus } from './transactions/transaction.view';
 export { ResolveHoldUseCase, type HoldAction } from './holds/resolve-hold.use-case';

@@ -46,12 +46,15 @@ export const FIND_TRANSACTION = sql<{ tenantId: string; id: string }, Transactio
  WHERE t.tenant_id = :tenantId AND t.id = :id`);
 
 /**
- * The list's metadata filter on `t`: JSON text of a non-empty object the metadata must contain.
- * Containing it implies `metadata <> '{}'`, written out because it is the metadata index's predicate
- * (the index holds only transactions with metadata): the planner uses the index only when told.
+ * The metadata index's predicate, for a transaction row `t`: the index holds only transactions with
+ * metadata. Containing a non-empty object implies it, but the planner uses the index only when a query
+ * says it as well: every containment test on `t.metadata` is written beside it.
  */
-export const METADATA_FILTER =
-  "(:metadata::text IS NULL OR (t.metadata @> :metadata::text::jsonb AND t.metadata <> '{}'::jsonb))";
+export const T_HAS_METADATA = "t.metadata <> '{}'::jsonb";
+
+/** The list's metadata filter: JSON text of a non-empty object the metadata must contain. */
+export const METADATA_FILTER = `(:metadata::text IS NULL
+       OR (t.metadata @> :metadata::text::jsonb AND ${T_HAS_METADATA}))`;
 
 /** Newest first (ids are UUIDv7, so id order is creation order), keyset-paged on id. */
 export const LIST_TRANSACTIONS = sql<

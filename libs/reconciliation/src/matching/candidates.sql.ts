@@ -9,6 +9,8 @@
 // side. A rule's values are parameters too; only the rule's shape (exact or with a tolerance, with or
 // without a date window) changes the text, so each shape is compiled once.
 
+import { T_HAS_METADATA } from '@ledger/ledger';
+
 /** The source a statement is about. */
 export interface MatchScope {
   tenantId: string;
@@ -143,6 +145,7 @@ WITH line_members AS MATERIALIZED (
   SELECT k.key, t.id
     FROM keys k
     JOIN transactions t ON t.tenant_id = :tenantId AND t.metadata @> jsonb_build_object(${METADATA_KEY}, k.key)
+                       AND ${T_HAS_METADATA}
 ), entry_members AS MATERIALIZED (
   SELECT kt.key, e.transaction_id, e.leg, ${SIGNED_ENTRY} AS amount, e.currency::text AS currency,
          count(*) OVER (PARTITION BY e.transaction_id, e.leg) AS keys_of_entry

@@ -1,6 +1,7 @@
+import { T_HAS_METADATA } from '@ledger/ledger';
 import { describe, expect, it } from 'vitest';
 import { matchingRule } from '../rules/matching-rule';
-import { MATCH_BY_REFERENCE } from './matching.sql';
+import { MATCH_BY_REFERENCE, MATCH_GROUPS } from './matching.sql';
 import { ruleStatement } from './matching.repository';
 import { AMBIGUOUS_LINES, GROUP_MISMATCHES } from './unexplained.sql';
 
@@ -57,5 +58,16 @@ describe('rule values are parameters, never text', () => {
       ruleStatement(matchingRule({ type: 'reversal' })),
     ];
     for (const statement of shapes) for (const name of statement.parameterNames) expect(KNOWN).toContain(name);
+  });
+});
+
+describe('the metadata index', () => {
+  it("names the index's predicate beside every containment test on a transaction's metadata", () => {
+    // Without it, the index (which holds only transactions with metadata) cannot serve the test.
+    for (const { text } of [...Object.values(MATCH_GROUPS), ...Object.values(GROUP_MISMATCHES)]) {
+      const containments = text.split('t.metadata @>').length - 1;
+      expect(containments).toBeGreaterThan(0);
+      expect(text.split(T_HAS_METADATA).length - 1).toBe(containments);
+    }
   });
 });
