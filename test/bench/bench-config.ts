@@ -69,6 +69,8 @@ export interface BenchConfig {
   sharedDirectory: string;
   /** Measure plain SQL and pgledger through pgbench beside the API (when pgbench and the files are there). */
   peers: boolean;
+  /** Seconds of each run of the API driven by wrk beside the Node-driven one (0: no wrk rows). */
+  wrkSeconds: number;
 }
 
 function integerFromEnv(name: string, fallback: number, min: number, max: number): number {
@@ -146,6 +148,7 @@ export function loadBenchConfig(): BenchConfig {
     apiAnalyzeCheckSeconds: integerFromEnv('BENCH_API_ANALYZE_CHECK_SECONDS', 1, 0, 3_600),
     sharedDirectory: process.env.BENCH_SHARED_DIR ?? resolve(REPOSITORY_ROOT, '..', 'shared'),
     peers: process.env.BENCH_PEERS !== '0',
+    wrkSeconds: integerFromEnv('BENCH_WRK_SECONDS', 3, 0, 600),
   };
 }
 
@@ -177,5 +180,6 @@ export function describeConfig(config: BenchConfig): Record<string, string | num
     apiProcesses: [config.apiProcesses, ...config.extraApiProcesses].join(','),
     apiAnalyzeCheckSeconds: config.apiAnalyzeCheckSeconds,
     peers: config.peers ? config.sharedDirectory : 'off',
+    wrkSeconds: config.wrkSeconds,
   };
 }

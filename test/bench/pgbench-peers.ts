@@ -126,7 +126,8 @@ interface PgbenchRun {
   clientCpuMs: number;
 }
 
-function parseTimes(line: string): number {
+/** The CPU milliseconds of a line of bash's `times` (user and system summed). */
+export function parseTimes(line: string): number {
   const seconds = [...line.matchAll(/(\d+)m([\d.]+)s/g)].map(
     ([, minutes, rest]) => Number(minutes) * 60 + Number(rest),
   );

@@ -43,6 +43,7 @@ export interface Cell {
 const MODE_LABELS: Record<Mode, string> = {
   api: 'API (HTTP)',
   sql: 'plain SQL (Node pg)',
+  wrk: 'API (HTTP, driven by wrk)',
   pgbench: 'plain SQL (pgbench)',
   pgledger: 'pgledger (pgbench)',
 };
@@ -84,7 +85,7 @@ function resultsTable(cells: readonly Cell[]): string[] {
       `| ${workload} | ${concurrency} | ${MODE_LABELS[mode]} | ${fixed(summary.transfersPerSecond, 0)}${timedOut} | ` +
         `${fixed(Math.min(...rates), 0)}-${fixed(Math.max(...rates), 0)} | ` +
         `${fixed(summary.p50LatencyMs, 2)} | ${fixed(summary.p99LatencyMs, 2)} | ${errorsText(summary)} | ` +
-        `${mode === 'api' ? fixed(cpu.apiNode, 3) : '-'} / ${fixed(cpu.postgres, 3)} / ` +
+        `${mode === 'api' || mode === 'wrk' ? fixed(cpu.apiNode, 3) : '-'} / ${fixed(cpu.postgres, 3)} / ` +
         `${fixed(cpu.benchClient, 3)} | ${fixed(summary.walBytesPerTransfer, 0)} | ` +
         `${fixed(states.waitingForClient, 1)} / ${fixed(states.lockWait, 1)} / ${fixed(states.executing, 1)} |`,
     );
@@ -158,7 +159,16 @@ function verdict(value: number, target: number, atMost = false): string {
   return `${value.toFixed(2)}x (${atMost ? '<=' : '>='} ${target}: ${met ? 'met' : 'NOT met'})`;
 }
 
-/** The API beside pgbench's plain SQL and pgledger, cell by cell, with the targets. */
+/** Which client drove the API in a row of the peers table. */
+const API_DRIVERS: readonly { mode: Mode; label: string }[] = [
+  { mode: 'api', label: 'the bench (Node)' },
+  { mode: 'wrk', label: 'wrk' },
+];
+
+/**
+ * The API beside pgbench's plain SQL and pgledger, cell by cell, with the targets: one row per client that
+ * drove the API (the bench's own, and wrk where it ran).
+ */
 function peersTable(cells: readonly Cell[]): string[] {
   const find = finder(cells);
   const keys = [
@@ -166,57 +176,71 @@ function peersTable(cells: readonly Cell[]): string[] {
   ];
   if (keys.length === 0) return [];
   const lines = [
-    '| workload | clients | API transfers/s | pgbench plain SQL | pgledger | API/plain SQL | API/pgledger | ' +
-      'p99 ms: API / plain SQL | API p99 / plain SQL p99 | API CPU ms/transfer | WAL bytes/transfer: API / plain SQL ' +
-      '/ pgledger |',
-    '|---|---:|---:|---:|---:|---|---|---|---|---:|---|',
+    '| workload | clients | API driven by | API transfers/s | pgbench plain SQL | pgledger | API/plain SQL | ' +
+      'API/pgledger | p99 ms: API / plain SQL | API p99 / plain SQL p99 | API CPU ms/transfer | WAL bytes/transfer: ' +
+      'API / plain SQL / pgledger |',
+    '|---|---:|---|---:|---:|---:|---|---|---|---|---:|---|',
   ];
   for (const key of keys) {
     const [workload, clients] = key.split('|') as [WorkloadName, string];
     const concurrency = Number(clients);
-    const api = find(workload, concurrency, 'api');
     const plain = find(workload, concurrency, 'pgbench');
     const pgledger = find(workload, concurrency, 'pgledger');
-    const share = (peer: typeof api) =>
-      api !== undefined && peer !== undefined && peer.transfersPerSecond > 0
-        ? api.transfersPerSecond / peer.transfersPerSecond
-        : Number.NaN;
-    const plainTarget =
-      workload === 'hot'
-        ? PEER_TARGETS.hotVsPgbench
-        : workload === 'batch100'
-          ? PEER_TARGETS.batch100
-          : workload === 'uncontended'
-            ? PEER_TARGETS.singleVsPgbench
-            : Number.NaN;
-    const p99Share = api !== undefined && plain !== undefined ? api.p99LatencyMs / plain.p99LatencyMs : Number.NaN;
-    const single = workload === 'uncontended';
-    const rate = (summary: typeof api) => fixed(summary?.transfersPerSecond ?? Number.NaN, 0);
-    const p99 = (summary: typeof api) => fixed(summary?.p99LatencyMs ?? Number.NaN, 2);
-    const wal = (summary: typeof api) => fixed(summary?.walBytesPerTransfer ?? Number.NaN, 0);
-    const columns = [
-      workload,
-      concurrency,
-      rate(api),
-      rate(plain),
-      rate(pgledger),
-      Number.isNaN(plainTarget) ? fixed(share(plain), 2) : verdict(share(plain), plainTarget),
-      single ? verdict(share(pgledger), PEER_TARGETS.singleVsPgledger) : fixed(share(pgledger), 2),
-      `${p99(api)} / ${p99(plain)}`,
-      single ? verdict(p99Share, PEER_TARGETS.p99Times, true) : fixed(p99Share, 2),
-      fixed(api?.cpuMsPerTransfer.apiNode ?? Number.NaN, 3),
-      `${wal(api)} / ${wal(plain)} / ${wal(pgledger)}`,
-    ];
-    lines.push(`| ${columns.join(' | ')} |`);
+    for (const driver of API_DRIVERS) {
+      const api = find(workload, concurrency, driver.mode);
+      if (api === undefined) continue;
+      lines.push(peersRow(workload, concurrency, driver.label, api, plain, pgledger));
+    }
   }
   return [
     'Against what a user would pick instead, in the same run: plain SQL transfers of the same shape (the shared',
     "baselines file) and pgledger's transfer function, each driven by pgbench on a database of its own (1,000",
-    "accounts; the API's tenant has BENCH_WALLETS wallets). Batches: the baselines file's batch function.",
+    "accounts; the API's tenant has BENCH_WALLETS wallets). Batches: the baselines file's batch function. The API",
+    'is driven by the bench itself (Node) and, where it is installed, by wrk (C, as lean a client as pgbench).',
     '',
     ...lines,
     '',
   ];
+}
+
+function peersRow(
+  workload: WorkloadName,
+  concurrency: number,
+  driver: string,
+  api: CellSummary,
+  plain: CellSummary | undefined,
+  pgledger: CellSummary | undefined,
+): string {
+  const share = (peer: CellSummary | undefined) =>
+    peer !== undefined && peer.transfersPerSecond > 0 ? api.transfersPerSecond / peer.transfersPerSecond : Number.NaN;
+  const plainTarget =
+    workload === 'hot'
+      ? PEER_TARGETS.hotVsPgbench
+      : workload === 'batch100'
+        ? PEER_TARGETS.batch100
+        : workload === 'uncontended'
+          ? PEER_TARGETS.singleVsPgbench
+          : Number.NaN;
+  const p99Share = plain !== undefined ? api.p99LatencyMs / plain.p99LatencyMs : Number.NaN;
+  const single = workload === 'uncontended';
+  const rate = (summary: CellSummary | undefined) => fixed(summary?.transfersPerSecond ?? Number.NaN, 0);
+  const p99 = (summary: CellSummary | undefined) => fixed(summary?.p99LatencyMs ?? Number.NaN, 2);
+  const wal = (summary: CellSummary | undefined) => fixed(summary?.walBytesPerTransfer ?? Number.NaN, 0);
+  const columns = [
+    workload,
+    concurrency,
+    driver,
+    rate(api),
+    rate(plain),
+    rate(pgledger),
+    Number.isNaN(plainTarget) ? fixed(share(plain), 2) : verdict(share(plain), plainTarget),
+    single ? verdict(share(pgledger), PEER_TARGETS.singleVsPgledger) : fixed(share(pgledger), 2),
+    `${p99(api)} / ${p99(plain)}`,
+    single ? verdict(p99Share, PEER_TARGETS.p99Times, true) : fixed(p99Share, 2),
+    fixed(api.cpuMsPerTransfer.apiNode, 3),
+    `${wal(api)} / ${wal(plain)} / ${wal(pgledger)}`,
+  ];
+  return `| ${columns.join(' | ')} |`;
 }
 
 /** The first row is the suite's own API (BENCH_API_PROCESSES' first value), the others started again. */

@@ -14,9 +14,14 @@ import { type Peers, analyzePeer, peerMeasures, runPeer } from './pgbench-peers'
 import { SQL_APPLICATION_NAME, runSqlLoad } from './sql-load';
 import { type RunSummary, summarizeRun } from './stats';
 import { type Fixture, MODES, type Mode, PEER_MODES, type PeerMode, type WorkloadName } from './workloads';
+import { type WrkDriver, runWrkLoad } from './wrk-load';
 
 /** Which pg_stat_activity rows belong to a mode: the API's own pool calls itself 'ledger'. */
-const APPLICATION_NAMES: Record<(typeof MODES)[number], string> = { api: 'ledger', sql: SQL_APPLICATION_NAME };
+const APPLICATION_NAMES: Record<'api' | 'sql' | 'wrk', string> = {
+  api: 'ledger',
+  sql: SQL_APPLICATION_NAME,
+  wrk: 'ledger',
+};
 
 /** pgbench's connections are its own, on the peer's database: their states are not sampled. */
 const NOT_SAMPLED: ConnectionStates = {
@@ -41,12 +46,15 @@ export interface BenchContext {
   apiFixture: ApiFixture;
   sqlFixture: Fixture;
   peers: Peers;
+  /** Undefined when wrk is not installed or BENCH_WRK_SECONDS=0. */
+  wrk: WrkDriver | undefined;
   checks: BooksCheck[];
 }
 
-export /** The modes a workload is measured in: the API, the bench's own SQL, and the peers that can run it. */
-function modesOf(context: BenchContext, workload: WorkloadName): Mode[] {
-  return [...MODES, ...PEER_MODES.filter((mode) => peerMeasures(context.peers, mode, workload))];
+/** The modes a workload is measured in: the API (by this process, and by wrk), the bench's own SQL, the peers. */
+export function modesOf(context: BenchContext, workload: WorkloadName): Mode[] {
+  const wrk: Mode[] = context.wrk === undefined ? [] : ['wrk'];
+  return [...MODES, ...wrk, ...PEER_MODES.filter((mode) => peerMeasures(context.peers, mode, workload))];
 }
 
 /**
@@ -120,7 +128,7 @@ export async function measureRun(
   const { config } = context;
   await context.monitor.query('CHECKPOINT');
   const walStart = await walPosition(context.monitor);
-  const sampler = new ActivitySampler(context.monitor, APPLICATION_NAMES[mode as (typeof MODES)[number]]);
+  const sampler = new ActivitySampler(context.monitor, APPLICATION_NAMES[mode as keyof typeof APPLICATION_NAMES]);
   // Snapshots around the timed loop only: the SQL mode's connections are opened before it and closed
   // after it, and a backend that has exited can no longer be read from /proc.
   let before: CpuSnapshot | undefined;
@@ -137,23 +145,36 @@ export async function measureRun(
   const options = { workload, concurrency, transfers, timeoutMs: config.runTimeoutMs, hooks };
   let result: LoadResult;
   let states: ConnectionStates;
+  let wrkCpuMs: number | undefined;
   try {
     if (mode === 'api')
       result = await runHttpLoad({ ...options, baseUrl: context.api.baseUrl, fixture: context.apiFixture });
-    else result = await runSqlLoad({ ...options, databaseUrl: context.databaseUrl, fixture: context.sqlFixture });
+    else if (mode === 'wrk') {
+      const run = await runWrkLoad({
+        ...options,
+        driver: context.wrk!,
+        baseUrl: context.api.baseUrl,
+        fixture: context.apiFixture,
+        seconds: config.wrkSeconds,
+      });
+      result = run.result;
+      wrkCpuMs = run.clientCpuMs;
+    } else result = await runSqlLoad({ ...options, databaseUrl: context.databaseUrl, fixture: context.sqlFixture });
   } finally {
     states = await sampler.stop();
   }
   if (before === undefined || after === undefined) throw new Error('load hooks did not run');
   const walBytes = await walBytesSince(context.monitor, walStart);
   const spent = cpuSpentBetween(before, after);
+  // The load generator's CPU: this process's, or wrk's own.
+  const clientMs = wrkCpuMs ?? spent.benchClientMs;
   const perTransfer = (cpuMs: number) => (result.transfersCreated > 0 ? cpuMs / result.transfersCreated : Number.NaN);
   return summarizeRun(
     result,
     {
       apiNode: perTransfer(spent.apiNodeMs),
       postgres: perTransfer(spent.postgresMs),
-      benchClient: perTransfer(spent.benchClientMs),
+      benchClient: perTransfer(clientMs),
     },
     perTransfer(walBytes),
     states,

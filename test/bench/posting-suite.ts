@@ -15,6 +15,7 @@ import { type Cell, FRESH_WORKLOAD, type FreshWindow, type PauseRound, type Proc
 import { type BenchContext, describeRun, measureRun, modesOf } from './posting-runs';
 import { type RunSummary, summarizeCell } from './stats';
 import { type Mode, TRANSFERS_PER_REQUEST, type WorkloadName, isBatchWorkload } from './workloads';
+import { type WrkDriver, setUpWrk, tearDownWrk } from './wrk-load';
 
 async function verify(context: BenchContext, after: string): Promise<void> {
   for (const [label, tenantId] of [
@@ -169,6 +170,7 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
   // Whatever ends this process (timeout, an exception), the API child goes with it (built-process.ts).
   let api: AppProcess | undefined;
   let peers: Peers | undefined;
+  let wrk: WrkDriver | undefined;
   try {
     peers = config.peers ? await setUpPeers(config, log) : { databases: {}, scriptsDirectory: '' };
     const peerNames = Object.keys(peers.databases);
@@ -181,6 +183,7 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
     const apiFixture = await setupApiFixture(setupHttp, config, operatorToken);
     const sqlFixture = await setupSqlFixture(setupHttp, monitor, config, operatorToken);
     setupHttp.close();
+    if (config.wrkSeconds > 0) wrk = await setUpWrk(apiFixture, log);
     log(
       `setup: 2 tenants x ${config.walletCount} funded wallets in ` +
         `${((Date.now() - setupStartedMs) / 1000).toFixed(1)} s`,
@@ -194,6 +197,7 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
       apiFixture,
       sqlFixture,
       peers,
+      wrk,
       checks: [],
     };
     await verify(context, 'setup');
@@ -209,6 +213,7 @@ export async function runPostingSuite(config: BenchConfig, log: BenchLog): Promi
   } finally {
     await api?.process.stop();
     if (peers !== undefined && peers.scriptsDirectory !== '') await tearDownPeers(peers, config);
+    await tearDownWrk(wrk);
     await monitor.end().catch(() => undefined);
     if (!config.keepDatabases) await dropDatabase(config.adminDatabaseUrl, databaseName);
   }

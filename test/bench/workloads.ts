@@ -5,8 +5,11 @@ export const WORKLOADS: readonly WorkloadName[] = ['uncontended', 'hot', 'batch1
 /** pgbench driving plain SQL (the shared baselines) and pgledger's function (pgbench-peers.ts). */
 export type PeerMode = 'pgbench' | 'pgledger';
 export const PEER_MODES: readonly PeerMode[] = ['pgbench', 'pgledger'];
-/** api: the API over HTTP; sql: plain SQL issued by this process over pg (the bench's own baseline). */
-export type Mode = 'api' | 'sql' | PeerMode;
+/**
+ * api: the API over HTTP, driven by this process; sql: plain SQL issued by this process over pg (the bench's
+ * own baseline); wrk: the API over HTTP, driven by wrk (wrk-load.ts).
+ */
+export type Mode = 'api' | 'sql' | 'wrk' | PeerMode;
 export const MODES = ['api', 'sql'] as const;
 
 /** Transfers per request: 1 for the single-transfer workloads, else the batch size. */
