@@ -222,7 +222,10 @@ export async function runWrkLoad(options: WrkLoadOptions): Promise<{ result: Loa
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   options.hooks.onLoadStart();
+  // wrk stops itself after its duration; this is for a wrk that hangs.
+  const timer = setTimeout(() => child.kill('SIGKILL'), (options.seconds + REQUEST_TIMEOUT_S + 30) * 1000);
   const code = await new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
+  clearTimeout(timer);
   options.hooks.onLoadEnd();
   const lines = stdout.split('\n');
   const resultLine = lines.find((line) => line.startsWith(RESULT_MARKER));
