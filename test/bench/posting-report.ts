@@ -196,7 +196,7 @@ function peersTable(cells: readonly Cell[]): string[] {
     'Against what a user would pick instead, in the same run: plain SQL transfers of the same shape (the shared',
     "baselines file) and pgledger's transfer function, each driven by pgbench on a database of its own (1,000",
     "accounts; the API's tenant has BENCH_WALLETS wallets). Batches: the baselines file's batch function. The API",
-    'is driven by the bench itself (Node) and, where it is installed, by wrk (C, as lean a client as pgbench).',
+    'is driven by the bench itself (Node) and, where it is installed, by wrk (a client in C, the leanest of them).',
     '',
     ...lines,
     '',

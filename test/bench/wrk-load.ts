@@ -1,8 +1,9 @@
-// The API driven by wrk, a load generator written in C, beside the bench's own Node client. pgbench, which
-// drives the peers, costs PostgreSQL's machine about 0.01 ms of CPU per transfer; the Node client costs the
-// API's machine ten times as much, on the same two cores. Driven by wrk, the API meets a client as lean as
-// the peers'. The requests are the Node client's: the same bodies, a fresh Idempotency-Key each, over
-// keep-alive sockets, closed loop. wrk runs for a duration, not a count.
+// The API driven by wrk, a load generator written in C, beside the bench's own Node client. Every client
+// shares the machine's two cores with the API and PostgreSQL, so what it spends per request is taken from
+// them: the Node client 0.11-0.19 ms of CPU per single transfer, pgbench 0.06-0.20 (its plain SQL script
+// makes five round trips a transfer, pgledger's one), wrk 0.04-0.06. Driven by wrk, the API meets the
+// leanest client of the three. The requests are the Node client's: the same bodies, a fresh Idempotency-Key
+// each, over keep-alive sockets, closed loop. wrk runs for a duration, not a count.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
