@@ -109,12 +109,12 @@ function done(summary, latency, requests)
       '"connect":%d,"read":%d,"write":%d,"timeout":%d}\n',
     summary.requests, summary.duration, created, failed, statuses,
     errors.connect, errors.read, errors.write, errors.timeout))
-  local pairs = {}
+  local buckets = {}
   for index = 1, #latency do
     local value, count = latency(index)
-    pairs[#pairs + 1] = value .. ":" .. count
+    buckets[#buckets + 1] = value .. ":" .. count
   end
-  io.write("BENCH_WRK_LATENCIES " .. table.concat(pairs, " ") .. "\n")
+  io.write("BENCH_WRK_LATENCIES " .. table.concat(buckets, " ") .. "\n")
 end
 `;
 
