@@ -10,7 +10,7 @@ import { FAULT_SETTINGS } from './support/fault-settings';
 import { type FaultTenant, setupFaultTenant } from './support/fault-tenant';
 import { type FleetKind, LedgerFleet } from './support/ledger-fleet';
 import { LedgerStack } from './support/ledger-stack';
-import { PostingLoad } from './support/posting-load';
+import { PostingLoad, isRetryable } from './support/posting-load';
 import { SHARED_ADMIN_DATABASE_URL } from './support/shared-postgres';
 import { FAULT_SEED, SeededRandom } from './support/seeded-random';
 import { waitUntil } from '../support/relay-fixtures';
@@ -28,6 +28,8 @@ const WORKERS = 2;
 const WEBHOOK_ANSWER_MS = 25;
 const SHORT_HOLD_SECONDS = 1;
 const SHORT_HOLD_EVERY_MS = 400;
+const HOLD_RETRY_ATTEMPTS_MAX = 40;
+const HOLD_RETRY_PAUSE_MS = 250;
 const CATCH_UP_MS = 90_000;
 
 /** Records every webhook request; counts a request for an event that another request is still delivering. */
@@ -115,25 +117,39 @@ async function killDuringLoad(random: SeededRandom, loadMs: number, startedAt: n
   return done;
 }
 
-/** Holds that expire a second after they are made, one every SHORT_HOLD_EVERY_MS while `going`. */
+/**
+ * Holds that expire a second after they are made, one every SHORT_HOLD_EVERY_MS while `going`. A hold
+ * without an answer (its API killed after the commit, before the answer) or with a retryable one is sent
+ * again afterwards with the same key and body, as a client would: it is then acknowledged by the stored
+ * answer, or refused for an expiry now past, with nothing written.
+ */
 async function expiringHolds(tenant: FaultTenant, going: () => boolean): Promise<string[]> {
   const holds: string[] = [];
-  while (going()) {
+  const unanswered: { idempotencyKey: string; body: unknown }[] = [];
+  const send = async (hold: { idempotencyKey: string; body: unknown }) => {
     const answer = await fleet
-      .request('POST', '/v1/transactions', {
-        key: tenant.posterKey,
-        idempotencyKey: randomUUID(),
-        body: {
-          pending: { expiresAt: new Date(Date.now() + SHORT_HOLD_SECONDS * 1000).toISOString() },
-          entries: [
-            { account: tenant.wallets[0], direction: 'debit', amount: '1', currency: 'USD' },
-            { account: tenant.wallets[1], direction: 'credit', amount: '1', currency: 'USD' },
-          ],
-        },
-      })
+      .request('POST', '/v1/transactions', { key: tenant.posterKey, ...hold })
       .catch(() => undefined);
     if (answer?.status === 201) holds.push(answer.body.id);
+    return answer === undefined || isRetryable(answer.status, answer.body?.error?.code) ? 'unanswered' : 'answered';
+  };
+  while (going()) {
+    const hold = {
+      idempotencyKey: randomUUID(),
+      body: {
+        pending: { expiresAt: new Date(Date.now() + SHORT_HOLD_SECONDS * 1000).toISOString() },
+        entries: [
+          { account: tenant.wallets[0], direction: 'debit', amount: '1', currency: 'USD' },
+          { account: tenant.wallets[1], direction: 'credit', amount: '1', currency: 'USD' },
+        ],
+      },
+    };
+    if ((await send(hold)) === 'unanswered') unanswered.push(hold);
     await sleep(SHORT_HOLD_EVERY_MS);
+  }
+  for (const hold of unanswered) {
+    for (let attempt = 0; attempt < HOLD_RETRY_ATTEMPTS_MAX && (await send(hold)) === 'unanswered'; attempt++)
+      await sleep(HOLD_RETRY_PAUSE_MS);
   }
   return holds;
 }
