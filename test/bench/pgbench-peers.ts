@@ -2,7 +2,7 @@
 // driven by pgbench (the shared baselines file, as measured when the posting target was set), and
 // pgledger's transfer function driven by pgbench (its SQL from the shared peers folder, never copied
 // here). Each gets a database of its own on the same server; absent files or pgbench skip the rows.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { dropDatabase, recreateDatabase } from './bench-database';
 import type { BenchLog } from './bench-log';
 import type { LoadResult } from './load-loop';
 import { BackendCpuSampler } from './cpu-usage';
+import { type LoadGeneratorRun, runLoadGenerator } from './load-generator-process';
 import { type PeerMode, TRANSFERS_PER_REQUEST, type WorkloadName } from './workloads';
 
 /** Accounts of both peers: the shared baselines file creates 1,000 (the posting bench's BENCH_WALLETS=1000). */
@@ -120,40 +121,6 @@ export async function tearDownPeers(peers: Peers, config: BenchConfig): Promise<
     await dropDatabase(config.adminDatabaseUrl, database.name).catch(() => undefined);
 }
 
-interface PgbenchRun {
-  stdout: string;
-  /** CPU of pgbench itself (user + system), from the shell's `times`. */
-  clientCpuMs: number;
-}
-
-/** The CPU milliseconds of a line of bash's `times` (user and system summed). */
-export function parseTimes(line: string): number {
-  const seconds = [...line.matchAll(/(\d+)m([\d.]+)s/g)].map(
-    ([, minutes, rest]) => Number(minutes) * 60 + Number(rest),
-  );
-  return (seconds.reduce((sum, each) => sum + each, 0) || Number.NaN) * 1000;
-}
-
-function runPgbench(url: string, args: string[], timeoutMs: number): Promise<PgbenchRun> {
-  // bash's `times` prints the CPU of the children it waited for: pgbench's own cost per transfer.
-  const child = spawn('bash', ['-c', 'pgbench "$@"; status=$?; times >&2; exit $status', 'pgbench', ...args, url], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs + 30_000);
-  return new Promise((resolveRun, reject) => {
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      const lines = stderr.trim().split('\n');
-      if (code !== 0) reject(new Error(`pgbench failed (${code}): ${stderr.slice(-2000)}`));
-      else resolveRun({ stdout, clientCpuMs: parseTimes(lines[lines.length - 1] ?? '') });
-    });
-  });
-}
-
 /** Every transaction's latency, from pgbench's per-transaction logs (-l): the third field, in µs. */
 async function loggedLatenciesMs(directory: string): Promise<Float64Array> {
   const latencies: number[] = [];
@@ -194,9 +161,9 @@ export async function runPeer(
   args.push('-f', database.scripts[workload]!, '-l', `--log-prefix=${join(logs, 'tx')}`);
   const sampler = new BackendCpuSampler(database.name);
   sampler.start();
-  let run: PgbenchRun;
+  let run: LoadGeneratorRun;
   try {
-    run = await runPgbench(database.url, args, timeoutMs);
+    run = await runLoadGenerator('pgbench', [...args, database.url], timeoutMs + 30_000);
   } finally {
     sampler.stop();
   }

@@ -4,13 +4,13 @@
 // makes five round trips a transfer, pgledger's one), wrk 0.04-0.06. Driven by wrk, the API meets the
 // leanest client of the three. The requests are the Node client's: the same bodies, a fresh Idempotency-Key
 // each, over keep-alive sockets, closed loop. wrk runs for a duration, not a count.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiFixture } from './bench-setup';
 import type { LoadHooks, LoadResult } from './load-loop';
-import { parseTimes } from './pgbench-peers';
+import { runLoadGenerator } from './load-generator-process';
 import {
   CURRENCY,
   TRANSFERS_PER_REQUEST,
@@ -20,6 +20,7 @@ import {
 } from './workloads';
 
 const RESULT_MARKER = 'BENCH_WRK ';
+const LATENCIES_MARKER = 'BENCH_WRK_LATENCIES ';
 const REQUEST_TIMEOUT_S = 30;
 
 // Each of wrk's threads runs this in a Lua state of its own: it builds every request (the Node client's
@@ -105,7 +106,7 @@ function done(summary, latency, requests)
   end
   local errors = summary.errors
   io.write(string.format(
-    'BENCH_WRK {"requests":%d,"durationUs":%d,"created":%d,"failed":%d,"statuses":"%s",' ..
+    '${RESULT_MARKER}{"requests":%d,"durationUs":%d,"created":%d,"failed":%d,"statuses":"%s",' ..
       '"connect":%d,"read":%d,"write":%d,"timeout":%d}\n',
     summary.requests, summary.duration, created, failed, statuses,
     errors.connect, errors.read, errors.write, errors.timeout))
@@ -114,7 +115,7 @@ function done(summary, latency, requests)
     local value, count = latency(index)
     buckets[#buckets + 1] = value .. ":" .. count
   end
-  io.write("BENCH_WRK_LATENCIES " .. table.concat(buckets, " ") .. "\n")
+  io.write("${LATENCIES_MARKER}" .. table.concat(buckets, " ") .. "\n")
 end
 `;
 
@@ -213,37 +214,25 @@ export async function runWrkLoad(options: WrkLoadOptions): Promise<{ result: Loa
     ...['-d', `${options.seconds}s`, '--timeout', `${REQUEST_TIMEOUT_S}s`, '-s', options.driver.script],
     options.baseUrl,
   ];
-  // bash's `times` prints the CPU of the children it waited for: wrk's own cost, as for pgbench.
-  const child = spawn('bash', ['-c', 'wrk "$@"; status=$?; times >&2; exit $status', 'wrk', ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   options.hooks.onLoadStart();
-  // wrk stops itself after its duration; this is for a wrk that hangs.
-  const timer = setTimeout(() => child.kill('SIGKILL'), (options.seconds + REQUEST_TIMEOUT_S + 30) * 1000);
-  const code = await new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
-  clearTimeout(timer);
-  options.hooks.onLoadEnd();
-  const lines = stdout.split('\n');
+  // wrk stops itself after its duration; the kill is for a wrk that hangs.
+  const run = await runLoadGenerator('wrk', args, (options.seconds + REQUEST_TIMEOUT_S + 30) * 1000, env).finally(() =>
+    options.hooks.onLoadEnd(),
+  );
+  const lines = run.stdout.split('\n');
   const resultLine = lines.find((line) => line.startsWith(RESULT_MARKER));
-  if (code !== 0 || resultLine === undefined)
-    throw new Error(`wrk failed (${code}): ${stderr.slice(-2000)}${stdout.slice(-2000)}`);
+  if (resultLine === undefined) throw new Error(`wrk printed no result: ${run.stdout.slice(-2000)}`);
   const summary = JSON.parse(resultLine.slice(RESULT_MARKER.length)) as WrkSummary;
-  const latencyLine = lines.find((line) => line.startsWith('BENCH_WRK_LATENCIES')) ?? '';
-  const stderrLines = stderr.trim().split('\n');
+  const latencyLine = lines.find((line) => line.startsWith(LATENCIES_MARKER)) ?? LATENCIES_MARKER;
   return {
     result: {
       requestsAttempted: summary.requests,
       transfersCreated: summary.created,
       elapsedMs: summary.durationUs / 1000,
       timedOut: false,
-      latenciesMs: latenciesOf(latencyLine.slice('BENCH_WRK_LATENCIES '.length)),
+      latenciesMs: latenciesOf(latencyLine.slice(LATENCIES_MARKER.length)),
       errors: errorsOf(summary, batch),
     },
-    clientCpuMs: parseTimes(stderrLines[stderrLines.length - 1] ?? ''),
+    clientCpuMs: run.clientCpuMs,
   };
 }
