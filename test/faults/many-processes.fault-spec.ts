@@ -10,7 +10,7 @@ import { FAULT_SETTINGS } from './support/fault-settings';
 import { type FaultTenant, setupFaultTenant } from './support/fault-tenant';
 import { type FleetKind, LedgerFleet } from './support/ledger-fleet';
 import { LedgerStack } from './support/ledger-stack';
-import { PostingLoad, isRetryable } from './support/posting-load';
+import { PostingLoad, isRetryable, sendUntilAnswered } from './support/posting-load';
 import { SHARED_ADMIN_DATABASE_URL } from './support/shared-postgres';
 import { FAULT_SEED, SeededRandom } from './support/seeded-random';
 import { waitUntil } from '../support/relay-fixtures';
@@ -28,8 +28,6 @@ const WORKERS = 2;
 const WEBHOOK_ANSWER_MS = 25;
 const SHORT_HOLD_SECONDS = 1;
 const SHORT_HOLD_EVERY_MS = 400;
-const HOLD_RETRY_ATTEMPTS_MAX = 40;
-const HOLD_RETRY_PAUSE_MS = 250;
 const CATCH_UP_MS = 90_000;
 
 /** Records every webhook request; counts a request for an event that another request is still delivering. */
@@ -126,12 +124,13 @@ async function killDuringLoad(random: SeededRandom, loadMs: number, startedAt: n
 async function expiringHolds(tenant: FaultTenant, going: () => boolean): Promise<string[]> {
   const holds: string[] = [];
   const unanswered: { idempotencyKey: string; body: unknown }[] = [];
+  // Whether the hold was answered for good (created or refused), not lost or told to come back.
   const send = async (hold: { idempotencyKey: string; body: unknown }) => {
     const answer = await fleet
       .request('POST', '/v1/transactions', { key: tenant.posterKey, ...hold })
       .catch(() => undefined);
     if (answer?.status === 201) holds.push(answer.body.id);
-    return answer === undefined || isRetryable(answer.status, answer.body?.error?.code) ? 'unanswered' : 'answered';
+    return answer !== undefined && !isRetryable(answer.status, answer.body?.error?.code);
   };
   while (going()) {
     const hold = {
@@ -144,13 +143,10 @@ async function expiringHolds(tenant: FaultTenant, going: () => boolean): Promise
         ],
       },
     };
-    if ((await send(hold)) === 'unanswered') unanswered.push(hold);
+    if (!(await send(hold))) unanswered.push(hold);
     await sleep(SHORT_HOLD_EVERY_MS);
   }
-  for (const hold of unanswered) {
-    for (let attempt = 0; attempt < HOLD_RETRY_ATTEMPTS_MAX && (await send(hold)) === 'unanswered'; attempt++)
-      await sleep(HOLD_RETRY_PAUSE_MS);
-  }
+  for (const hold of unanswered) await sendUntilAnswered(() => send(hold));
   return holds;
 }
 

@@ -76,12 +76,8 @@ export class PostingLoad {
     const pending = this.unacknowledged.splice(0);
     const stillUnacknowledged: Operation[] = [];
     for (const operation of pending) {
-      let outcome = await this.attempt(operation);
-      for (let attempt = 1; outcome === 'unacknowledged' && attempt < RETRY_ATTEMPTS_MAX; attempt++) {
-        await sleep(RETRY_PAUSE_MS);
-        outcome = await this.attempt(operation);
-      }
-      if (outcome === 'unacknowledged') stillUnacknowledged.push(operation);
+      const answered = await sendUntilAnswered(async () => (await this.attempt(operation)) !== 'unacknowledged');
+      if (!answered) stillUnacknowledged.push(operation);
     }
     return { retried: pending.length, stillUnacknowledged };
   }
@@ -176,6 +172,18 @@ export class PostingLoad {
     if (operation.kind === 'hold') this.openHolds.push(body.id);
     if (operation.kind === 'transfer') this.reversible.push(body.id);
   }
+}
+
+/**
+ * Sends a request (same key, same body each time) until it is answered for good, RETRY_PAUSE_MS apart and at
+ * most RETRY_ATTEMPTS_MAX times; `send` says whether it was. Whether it was answered in the end.
+ */
+export async function sendUntilAnswered(send: () => Promise<boolean>): Promise<boolean> {
+  for (let attempt = 1; attempt < RETRY_ATTEMPTS_MAX; attempt++) {
+    if (await send()) return true;
+    await sleep(RETRY_PAUSE_MS);
+  }
+  return send();
 }
 
 /** Whether an answer lets the same request be sent again (a 5xx, 429, its key still in progress). */
