@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostTransactionUseCase, postTransactionSchema } from '@ledger/ledger';
+import { whileAccountHeld } from '../libs/ledger/test/account-lock-holder';
+import { PostingRepository } from '../libs/ledger/src/transactions/posting.repository';
 import { type ApiHarness, type ApiResponse, startApi } from './support/api-harness';
 import {
   DAY_MS,
   type TestTenant,
+  createAccount,
   expectError,
   expectNothingWritten,
   expectValidationError,
@@ -328,5 +332,35 @@ describe('the batch as a whole', () => {
     expect((await getAccount(api, tenant.posterKey, wallet)).balances.posted).toBe('1000');
     expect((await getAccount(api, tenant.posterKey, shop)).balances.posted).toBe('1000');
     expect((await getAccount(api, tenant.posterKey, wallet)).version).toBe('301');
+  });
+
+  it('a keyed batch whose account moved before its locks is planned again, answered and stored once', async () => {
+    const { wallet, shop, codes } = await accounts(tenant);
+    const sink = `${wallet}:sink`;
+    await createAccount(api, tenant.adminKey, { code: sink, currency: 'USD', normalBalance: 'credit' });
+    await mustPost(api, tenant.posterKey, transfer('equity:seed', wallet, '100'));
+    const key = randomUUID();
+    // Read: 100, where both payouts pass. Locked: 50, where only the second does.
+    const items = [transfer(wallet, shop, '80'), transfer(wallet, shop, '10')];
+    const first = await whileAccountHeld(api.db.database, {
+      lockAccount: () => api.app.get(PostingRepository).lockForPosting(tenant.tenantId, [wallet]),
+      start: () => batch(tenant, items, key),
+      meanwhile: () =>
+        api.app.get(PostTransactionUseCase).execute({
+          tenantId: tenant.tenantId,
+          actor: 'test',
+          request: postTransactionSchema.parse(transfer(wallet, sink, '50')),
+        }),
+    });
+    expect(outcomes(first)).toEqual([
+      [0, 'error', 'INSUFFICIENT_FUNDS'],
+      [1, 'created', undefined],
+    ]);
+    expect((await getAccount(api, tenant.posterKey, wallet)).balances.posted).toBe('40');
+    await expectNothingWritten(api, tenant, codes, async () => {
+      const again = await batch(tenant, items, key);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+    });
   });
 });

@@ -43,7 +43,7 @@ function planPosting(draftLegs: DraftLeg[], accounts: LockedAccount[]) {
   const planner = new PostingPlanner(accounts);
   const plan = planner.plan({ pending: false, legs: draftLegs, releases: [] });
   if (!plan.ok) throw plan.error;
-  return { entries: plan.entries, deltas: planner.accountDeltas() };
+  return { entries: plan.entries, touches: plan.touches, deltas: planner.accountDeltas() };
 }
 
 function codeOf(work: () => unknown): string | undefined {
@@ -56,11 +56,15 @@ function codeOf(work: () => unknown): string | undefined {
 }
 
 describe('planPosting', () => {
-  it('computes each entry balance after and the next account version', () => {
+  it("computes what the item changes on each account, and the accounts' totals", () => {
     const plan = planPosting(legs(30n), [wallet, cash]);
-    expect(plan.entries.map((entry) => [entry.accountCode, entry.postedBalanceAfter, entry.accountVersion])).toEqual([
-      ['wallet', 70n, 5n],
-      ['cash', 70n, 1n],
+    expect(plan.entries.map((entry) => [entry.accountCode, entry.direction, entry.amountMinor])).toEqual([
+      ['wallet', 'debit', 30n],
+      ['cash', 'credit', 30n],
+    ]);
+    expect(plan.touches).toEqual([
+      { accountId: wallet.id, postedChange: -30n, availableChange: -30n },
+      { accountId: cash.id, postedChange: -30n, availableChange: -30n },
     ]);
     expect(plan.deltas).toEqual([
       {
@@ -89,9 +93,9 @@ describe('planPosting', () => {
   it('lets an allowNegative account go below zero', () => {
     const overdraft = { ...wallet, allowNegative: true };
     const treasury = { ...cash, allowNegative: true };
-    expect(planPosting(legs(500n), [overdraft, treasury]).entries.map((entry) => entry.postedBalanceAfter)).toEqual([
-      -400n,
-      -400n,
+    expect(planPosting(legs(500n), [overdraft, treasury]).touches.map((touch) => touch.postedChange)).toEqual([
+      -500n,
+      -500n,
     ]);
     expect(codeOf(() => planPosting(legs(500n), [overdraft, cash]))).toBe('INSUFFICIENT_FUNDS');
   });
@@ -131,17 +135,17 @@ describe('PostingPlanner across items', () => {
     const refused = planner.plan(pay(50n));
     expect(refused.ok ? undefined : refused.error.code).toBe('INSUFFICIENT_FUNDS');
     const last = planner.plan(pay(40n));
-    expect(last.ok && last.entries[0]!.postedBalanceAfter).toBe(0n);
-    expect(last.ok && last.entries[0]!.accountVersion).toBe(6n);
+    expect(last.ok && last.touches[0]).toEqual({ accountId: wallet.id, postedChange: -40n, availableChange: -40n });
     expect(planner.accountDeltas()[0]).toMatchObject({ postedDebits: 100n, versions: 2n });
   });
 
   it('a hold reserves available balance without moving the posted balance', () => {
     const planner = new PostingPlanner([wallet, cash]);
     const hold = planner.plan({ pending: true, legs: legs(70n), releases: [] });
-    expect(hold.ok && hold.entries.map((entry) => [entry.pending, entry.postedBalanceAfter])).toEqual([
-      [true, 100n],
-      [true, 100n],
+    expect(hold.ok && hold.entries.map((entry) => entry.pending)).toEqual([true, true]);
+    expect(hold.ok && hold.touches.map((touch) => [touch.postedChange, touch.availableChange])).toEqual([
+      [0n, -70n],
+      [0n, -70n],
     ]);
     const second = planner.plan({ pending: true, legs: legs(31n), releases: [] });
     expect(second.ok ? undefined : second.error.code).toBe('INSUFFICIENT_FUNDS');
@@ -157,7 +161,10 @@ describe('PostingPlanner across items', () => {
       { accountId: cash.id, direction: 'credit' as const, amountMinor: 70n },
     ];
     const capture = planner.plan({ pending: false, legs: legs(50n), releases });
-    expect(capture.ok && capture.entries.map((entry) => entry.postedBalanceAfter)).toEqual([50n, 50n]);
+    expect(capture.ok && capture.touches.map((touch) => [touch.postedChange, touch.availableChange])).toEqual([
+      [-50n, 20n],
+      [-50n, 20n],
+    ]);
     expect(planner.accountDeltas()[0]).toMatchObject({ postedDebits: 50n, pendingDebits: -70n });
   });
 });

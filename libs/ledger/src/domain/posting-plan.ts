@@ -35,11 +35,23 @@ export interface PlannedEntry {
   pending: boolean;
   amountMinor: bigint;
   currency: string;
-  accountVersion: bigint;
-  postedBalanceAfter: bigint;
 }
 
-export type ItemPlan = { ok: true; entries: PlannedEntry[] } | { ok: false; error: DomainError };
+/**
+ * What one item changes on one account it moves or releases: the account's version goes up by one,
+ * its balances by these. They do not depend on the balances, so the write turns them into each entry's
+ * version and posted balance after from the account rows as locked, and checks each non-negative
+ * account's available balance after every item (see POSTINGS_CTES).
+ */
+export interface AccountTouch {
+  accountId: string;
+  postedChange: bigint;
+  availableChange: bigint;
+}
+
+export type ItemPlan =
+  | { ok: true; entries: PlannedEntry[]; touches: AccountTouch[] }
+  | { ok: false; error: DomainError };
 
 /** What the batch changes on one account, summed over its successful items. */
 export interface AccountDelta {
@@ -110,7 +122,7 @@ export class PostingPlanner {
 
   plan(item: ItemDraft): ItemPlan {
     try {
-      return { ok: true, entries: this.apply(item) };
+      return { ok: true, ...this.apply(item) };
     } catch (error) {
       if (error instanceof DomainError) return { ok: false, error };
       throw error;
@@ -121,7 +133,7 @@ export class PostingPlanner {
     return [...this.deltas.values()].sort((left, right) => (left.accountId < right.accountId ? -1 : 1));
   }
 
-  private apply(item: ItemDraft): PlannedEntry[] {
+  private apply(item: ItemDraft): { entries: PlannedEntry[]; touches: AccountTouch[] } {
     const resolved = resolveLegs(item.legs, this.byRef);
     const next = new Map<string, LockedAccount>();
     const touch = (accountId: string) => {
@@ -151,9 +163,18 @@ export class PostingPlanner {
       }
       account.version += 1n;
     }
+    const touches = [...next.values()].map((account) => {
+      const before = balancesOf(this.state.get(account.id)!);
+      const after = balancesOf(account);
+      return {
+        accountId: account.id,
+        postedChange: after.posted - before.posted,
+        availableChange: after.available - before.available,
+      };
+    });
     this.commit(next);
-    return item.legs.map((leg, index) => {
-      const account = next.get(resolved[index]!.id)!;
+    const entries = item.legs.map((leg, index) => {
+      const account = resolved[index]!;
       return {
         leg: index,
         accountId: account.id,
@@ -162,10 +183,9 @@ export class PostingPlanner {
         pending: item.pending,
         amountMinor: leg.amountMinor,
         currency: leg.currency,
-        accountVersion: account.version,
-        postedBalanceAfter: balancesOf(account).posted,
       };
     });
+    return { entries, touches };
   }
 
   private commit(next: ReadonlyMap<string, LockedAccount>): void {

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { BATCH_SIZE_MAX } from '../domain/limits';
 import { itemFromRequest } from './new-item';
 import { postTransactionSchema } from './post-transaction.schema';
-import { type ItemResult, type NewItem, PostingEngine, type SentWrite } from './posting-engine';
+import { type AccountsTaking, type ItemResult, type NewItem, PostingEngine, type SentWrite } from './posting-engine';
+import { PlanOutdatedError } from './posting.repository';
 import type { GroupedKey } from './posting-groups';
 import { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
@@ -66,6 +67,20 @@ function newItemsOf(validated: ValidatedItems): NewItem[] {
 }
 
 /**
+ * A batch planned on its accounts as read before their locks, and, if another posting moved them so
+ * that the plan no longer holds, planned again under the locks in a new transaction (the first one
+ * rolled back, its key claim with it).
+ */
+async function plannedAheadThenUnderLocks<T>(attempt: (taking: AccountsTaking) => Promise<T>): Promise<T> {
+  try {
+    return await attempt('read ahead of the locks');
+  } catch (error) {
+    if (!(error instanceof PlanOutdatedError)) throw error;
+    return attempt('locked before planning');
+  }
+}
+
+/**
  * Up to BATCH_SIZE_MAX transactions in one database transaction and a fixed number of statements.
  * Each item is atomic on its own: a refused item leaves no trace and does not affect the others.
  */
@@ -77,48 +92,54 @@ export class PostBatchUseCase {
     private readonly transactions: TransactionRepository,
   ) {}
 
-  /** In the caller's transaction, or one of its own. */
+  /**
+   * In the caller's transaction, planned under the accounts' locks; or in one of its own, planned on
+   * the accounts read ahead of their locks (see AccountsTaking), and again under them if they moved.
+   */
   async execute(command: BatchCommand): Promise<BatchAnswer> {
     const validated = validateAll(command);
     const items = newItemsOf(validated);
-    return this.db.transaction('read committed', async () => {
-      const written = items.length === 0 ? [] : await this.engine.write(command.tenantId, items);
-      return this.answer(command.tenantId, validated, written);
-    });
+    const attempt = (taking: AccountsTaking) =>
+      this.db.transaction('read committed', async () => {
+        const written = items.length === 0 ? [] : await this.engine.write(command.tenantId, items, taking);
+        return this.answer(command.tenantId, validated, written);
+      });
+    if (this.db.inTransaction) return attempt('locked before planning');
+    return plannedAheadThenUnderLocks(attempt);
   }
 
   /**
    * In a transaction of its own, with the request's Idempotency-Key: claimed in the same round trip as
-   * the accounts' locks, the answer stored behind the write (see awaitedLater) and COMMIT sent behind
-   * that, as a posting group does: under the locks, Node's event loop is waited for once (after the
-   * locks, to plan), not three times. A key that was already used answers what it stored (a replay:
-   * the locks taken for it are let go with the transaction).
+   * the accounts' read, the answer stored behind the write (see awaitedLater) and COMMIT sent behind
+   * that, as a posting group does. A key that was already used answers what it stored (a replay).
    */
   async executeWithKey<A>(command: BatchCommand, key: GroupedKey<A, BatchAnswer>): Promise<A> {
     assert.ok(!this.db.inTransaction, 'a keyed batch is written in a transaction of its own');
     const validated = validateAll(command);
     const items = newItemsOf(validated);
-    return this.db.transaction('read committed', async () => {
-      const claiming = awaitedLater(key.steps.claimAll([key]));
-      const locked = items.length === 0 ? undefined : awaitedLater(this.engine.lock(command.tenantId, items));
-      const [claim] = await claiming;
-      if (claim !== undefined) {
-        await locked;
-        if (claim instanceof DomainError) throw claim;
-        return claim;
-      }
-      const sent: SentWrite =
-        locked === undefined
-          ? { results: [], written: Promise.resolve() }
-          : await this.engine.send(command.tenantId, items, locked);
-      if (sent.results.some((result) => result.status === 'exists')) await sent.written;
-      const body = await this.answer(command.tenantId, validated, sent.results);
-      const storing = awaitedLater(key.steps.storeAll([{ key, body }]));
-      this.db.commitBehindSent();
-      await sent.written;
-      const [answer] = await storing;
-      return answer!;
-    });
+    return plannedAheadThenUnderLocks((taking) =>
+      this.db.transaction('read committed', async () => {
+        const claiming = awaitedLater(key.steps.claimAll([key]));
+        const locked = items.length === 0 ? undefined : awaitedLater(this.engine.lock(command.tenantId, items, taking));
+        const [claim] = await claiming;
+        if (claim !== undefined) {
+          await locked;
+          if (claim instanceof DomainError) throw claim;
+          return claim;
+        }
+        const sent: SentWrite =
+          locked === undefined
+            ? { results: [], written: Promise.resolve() }
+            : await this.engine.send(command.tenantId, items, locked);
+        if (sent.results.some((result) => result.status === 'exists')) await sent.written;
+        const body = await this.answer(command.tenantId, validated, sent.results);
+        const storing = awaitedLater(key.steps.storeAll([{ key, body }]));
+        this.db.commitBehindSent();
+        await sent.written;
+        const [answer] = await storing;
+        return answer!;
+      }),
+    );
   }
 
   /** Every item's result in input order; an `exists` one is read, so its write must be done. */

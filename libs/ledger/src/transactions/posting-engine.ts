@@ -5,7 +5,7 @@ import { canonicalJson, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import type { EventType, NewEvent } from '@ledger/outbox';
 import { JOURNAL_ENCODING_VERSION, chainHash, encodeJournalRecord } from '../domain/journal-encoding';
-import { type PlannedEntry, PostingPlanner, type ReleasedLeg } from '../domain/posting-plan';
+import { type LockedAccount, type ReleasedLeg } from '../domain/posting-plan';
 import type { DraftLeg } from '../domain/transaction-draft';
 import {
   type JournalLink,
@@ -13,10 +13,18 @@ import {
   type JournalWrite,
   type PostingLocks,
   PostingRepository,
-  type PostingsWrite,
   type TransactionRow,
 } from './posting.repository';
 import type { TransactionView } from './transaction.view';
+import {
+  type ClaimedRef,
+  type Created,
+  type PlannedItems,
+  accountRefsOf,
+  planItems,
+  postingsOf,
+  resultsOf,
+} from './planned-items';
 
 /** One transaction to write: a posting, a hold, a capture, a void/expiry record or a reversal. */
 export interface NewItem extends TransactionRow {
@@ -29,12 +37,6 @@ export type ItemResult =
   | { status: 'created'; transaction: TransactionView }
   | { status: 'exists'; transactionId: string }
   | { status: 'error'; error: DomainError };
-
-interface Created {
-  index: number;
-  item: NewItem;
-  entries: PlannedEntry[];
-}
 
 export function descriptionDigest(row: Pick<TransactionRow, 'externalRef' | 'description' | 'metadata'>): Buffer {
   return sha256(canonicalJson({ externalRef: row.externalRef, description: row.description, metadata: row.metadata }));
@@ -129,10 +131,19 @@ function journalOf(
   return { views, write: { stripe, links, encodingVersion: JOURNAL_ENCODING_VERSION, events } };
 }
 
-/** What a write holds before it plans: the items' external references and accounts, locked. */
+/**
+ * How a write takes its accounts. Under their locks, before it plans: what single postings, holds and
+ * their resolutions do (a group keeps one write of a tenant in flight per process, so nothing waits
+ * for its locks). Read ahead of the locks: a batch plans on that read and sends the locks and its
+ * postings together, so Node's planning is no longer time in which other batches wait for the
+ * accounts; the write checks that the plan still holds on the accounts as locked (see POSTINGS_CTES).
+ */
+export type AccountsTaking = 'locked before planning' | 'read ahead of the locks';
+
+/** What a write holds before it plans: the items' external references locked and looked up, and its accounts. */
 export interface PostingLocksTaken {
-  claimedRefs: Map<string, { id: string; contentHash: Buffer }>;
-  locks: PostingLocks;
+  claimedRefs: Map<string, ClaimedRef>;
+  accounts: { locked: PostingLocks } | { readAhead: LockedAccount[] };
 }
 
 /** The items' results, final once `written` resolves (it rejects if the write failed). */
@@ -150,8 +161,12 @@ export interface SentWrite {
 export class PostingEngine {
   constructor(private readonly postings: PostingRepository) {}
 
-  async write(tenantId: string, items: readonly NewItem[]): Promise<ItemResult[]> {
-    const { results, written } = await this.send(tenantId, items, this.lock(tenantId, items));
+  async write(
+    tenantId: string,
+    items: readonly NewItem[],
+    taking: AccountsTaking = 'locked before planning',
+  ): Promise<ItemResult[]> {
+    const { results, written } = await this.send(tenantId, items, this.lock(tenantId, items, taking));
     await written;
     return results;
   }
@@ -159,67 +174,75 @@ export class PostingEngine {
   /**
    * Locks what the items name, the three statements sent one behind the other (see awaitedLater); the
    * external references' look-up runs once their locks are held, so it sees what committed meanwhile.
-   * The locks may cover more items than are then written.
+   * Read ahead of the locks, the accounts are only read. The locks may cover more items than are then
+   * written.
    */
-  async lock(tenantId: string, items: readonly NewItem[]): Promise<PostingLocksTaken> {
+  async lock(
+    tenantId: string,
+    items: readonly NewItem[],
+    taking: AccountsTaking = 'locked before planning',
+  ): Promise<PostingLocksTaken> {
     const refs = items.flatMap((item) => (item.externalRef ? [item.externalRef] : []));
-    const accountRefs = items.flatMap((item) => [
-      ...item.legs.map((leg) => leg.account),
-      ...item.releases.map((release) => release.accountId),
-    ]);
     const refsLocked = awaitedLater(this.postings.lockExternalRefs(tenantId, refs));
     const refsFound = awaitedLater(this.postings.findExternalRefs(tenantId, refs));
-    const accountsLocked = awaitedLater(this.postings.lockForPosting(tenantId, accountRefs));
+    const accountsTaken = awaitedLater<PostingLocksTaken['accounts']>(
+      taking === 'locked before planning'
+        ? this.postings.lockForPosting(tenantId, accountRefsOf(items)).then((locked) => ({ locked }))
+        : this.postings.readAccountsAhead(tenantId, accountRefsOf(items)).then((readAhead) => ({ readAhead })),
+    );
     await refsLocked;
-    return { claimedRefs: await refsFound, locks: await accountsLocked };
+    return { claimedRefs: await refsFound, accounts: await accountsTaken };
   }
 
   /**
-   * Plans the items under the locks and sends their write: the results are known before it is done,
-   * so the caller can send its next statement behind it; it must await `written`.
+   * Plans the items and sends their write: the results are known before it is done, so the caller can
+   * send its next statement behind it; it must await `written`. Planned on accounts read ahead of their
+   * locks, `written` rejects with PlanOutdatedError if the accounts moved so that the plan no longer
+   * holds; a plan that refused an item on that read is made again under the locks, where the item
+   * might pass, or let a later one pass.
    */
   async send(tenantId: string, items: readonly NewItem[], locked: Promise<PostingLocksTaken>): Promise<SentWrite> {
-    const { claimedRefs, locks } = await locked;
-    const planner = new PostingPlanner(locks.accounts);
-    const results: (ItemResult | undefined)[] = [];
-    const created: Created[] = [];
-    for (const [index, item] of items.entries()) {
-      const claimed = item.externalRef ? claimedRefs.get(item.externalRef) : undefined;
-      if (claimed) {
-        results.push(
-          claimed.contentHash.equals(item.contentHash)
-            ? { status: 'exists', transactionId: claimed.id }
-            : {
-                status: 'error',
-                error: new DomainError(
-                  'EXTERNAL_REF_CONFLICT',
-                  `externalRef ${item.externalRef} already names a different transaction`,
-                  { externalRef: item.externalRef, transactionId: claimed.id },
-                ),
-              },
-        );
-        continue;
-      }
-      const plan = planner.plan({ pending: item.status === 'pending', legs: item.legs, releases: item.releases });
-      if (!plan.ok) {
-        results.push({ status: 'error', error: plan.error });
-        continue;
-      }
-      if (item.externalRef) claimedRefs.set(item.externalRef, { id: item.id, contentHash: item.contentHash });
-      created.push({ index, item, entries: plan.entries });
-      results.push(undefined);
-    }
-    const written =
-      created.length > 0
-        ? awaitedLater(this.sendCreated(tenantId, { planner, stripe: locks.stripe! }, created, results))
-        : Promise.resolve();
-    return {
-      results: results.map((result) => {
-        assert.ok(result !== undefined, 'every item has a result');
-        return result;
-      }),
-      written,
-    };
+    const { claimedRefs, accounts } = await locked;
+    if ('locked' in accounts)
+      return this.sendPlanned(
+        tenantId,
+        planItems(items, claimedRefs, accounts.locked.accounts),
+        accounts.locked.stripe,
+      );
+    const ahead = planItems(items, new Map(claimedRefs), accounts.readAhead);
+    if (ahead.created.length === 0 && ahead.refusedByPlan === 0)
+      return { results: resultsOf(ahead, []), written: Promise.resolve() };
+    if (ahead.refusedByPlan === 0) return this.sendPlannedAhead(tenantId, items, ahead);
+    const locks = await this.postings.lockForPosting(tenantId, accountRefsOf(items));
+    return this.sendPlanned(tenantId, planItems(items, claimedRefs, locks.accounts), locks.stripe);
+  }
+
+  private sendPlanned(tenantId: string, planned: PlannedItems, stripe: JournalStripe | undefined): SentWrite {
+    if (planned.created.length === 0) return { results: resultsOf(planned, []), written: Promise.resolve() };
+    assert.ok(stripe !== undefined, 'a write that creates transactions has locked accounts and a stripe');
+    const { views, written } = this.sendCreated(tenantId, planned, stripe);
+    return { results: resultsOf(planned, views), written };
+  }
+
+  /**
+   * The accounts' locks and the postings sent together; the journal links, views and events are
+   * built once the locks (and the journal stripe taken after them) are held, while PostgreSQL writes
+   * the postings, and the journal statement follows them.
+   */
+  private async sendPlannedAhead(
+    tenantId: string,
+    items: readonly NewItem[],
+    planned: PlannedItems,
+  ): Promise<SentWrite> {
+    const accountsLocked = awaitedLater(this.postings.lockForPosting(tenantId, accountRefsOf(items)));
+    const postingsWritten = awaitedLater(
+      this.postings.writePostings(tenantId, postingsOf(planned), 'accounts read ahead'),
+    );
+    const { stripe } = await accountsLocked;
+    assert.ok(stripe !== undefined, 'a plan that created transactions found their accounts');
+    const journal = journalOf(tenantId, planned.created, stripe);
+    const linked = awaitedLater(this.postings.writeJournal(tenantId, journal.write));
+    return { results: resultsOf(planned, journal.views), written: awaitedLater(postingsWritten.then(() => linked)) };
   }
 
   /**
@@ -229,38 +252,24 @@ export class PostingEngine {
    * events, work that would otherwise hold the locks on its own. The journal statement then follows
    * the postings on the connection (written at once, run by the server after them; see awaitedLater);
    * if the postings fail, it fails with them and the postings' error is the one reported. Returns once
-   * the results are set and the statements sent; the promise settles when they are done.
+   * the statements are sent; `written` settles when they are done.
    */
   private sendCreated(
     tenantId: string,
-    { planner, stripe }: { planner: PostingPlanner; stripe: JournalStripe },
-    created: Created[],
-    results: (ItemResult | undefined)[],
-  ): Promise<void> {
-    const postings: PostingsWrite = {
-      transactions: created.map(({ item, entries }) => ({ row: item, entries })),
-      deltas: planner.accountDeltas(),
-      openedHolds: created.flatMap(({ item }) =>
-        item.status === 'pending' ? [{ holdId: item.id, expiresAt: item.expiresAt! }] : [],
-      ),
-      closedHoldIds: created.flatMap(({ item }) => (item.holdId ? [item.holdId] : [])),
-    };
-    let views: TransactionView[];
-    let written: Promise<void>;
-    if (created.length < OVERLAPPED_WRITE_ITEMS_MIN) {
-      const journal = journalOf(tenantId, created, stripe);
-      views = journal.views;
-      written = this.postings.writeBatch(tenantId, postings, journal.write);
-    } else {
-      const postingsWritten = awaitedLater(this.postings.writePostings(tenantId, postings));
-      const journal = journalOf(tenantId, created, stripe);
-      views = journal.views;
-      const linked = awaitedLater(this.postings.writeJournal(tenantId, journal.write));
-      written = postingsWritten.then(() => linked);
+    planned: PlannedItems,
+    stripe: JournalStripe,
+  ): { views: TransactionView[]; written: Promise<void> } {
+    const postings = postingsOf(planned);
+    if (planned.created.length < OVERLAPPED_WRITE_ITEMS_MIN) {
+      const journal = journalOf(tenantId, planned.created, stripe);
+      return {
+        views: journal.views,
+        written: awaitedLater(this.postings.writeBatch(tenantId, postings, journal.write)),
+      };
     }
-    created.forEach((entry, offset) => {
-      results[entry.index] = { status: 'created', transaction: views[offset]! };
-    });
-    return written;
+    const postingsWritten = awaitedLater(this.postings.writePostings(tenantId, postings, 'locked accounts'));
+    const journal = journalOf(tenantId, planned.created, stripe);
+    const linked = awaitedLater(this.postings.writeJournal(tenantId, journal.write));
+    return { views: journal.views, written: awaitedLater(postingsWritten.then(() => linked)) };
   }
 }

@@ -3,14 +3,16 @@ import { Injectable } from '@nestjs/common';
 import { Database, sqlErrorFields } from '@ledger/db';
 import { isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
-import type { AccountDelta, LockedAccount, PlannedEntry } from '../domain/posting-plan';
+import type { AccountDelta, AccountTouch, LockedAccount, PlannedEntry } from '../domain/posting-plan';
 import { type NewEvent, outboxInsertParams } from '@ledger/outbox';
 import {
   FIND_EXTERNAL_REFS,
   type JournalParams,
   LOCK_EXTERNAL_REFS,
   LOCK_FOR_POSTING,
+  type AccountRow,
   type PostingsParams,
+  READ_ACCOUNTS_AHEAD,
   WRITE_BATCH,
   WRITE_JOURNAL,
   WRITE_POSTINGS,
@@ -50,7 +52,7 @@ export interface JournalLink {
 }
 
 export interface PostingsWrite {
-  transactions: readonly { row: TransactionRow; entries: readonly PlannedEntry[] }[];
+  transactions: readonly { row: TransactionRow; entries: readonly PlannedEntry[]; touches: readonly AccountTouch[] }[];
   deltas: readonly AccountDelta[];
   openedHolds: readonly { holdId: string; expiresAt: Date }[];
   closedHoldIds: readonly string[];
@@ -70,10 +72,27 @@ export interface PostingLocks {
 }
 
 /**
- * The database's own checks, met only if a plan was wrong or raced: still the client's error codes.
+ * A write planned on accounts read before their locks found that another posting had moved them so
+ * that an item no longer passes: the batch is planned again under the locks, in a new transaction.
  */
-function translateWriteError(error: unknown): unknown {
+export class PlanOutdatedError extends Error {
+  constructor() {
+    super('the accounts moved between the plan and the locks');
+  }
+}
+
+/** How the postings' plan was made: under the accounts' locks, or on a read made before them. */
+export type PlannedOn = 'locked accounts' | 'accounts read ahead';
+
+/**
+ * The database's own checks, met only if a plan was wrong or raced: still the client's error codes.
+ * A plan made ahead of the locks meets them when the accounts moved: that is no client's error.
+ */
+function translateWriteError(error: unknown, plannedOn: PlannedOn): unknown {
   const sql = sqlErrorFields(error);
+  const belowZero =
+    sql?.code === 'LG004' || (sql?.code === '23514' && sql.constraint === 'accounts_available_non_negative');
+  if (belowZero && plannedOn === 'accounts read ahead') return new PlanOutdatedError();
   if (sql?.code === '23514' && sql.constraint === 'accounts_available_non_negative') {
     return new DomainError('INSUFFICIENT_FUNDS', 'an account would go below zero');
   }
@@ -124,29 +143,62 @@ function postingsParams(tenantId: string, batch: PostingsWrite): PostingsParams 
     entryPending: [],
     entryAmountsMinor: [],
     entryCurrencies: [],
-    entryAccountVersions: [],
-    entryPostedBalancesAfter: [],
+    touchTransactionIndexes: [],
+    touchAccountIndexes: [],
+    touchPostedChanges: [],
+    touchAvailableChanges: [],
     openedHoldIds: batch.openedHolds.map((hold) => hold.holdId),
     openedHoldExpiresAts: batch.openedHolds.map((hold) => hold.expiresAt),
     closedHoldIds: batch.closedHoldIds,
   };
   const accountIndexes = new Map(deltas.map((delta, offset) => [delta.accountId, offset + 1]));
-  for (const [offset, { entries }] of batch.transactions.entries()) {
+  const accountIndexOf = (accountId: string) => {
+    const accountIndex = accountIndexes.get(accountId);
+    assert.ok(accountIndex !== undefined, 'every entry and touch names an account of the deltas');
+    return accountIndex;
+  };
+  for (const [offset, { entries, touches }] of batch.transactions.entries()) {
     for (const entry of entries) {
-      const accountIndex = accountIndexes.get(entry.accountId);
-      assert.ok(accountIndex !== undefined, 'every entry moves an account of the deltas');
       params.entryTransactionIndexes.push(offset + 1);
       params.entryLegs.push(entry.leg);
-      params.entryAccountIndexes.push(accountIndex);
+      params.entryAccountIndexes.push(accountIndexOf(entry.accountId));
       params.entryDirections.push(entry.direction);
       params.entryPending.push(entry.pending);
       params.entryAmountsMinor.push(entry.amountMinor);
       params.entryCurrencies.push(entry.currency);
-      params.entryAccountVersions.push(entry.accountVersion);
-      params.entryPostedBalancesAfter.push(entry.postedBalanceAfter);
+    }
+    for (const touch of touches) {
+      params.touchTransactionIndexes.push(offset + 1);
+      params.touchAccountIndexes.push(accountIndexOf(touch.accountId));
+      params.touchPostedChanges.push(touch.postedChange);
+      params.touchAvailableChanges.push(touch.availableChange);
     }
   }
   return params;
+}
+
+/** Account references split as the locking and reading statements take them: ids and codes. */
+function accountRefsOf(refs: Iterable<string>): { accountIds: string[]; accountCodes: string[] } {
+  const unique = [...new Set(refs)];
+  return {
+    accountIds: unique.filter(isUuid).map((ref) => ref.toLowerCase()),
+    accountCodes: unique.filter((ref) => !isUuid(ref)),
+  };
+}
+
+function accountOf(row: AccountRow): LockedAccount {
+  return {
+    id: row.id,
+    code: row.code,
+    currency: row.currency,
+    normalBalance: row.normal_balance,
+    allowNegative: row.allow_negative,
+    postedDebits: row.posted_debits,
+    postedCredits: row.posted_credits,
+    pendingDebits: row.pending_debits,
+    pendingCredits: row.pending_credits,
+    version: row.version,
+  };
 }
 
 /** The parameters of the journal's CTES and of the outbox insert (see JOURNAL_CTES). */
@@ -168,10 +220,6 @@ function journalParams(tenantId: string, journal: JournalWrite): JournalParams {
   };
 }
 
-function rethrowWriteError(error: unknown): never {
-  throw translateWriteError(error);
-}
-
 @Injectable()
 export class PostingRepository {
   constructor(private readonly db: Database) {}
@@ -190,25 +238,11 @@ export class PostingRepository {
   /** The batch's accounts, locked in id order, and a journal stripe (see LOCK_FOR_POSTING). */
   async lockForPosting(tenantId: string, refs: Iterable<string>): Promise<PostingLocks> {
     assert.ok(this.db.inTransaction, 'posting locks are held by a transaction');
-    const unique = [...new Set(refs)];
-    const accountIds = unique.filter(isUuid).map((ref) => ref.toLowerCase());
-    const accountCodes = unique.filter((ref) => !isUuid(ref));
     const firstStripe = Math.floor(Math.random() * JOURNAL_STRIPES);
-    const rows = await this.db.query(LOCK_FOR_POSTING, { tenantId, accountIds, accountCodes, firstStripe });
+    const rows = await this.db.query(LOCK_FOR_POSTING, { tenantId, ...accountRefsOf(refs), firstStripe });
     const head = rows[0];
     return {
-      accounts: rows.map((row) => ({
-        id: row.id,
-        code: row.code,
-        currency: row.currency,
-        normalBalance: row.normal_balance,
-        allowNegative: row.allow_negative,
-        postedDebits: row.posted_debits,
-        postedCredits: row.posted_credits,
-        pendingDebits: row.pending_debits,
-        pendingCredits: row.pending_credits,
-        version: row.version,
-      })),
+      accounts: rows.map(accountOf),
       stripe:
         head === undefined
           ? undefined
@@ -216,18 +250,28 @@ export class PostingRepository {
     };
   }
 
+  /** The batch's accounts as they are now, without their locks (see READ_ACCOUNTS_AHEAD). */
+  async readAccountsAhead(tenantId: string, refs: Iterable<string>): Promise<LockedAccount[]> {
+    const rows = await this.db.query(READ_ACCOUNTS_AHEAD, { tenantId, ...accountRefsOf(refs) });
+    return rows.map(accountOf);
+  }
+
   /** The postings alone; WRITE_JOURNAL follows with the journal links and events. */
-  async writePostings(tenantId: string, batch: PostingsWrite): Promise<void> {
-    await this.db.query(WRITE_POSTINGS, postingsParams(tenantId, batch)).catch(rethrowWriteError);
+  async writePostings(tenantId: string, batch: PostingsWrite, plannedOn: PlannedOn): Promise<void> {
+    await this.db.query(WRITE_POSTINGS, postingsParams(tenantId, batch)).catch((error: unknown) => {
+      throw translateWriteError(error, plannedOn);
+    });
   }
 
   async writeJournal(tenantId: string, journal: JournalWrite): Promise<void> {
     await this.db.query(WRITE_JOURNAL, journalParams(tenantId, journal));
   }
 
-  /** Postings, journal links and events in one statement. */
+  /** Postings, journal links and events in one statement, planned under the accounts' locks. */
   async writeBatch(tenantId: string, batch: PostingsWrite, journal: JournalWrite): Promise<void> {
     const params = { ...postingsParams(tenantId, batch), ...journalParams(tenantId, journal) };
-    await this.db.query(WRITE_BATCH, params).catch(rethrowWriteError);
+    await this.db.query(WRITE_BATCH, params).catch((error: unknown) => {
+      throw translateWriteError(error, 'locked accounts');
+    });
   }
 }

@@ -32,7 +32,8 @@ SELECT t.id, t.external_ref, t.content_hash
   FROM unnest(:refs::text[]) AS r(ref)
   JOIN transactions t ON t.tenant_id = :tenantId AND t.external_ref = r.ref`);
 
-export interface LockedAccountRow {
+/** An account's columns as the planner reads them. */
+export interface AccountRow {
   id: string;
   code: string;
   currency: string;
@@ -43,6 +44,10 @@ export interface LockedAccountRow {
   pending_debits: bigint;
   pending_credits: bigint;
   version: bigint;
+}
+
+/** An account locked for posting, with the journal stripe taken after the accounts' locks. */
+export interface LockedAccountRow extends AccountRow {
   stripe: number;
   stripe_seq: bigint;
   stripe_hash: Uint8Array;
@@ -58,6 +63,17 @@ export const LOCK_FOR_POSTING = sql<
   { tenantId: string; accountIds: string[]; accountCodes: string[]; firstStripe: number },
   LockedAccountRow
 >(`SELECT * FROM ledger_lock_for_posting(:tenantId, :accountIds::uuid[], :accountCodes::text[], :firstStripe)`);
+
+/**
+ * The accounts a batch names, read without their locks so that it can plan before it takes them (see
+ * PostingEngine.send); the same columns, in the same order, as LOCK_FOR_POSTING's.
+ */
+export const READ_ACCOUNTS_AHEAD = sql<{ tenantId: string; accountIds: string[]; accountCodes: string[] }, AccountRow>(`
+SELECT a.id, a.code, a.currency::text AS currency, a.normal_balance, a.allow_negative, a.posted_debits,
+       a.posted_credits, a.pending_debits, a.pending_credits, a.version
+  FROM accounts a
+ WHERE a.tenant_id = :tenantId AND (a.id = ANY (:accountIds::uuid[]) OR a.code = ANY (:accountCodes::text[]))
+ ORDER BY a.id`);
 
 /** Serialises everything that resolves one hold or reverses one transaction. */
 export const LOCK_TRANSACTION = sql<{ tenantId: string; transactionId: string }>(`
@@ -93,8 +109,10 @@ export interface PostingsParams {
   entryPending: boolean[];
   entryAmountsMinor: bigint[];
   entryCurrencies: string[];
-  entryAccountVersions: bigint[];
-  entryPostedBalancesAfter: bigint[];
+  touchTransactionIndexes: number[];
+  touchAccountIndexes: number[];
+  touchPostedChanges: bigint[];
+  touchAvailableChanges: bigint[];
   openedHoldIds: string[];
   openedHoldExpiresAts: Date[];
   closedHoldIds: readonly string[];
@@ -102,8 +120,12 @@ export interface PostingsParams {
 
 /**
  * A planned batch's postings as CTEs: transaction rows, account totals, entries, opened and closed
- * holds. PostgreSQL checks them again: accounts_available_non_negative, entries_zero_sum, the
- * currency foreign key, one resolution per hold, one reversal per transaction.
+ * holds. Each entry's account version and posted balance after are numbered here, from the account
+ * rows as updated (their values before the batch are the new ones less the batch's deltas), and every
+ * non-negative account's available balance is checked after each item that touches it: the plan may
+ * have been made on accounts read before their locks (see PostingEngine), and
+ * accounts_available_non_negative sees only the final totals. PostgreSQL also checks entries_zero_sum,
+ * the currency foreign key, one resolution per hold, one reversal per transaction.
  */
 const POSTINGS_CTES = `
 new_transactions AS (
@@ -125,9 +147,31 @@ new_transactions AS (
          pending_credits = a.pending_credits + d.pending_credits,
          version = a.version + d.versions
     FROM unnest(:accountIds::uuid[], :postedDebits::int8[], :postedCredits::int8[], :pendingDebits::int8[],
-                :pendingCredits::int8[], :versions::int8[])
-         AS d(account_id, posted_debits, posted_credits, pending_debits, pending_credits, versions)
+                :pendingCredits::int8[], :versions::int8[]) WITH ORDINALITY
+         AS d(account_id, posted_debits, posted_credits, pending_debits, pending_credits, versions, account_index)
    WHERE a.tenant_id = :tenantId AND a.id = d.account_id
+  RETURNING d.account_index, a.allow_negative, a.version - d.versions AS version_before,
+            CASE a.normal_balance
+              WHEN 'credit' THEN (a.posted_credits - d.posted_credits) - (a.posted_debits - d.posted_debits)
+              ELSE (a.posted_debits - d.posted_debits) - (a.posted_credits - d.posted_credits)
+            END AS posted_before,
+            CASE a.normal_balance
+              WHEN 'credit' THEN a.pending_debits - d.pending_debits
+              ELSE a.pending_credits - d.pending_credits
+            END AS pending_before
+), touches AS (
+  -- Each item's change of each account it moves or releases, in the items' order (an account appears
+  -- once per item): the account's version and posted balance after that item, and whether its
+  -- available balance is still allowed.
+  SELECT t.transaction_index, t.account_index,
+         u.version_before + row_number() OVER running AS account_version,
+         u.posted_before + sum(t.posted_change) OVER running AS posted_balance_after,
+         u.allow_negative OR u.posted_before - u.pending_before + sum(t.available_change) OVER running >= 0
+           AS available_holds
+    FROM unnest(:touchTransactionIndexes::int4[], :touchAccountIndexes::int4[], :touchPostedChanges::int8[],
+                :touchAvailableChanges::int8[]) AS t(transaction_index, account_index, posted_change, available_change)
+    JOIN updated_accounts u ON u.account_index = t.account_index
+  WINDOW running AS (PARTITION BY t.account_index ORDER BY t.transaction_index)
 ), new_entries AS (
   -- An entry names its transaction and account by their place in the arrays above (1-based), and
   -- takes its times from its transaction: small integers instead of thousands of UUIDs and
@@ -136,13 +180,14 @@ new_transactions AS (
                        currency, account_version, posted_balance_after, effective_at, created_at)
   SELECT :tenantId, (:transactionIds::uuid[])[e.transaction_index], e.leg,
          (:accountIds::uuid[])[e.account_index], e.direction, e.pending, e.amount_minor, e.currency,
-         e.account_version, e.posted_balance_after,
+         t.account_version, t.posted_balance_after,
          (:effectiveAts::timestamptz[])[e.transaction_index], (:createdAts::timestamptz[])[e.transaction_index]
     FROM unnest(:entryTransactionIndexes::int4[], :entryLegs::int2[], :entryAccountIndexes::int4[],
                 :entryDirections::text[], :entryPending::bool[], :entryAmountsMinor::int8[],
-                :entryCurrencies::text[], :entryAccountVersions::int8[], :entryPostedBalancesAfter::int8[])
-         AS e(transaction_index, leg, account_index, direction, pending, amount_minor, currency,
-              account_version, posted_balance_after)
+                :entryCurrencies::text[])
+         AS e(transaction_index, leg, account_index, direction, pending, amount_minor, currency)
+    JOIN touches t ON t.transaction_index = e.transaction_index AND t.account_index = e.account_index
+   WHERE (SELECT ledger_assert_planned_balances_hold(coalesce(bool_and(available_holds), true)) FROM touches)
 ), opened_holds AS (
   INSERT INTO open_holds (tenant_id, hold_id, expires_at)
   SELECT :tenantId, h.hold_id, h.expires_at
