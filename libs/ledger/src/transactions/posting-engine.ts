@@ -155,7 +155,9 @@ export interface SentWrite {
 /**
  * Writes any number of transactions in one database transaction with a fixed number of statements:
  * external references locked and checked, accounts and a journal stripe locked, every item planned in
- * order (each fails alone), then one or two statements for all rows, journal links and events.
+ * order (each fails alone), then one or two statements for all rows, journal links and events. A
+ * batch may plan on its accounts read before their locks and send the locks with its write (see
+ * AccountsTaking).
  */
 @Injectable()
 export class PostingEngine {
@@ -240,9 +242,8 @@ export class PostingEngine {
     );
     const { stripe } = await accountsLocked;
     assert.ok(stripe !== undefined, 'a plan that created transactions found their accounts');
-    const journal = journalOf(tenantId, planned.created, stripe);
-    const linked = awaitedLater(this.postings.writeJournal(tenantId, journal.write));
-    return { results: resultsOf(planned, journal.views), written: awaitedLater(postingsWritten.then(() => linked)) };
+    const { views, written } = this.linkBehind(tenantId, planned.created, stripe, postingsWritten);
+    return { results: resultsOf(planned, views), written };
   }
 
   /**
@@ -268,7 +269,20 @@ export class PostingEngine {
       };
     }
     const postingsWritten = awaitedLater(this.postings.writePostings(tenantId, postings, 'locked accounts'));
-    const journal = journalOf(tenantId, planned.created, stripe);
+    return this.linkBehind(tenantId, planned.created, stripe, postingsWritten);
+  }
+
+  /**
+   * Builds the journal links, views and events while PostgreSQL writes the postings already sent, and
+   * sends the journal statement behind them; `written` settles when both are done.
+   */
+  private linkBehind(
+    tenantId: string,
+    created: readonly Created[],
+    stripe: JournalStripe,
+    postingsWritten: Promise<void>,
+  ): { views: TransactionView[]; written: Promise<void> } {
+    const journal = journalOf(tenantId, created, stripe);
     const linked = awaitedLater(this.postings.writeJournal(tenantId, journal.write));
     return { views: journal.views, written: awaitedLater(postingsWritten.then(() => linked)) };
   }
