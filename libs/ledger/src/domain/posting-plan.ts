@@ -4,7 +4,7 @@ import { formatMoney } from '@ledger/money';
 import { type AccountTotals, type Side, balancesOf } from './balances';
 import type { DraftLeg } from './transaction-draft';
 
-/** An account as read under its row lock. */
+/** An account as the planner sees it: read under its lock, or read just before it by a batch (see AccountsTaking). */
 export interface LockedAccount extends AccountTotals {
   id: string;
   code: string;

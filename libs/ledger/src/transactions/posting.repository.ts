@@ -178,7 +178,7 @@ function postingsParams(tenantId: string, batch: PostingsWrite): PostingsParams 
 }
 
 /** Account references split as the locking and reading statements take them: ids and codes. */
-function accountRefsOf(refs: Iterable<string>): { accountIds: string[]; accountCodes: string[] } {
+function idsAndCodesOf(refs: Iterable<string>): { accountIds: string[]; accountCodes: string[] } {
   const unique = [...new Set(refs)];
   return {
     accountIds: unique.filter(isUuid).map((ref) => ref.toLowerCase()),
@@ -239,7 +239,7 @@ export class PostingRepository {
   async lockForPosting(tenantId: string, refs: Iterable<string>): Promise<PostingLocks> {
     assert.ok(this.db.inTransaction, 'posting locks are held by a transaction');
     const firstStripe = Math.floor(Math.random() * JOURNAL_STRIPES);
-    const rows = await this.db.query(LOCK_FOR_POSTING, { tenantId, ...accountRefsOf(refs), firstStripe });
+    const rows = await this.db.query(LOCK_FOR_POSTING, { tenantId, ...idsAndCodesOf(refs), firstStripe });
     const head = rows[0];
     return {
       accounts: rows.map(accountOf),
@@ -252,7 +252,7 @@ export class PostingRepository {
 
   /** The batch's accounts as they are now, without their locks (see READ_ACCOUNTS_AHEAD). */
   async readAccountsAhead(tenantId: string, refs: Iterable<string>): Promise<LockedAccount[]> {
-    const rows = await this.db.query(READ_ACCOUNTS_AHEAD, { tenantId, ...accountRefsOf(refs) });
+    const rows = await this.db.query(READ_ACCOUNTS_AHEAD, { tenantId, ...idsAndCodesOf(refs) });
     return rows.map(accountOf);
   }
 
