@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostTransactionUseCase, postTransactionSchema } from '@ledger/ledger';
 import { whileAccountHeld } from '../libs/ledger/test/account-lock-holder';
 import { PostingRepository } from '../libs/ledger/src/transactions/posting.repository';
-import { type ApiHarness, type ApiResponse, startApi } from './support/api-harness';
+import { type ApiHarness, type ApiResponse, TEST_OPERATOR_TOKEN, startApi } from './support/api-harness';
 import {
   DAY_MS,
   type TestTenant,
@@ -362,5 +362,8 @@ describe('the batch as a whole', () => {
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body).toEqual(first.body);
     });
+    // The operator sees how often batches are planned twice.
+    const metrics = await api.request('GET', '/metrics', { key: TEST_OPERATOR_TOKEN });
+    expect(metrics.body).toMatch(/^ledger_batches_planned_again_total [1-9]/m);
   });
 });

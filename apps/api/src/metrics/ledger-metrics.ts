@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MetricsConfig } from '@ledger/config';
 import { Database, type ReadReplica } from '@ledger/db';
-import { PostingGroups } from '@ledger/ledger';
+import { PostBatchUseCase, PostingGroups } from '@ledger/ledger';
 import { GetOutboxBacklogUseCase, WebhookStatisticsUseCase } from '@ledger/outbox';
 import { ReconciliationStatisticsUseCase } from '@ledger/reconciliation';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -73,8 +73,17 @@ export class LedgerMetrics {
     registers: [this.registry],
   });
 
+  readonly batchesPlannedAgain = new Counter({
+    name: 'ledger_batches_planned_again_total',
+    help:
+      "Batches (POST /v1/transactions/batch) planned again under their accounts' locks because another posting " +
+      'moved the accounts between the read they were planned on and the locks (the first try rolled back)',
+    registers: [this.registry],
+  });
+
   constructor(
     groups: PostingGroups,
+    batches: PostBatchUseCase,
     outboxBacklog: GetOutboxBacklogUseCase,
     webhooks: WebhookStatisticsUseCase,
     reconciliation: ReconciliationStatisticsUseCase,
@@ -86,6 +95,7 @@ export class LedgerMetrics {
       this.postingGroups.inc({ attempt });
       this.postingGroupItems.observe(items);
     });
+    batches.onPlannedAgain(() => this.batchesPlannedAgain.inc());
     const registers = [this.registry];
     if (database.replica !== undefined) this.measureReplica(database.replica);
     const backlog = cachedFor(config.cacheSeconds, () => outboxBacklog.execute({ lagWarnSeconds: 0 }));

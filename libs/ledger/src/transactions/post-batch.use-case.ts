@@ -67,30 +67,23 @@ function newItemsOf(validated: ValidatedItems): NewItem[] {
 }
 
 /**
- * A batch planned on its accounts as read before their locks, and, if another posting moved them so
- * that the plan no longer holds, planned again under the locks in a new transaction (the first one
- * rolled back, its key claim with it).
- */
-async function plannedAheadThenUnderLocks<T>(attempt: (taking: AccountsTaking) => Promise<T>): Promise<T> {
-  try {
-    return await attempt('read ahead of the locks');
-  } catch (error) {
-    if (!(error instanceof PlanOutdatedError)) throw error;
-    return attempt('locked before planning');
-  }
-}
-
-/**
  * Up to BATCH_SIZE_MAX transactions in one database transaction and a fixed number of statements.
  * Each item is atomic on its own: a refused item leaves no trace and does not affect the others.
  */
 @Injectable()
 export class PostBatchUseCase {
+  private readonly plannedAgainListeners: (() => void)[] = [];
+
   constructor(
     private readonly db: Database,
     private readonly engine: PostingEngine,
     private readonly transactions: TransactionRepository,
   ) {}
+
+  /** Called with every batch planned again under its locks because its accounts moved (for metrics). */
+  onPlannedAgain(listener: () => void): void {
+    this.plannedAgainListeners.push(listener);
+  }
 
   /**
    * In the caller's transaction, planned under the accounts' locks; or in one of its own, planned on
@@ -105,7 +98,7 @@ export class PostBatchUseCase {
         return this.answer(command.tenantId, validated, written);
       });
     if (this.db.inTransaction) return attempt('locked before planning');
-    return plannedAheadThenUnderLocks(attempt);
+    return this.plannedAheadThenUnderLocks(attempt);
   }
 
   /**
@@ -117,7 +110,7 @@ export class PostBatchUseCase {
     assert.ok(!this.db.inTransaction, 'a keyed batch is written in a transaction of its own');
     const validated = validateAll(command);
     const items = newItemsOf(validated);
-    return plannedAheadThenUnderLocks((taking) =>
+    return this.plannedAheadThenUnderLocks((taking) =>
       this.db.transaction('read committed', async () => {
         const claiming = awaitedLater(key.steps.claimAll([key]));
         const locked = items.length === 0 ? undefined : awaitedLater(this.engine.lock(command.tenantId, items, taking));
@@ -140,6 +133,21 @@ export class PostBatchUseCase {
         return answer!;
       }),
     );
+  }
+
+  /**
+   * A batch planned on its accounts as read before their locks, and, if another posting moved them so
+   * that the plan no longer holds, planned again under the locks in a new transaction (the first one
+   * rolled back, its key claim with it).
+   */
+  private async plannedAheadThenUnderLocks<T>(attempt: (taking: AccountsTaking) => Promise<T>): Promise<T> {
+    try {
+      return await attempt('read ahead of the locks');
+    } catch (error) {
+      if (!(error instanceof PlanOutdatedError)) throw error;
+      for (const listener of this.plannedAgainListeners) listener();
+      return attempt('locked before planning');
+    }
   }
 
   /** Every item's result in input order; an `exists` one is read, so its write must be done. */
