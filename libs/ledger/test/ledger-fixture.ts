@@ -4,10 +4,23 @@ import { type Database, DatabaseModule } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import type { z } from 'zod';
 import { CreateAccountUseCase } from '../src/accounts/create-account.use-case';
+import { GetAccountUseCase } from '../src/accounts/get-account.use-case';
 import { createAccountSchema } from '../src/accounts/create-account.schema';
 import { LedgerModule } from '../src/ledger.module';
+import { PostBatchUseCase } from '../src/transactions/post-batch.use-case';
 import { PostTransactionUseCase } from '../src/transactions/post-transaction.use-case';
 import { postTransactionSchema } from '../src/transactions/post-transaction.schema';
+
+/** A two-leg USD transfer as a request body (a batch's item): `from` is debited, `to` credited. */
+export function transferBody(from: string, to: string, amount: string, extra: Record<string, unknown> = {}) {
+  return {
+    entries: [
+      { account: from, direction: 'debit', amount, currency: 'USD' },
+      { account: to, direction: 'credit', amount, currency: 'USD' },
+    ],
+    ...extra,
+  };
+}
 
 /** The ledger's use cases over a real database, wired by the module the apps use. */
 export async function ledgerFixture(db: Database) {
@@ -47,6 +60,11 @@ export async function ledgerFixture(db: Database) {
     },
     post: (tenantId: string, body: z.input<typeof postTransactionSchema>) =>
       post.execute({ tenantId, actor: 'test', request: postTransactionSchema.parse(body) }),
+    batch: (tenantId: string, transactions: unknown[]) =>
+      get(PostBatchUseCase).execute({ tenantId, actor: 'test', transactions }),
+    async balances(tenantId: string, account: string) {
+      return (await get(GetAccountUseCase).execute({ tenantId, account })).balances;
+    },
   };
 }
 

@@ -2,7 +2,6 @@ import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LedgerFixture, ledgerFixture } from '../../test/ledger-fixture';
-import { GetAccountUseCase } from '../accounts/get-account.use-case';
 import { ExpireHoldsUseCase } from './expire-holds.use-case';
 import { ResolveHoldUseCase } from './resolve-hold.use-case';
 
@@ -30,8 +29,7 @@ describe('holds against PostgreSQL with concurrent clients', () => {
     return tenantId;
   }
 
-  const balances = async (tenantId: string, account: string) =>
-    (await ledger.get(GetAccountUseCase).execute({ tenantId, account })).balances;
+  const balances = (tenantId: string, account: string) => ledger.balances(tenantId, account);
   const codeOf = (reason: unknown) => (reason instanceof DomainError ? reason.code : String(reason));
 
   it('50 concurrent holds never reserve more than the account has', async () => {

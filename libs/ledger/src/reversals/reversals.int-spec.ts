@@ -1,7 +1,6 @@
 import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LedgerFixture, ledgerFixture } from '../../test/ledger-fixture';
-import { GetAccountUseCase } from '../accounts/get-account.use-case';
 import { GetTransactionUseCase } from '../transactions/get-transaction.use-case';
 import { ReverseTransactionUseCase } from './reverse-transaction.use-case';
 
@@ -24,8 +23,7 @@ describe('reversals', () => {
   });
 
   const reverse = (id: string) => ledger.get(ReverseTransactionUseCase).execute({ tenantId, actor: 'test', id });
-  const posted = async (account: string) =>
-    (await ledger.get(GetAccountUseCase).execute({ tenantId, account })).balances.posted;
+  const posted = async (account: string) => (await ledger.balances(tenantId, account)).posted;
 
   it('posts the mirror image, linked both ways', async () => {
     const deposit = (await ledger.transfer(tenantId, 'equity', 'wallet', 500n)).transaction;

@@ -1,17 +1,8 @@
 import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whileAccountHeld } from '../../test/account-lock-holder';
-import { type LedgerFixture, ledgerFixture } from '../../test/ledger-fixture';
-import { GetAccountUseCase } from '../accounts/get-account.use-case';
-import { PostBatchUseCase } from './post-batch.use-case';
+import { type LedgerFixture, ledgerFixture, transferBody as pay } from '../../test/ledger-fixture';
 import { PostingRepository } from './posting.repository';
-
-const pay = (from: string, to: string, amount: string) => ({
-  entries: [
-    { account: from, direction: 'debit', amount, currency: 'USD' },
-    { account: to, direction: 'credit', amount, currency: 'USD' },
-  ],
-});
 
 // A batch plans on its accounts as read before their locks, then sends the locks and its write
 // together. Each case below holds one account's lock in another transaction while the batch reads it,
@@ -37,10 +28,8 @@ describe('a batch planned ahead of its locks', () => {
     await test.drop();
   });
 
-  const batch = (transactions: unknown[]) =>
-    ledger.get(PostBatchUseCase).execute({ tenantId, actor: 'test', transactions });
-  const posted = async (account: string) =>
-    (await ledger.get(GetAccountUseCase).execute({ tenantId, account })).balances.posted;
+  const batch = (transactions: unknown[]) => ledger.batch(tenantId, transactions);
+  const posted = async (account: string) => (await ledger.balances(tenantId, account)).posted;
 
   let wallets = 0;
   async function walletWith(amount: bigint): Promise<string> {
@@ -162,8 +151,8 @@ describe('a batch planned ahead of its locks', () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(new Set(refused.map((result) => result.error?.code))).toEqual(new Set(['INSUFFICIENT_FUNDS']));
     for (const code of codes) {
-      const { balances } = await ledger.get(GetAccountUseCase).execute({ tenantId, account: code });
-      expect(BigInt(balances.available)).toBeGreaterThanOrEqual(0n);
+      const { available } = await ledger.balances(tenantId, code);
+      expect(BigInt(available)).toBeGreaterThanOrEqual(0n);
       await expectUnbrokenChain(code);
     }
   });

@@ -1,16 +1,6 @@
 import { type TestDatabase, createTestDatabase } from '@ledger/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LedgerFixture, ledgerFixture } from '../../test/ledger-fixture';
-import { GetAccountUseCase } from '../accounts/get-account.use-case';
-import { PostBatchUseCase } from './post-batch.use-case';
-
-const pay = (from: string, to: string, amount: string, extra: Record<string, unknown> = {}) => ({
-  entries: [
-    { account: from, direction: 'debit', amount, currency: 'USD' },
-    { account: to, direction: 'credit', amount, currency: 'USD' },
-  ],
-  ...extra,
-});
+import { type LedgerFixture, ledgerFixture, transferBody as pay } from '../../test/ledger-fixture';
 
 describe('batches', () => {
   let test: TestDatabase;
@@ -30,10 +20,8 @@ describe('batches', () => {
     await test.drop();
   });
 
-  const batch = (transactions: unknown[]) =>
-    ledger.get(PostBatchUseCase).execute({ tenantId, actor: 'test', transactions });
-  const posted = async (account: string) =>
-    (await ledger.get(GetAccountUseCase).execute({ tenantId, account })).balances.posted;
+  const batch = (transactions: unknown[]) => ledger.batch(tenantId, transactions);
+  const posted = async (account: string) => (await ledger.balances(tenantId, account)).posted;
 
   it('gives each item its own result; bad items leave no trace and do not stop the others', async () => {
     const { results } = await batch([
