@@ -143,7 +143,8 @@ export type AccountsTaking = 'locked before planning' | 'read ahead of the locks
 /** What a write holds before it plans: the items' external references locked and looked up, and its accounts. */
 export interface PostingLocksTaken {
   claimedRefs: Map<string, ClaimedRef>;
-  accounts: { locked: PostingLocks } | { readAhead: LockedAccount[] };
+  /** Under their locks with a journal stripe; or read ahead of them, with the references they were read by. */
+  accounts: { locked: PostingLocks } | { readAhead: LockedAccount[]; refs: string[] };
 }
 
 /** The items' results, final once `written` resolves (it rejects if the write failed). */
@@ -187,10 +188,13 @@ export class PostingEngine {
     const refs = items.flatMap((item) => (item.externalRef ? [item.externalRef] : []));
     const refsLocked = awaitedLater(this.postings.lockExternalRefs(tenantId, refs));
     const refsFound = awaitedLater(this.postings.findExternalRefs(tenantId, refs));
+    const accountRefs = accountRefsOf(items);
     const accountsTaken = awaitedLater<PostingLocksTaken['accounts']>(
       taking === 'locked before planning'
-        ? this.postings.lockForPosting(tenantId, accountRefsOf(items)).then((locked) => ({ locked }))
-        : this.postings.readAccountsAhead(tenantId, accountRefsOf(items)).then((readAhead) => ({ readAhead })),
+        ? this.postings.lockForPosting(tenantId, accountRefs).then((locked) => ({ locked }))
+        : this.postings
+            .readAccountsAhead(tenantId, accountRefs)
+            .then((readAhead) => ({ readAhead, refs: accountRefs })),
     );
     await refsLocked;
     return { claimedRefs: await refsFound, accounts: await accountsTaken };
@@ -212,11 +216,12 @@ export class PostingEngine {
         accounts.locked.stripe,
       );
     const ahead = planItems(items, new Map(claimedRefs), accounts.readAhead);
-    if (ahead.created.length === 0 && ahead.refusedByPlan === 0)
-      return { results: resultsOf(ahead, []), written: Promise.resolve() };
-    if (ahead.refusedByPlan === 0) return this.sendPlannedAhead(tenantId, items, ahead);
-    const locks = await this.postings.lockForPosting(tenantId, accountRefsOf(items));
-    return this.sendPlanned(tenantId, planItems(items, claimedRefs, locks.accounts), locks.stripe);
+    if (ahead.refusedByPlan > 0) {
+      const locks = await this.postings.lockForPosting(tenantId, accounts.refs);
+      return this.sendPlanned(tenantId, planItems(items, claimedRefs, locks.accounts), locks.stripe);
+    }
+    if (ahead.created.length === 0) return this.sendPlanned(tenantId, ahead, undefined);
+    return this.sendPlannedAhead(tenantId, accounts.refs, ahead);
   }
 
   private sendPlanned(tenantId: string, planned: PlannedItems, stripe: JournalStripe | undefined): SentWrite {
@@ -231,12 +236,8 @@ export class PostingEngine {
    * built once the locks (and the journal stripe taken after them) are held, while PostgreSQL writes
    * the postings, and the journal statement follows them.
    */
-  private async sendPlannedAhead(
-    tenantId: string,
-    items: readonly NewItem[],
-    planned: PlannedItems,
-  ): Promise<SentWrite> {
-    const accountsLocked = awaitedLater(this.postings.lockForPosting(tenantId, accountRefsOf(items)));
+  private async sendPlannedAhead(tenantId: string, accountRefs: string[], planned: PlannedItems): Promise<SentWrite> {
+    const accountsLocked = awaitedLater(this.postings.lockForPosting(tenantId, accountRefs));
     const postingsWritten = awaitedLater(
       this.postings.writePostings(tenantId, postingsOf(planned), 'accounts read ahead'),
     );

@@ -90,12 +90,11 @@ export type PlannedOn = 'locked accounts' | 'accounts read ahead';
  */
 function translateWriteError(error: unknown, plannedOn: PlannedOn): unknown {
   const sql = sqlErrorFields(error);
-  const belowZero =
-    sql?.code === 'LG004' || (sql?.code === '23514' && sql.constraint === 'accounts_available_non_negative');
-  if (belowZero && plannedOn === 'accounts read ahead') return new PlanOutdatedError();
-  if (sql?.code === '23514' && sql.constraint === 'accounts_available_non_negative') {
-    return new DomainError('INSUFFICIENT_FUNDS', 'an account would go below zero');
+  const finalTotalBelowZero = sql?.code === '23514' && sql.constraint === 'accounts_available_non_negative';
+  if ((finalTotalBelowZero || sql?.code === 'LG004') && plannedOn === 'accounts read ahead') {
+    return new PlanOutdatedError();
   }
+  if (finalTotalBelowZero) return new DomainError('INSUFFICIENT_FUNDS', 'an account would go below zero');
   if (sql?.code === '23505' && sql.constraint === 'transactions_one_resolution_per_hold') {
     return new DomainError('HOLD_ALREADY_RESOLVED', 'the hold is already resolved');
   }
