@@ -29,7 +29,6 @@ describe('holds against PostgreSQL with concurrent clients', () => {
     return tenantId;
   }
 
-  const balances = (tenantId: string, account: string) => ledger.balances(tenantId, account);
   const codeOf = (reason: unknown) => (reason instanceof DomainError ? reason.code : String(reason));
 
   it('50 concurrent holds never reserve more than the account has', async () => {
@@ -45,9 +44,9 @@ describe('holds against PostgreSQL with concurrent clients', () => {
       .map((result) => codeOf((result as PromiseRejectedResult).reason));
     expect(held).toBe(33);
     expect(new Set(refused)).toEqual(new Set(['INSUFFICIENT_FUNDS']));
-    expect(await balances(tenantId, 'wallet')).toEqual({ posted: '1000', pending: '990', available: '10' });
+    expect(await ledger.balances(tenantId, 'wallet')).toEqual({ posted: '1000', pending: '990', available: '10' });
     // A hold does not move money: the merchant has nothing posted yet.
-    expect((await balances(tenantId, 'merchant')).posted).toBe('0');
+    expect((await ledger.balances(tenantId, 'merchant')).posted).toBe('0');
   });
 
   it(
@@ -103,22 +102,22 @@ describe('holds against PostgreSQL with concurrent clients', () => {
       [tenantId, holdId],
     );
     expect(rows[0]!.n).toBe(1n);
-    expect((await balances(tenantId, 'wallet')).pending).toBe('0');
+    expect((await ledger.balances(tenantId, 'wallet')).pending).toBe('0');
   }
 
   it('partial capture posts the captured part and releases the rest', async () => {
     const tenantId = await walletWith(100n);
     const hold = (await ledger.transfer(tenantId, 'wallet', 'merchant', 80n, { pendingUntil: inOneHour() }))
       .transaction;
-    expect(await balances(tenantId, 'wallet')).toEqual({ posted: '100', pending: '80', available: '20' });
+    expect(await ledger.balances(tenantId, 'wallet')).toEqual({ posted: '100', pending: '80', available: '20' });
     const capture = await ledger
       .get(ResolveHoldUseCase)
       .execute({ tenantId, actor: 'test', holdId: hold.id, action: 'post', amountMinor: 50n });
     expect(capture.status).toBe('posted');
     expect(capture.holdId).toBe(hold.id);
     expect(capture.entries.map((entry) => entry.amount)).toEqual(['50', '50']);
-    expect(await balances(tenantId, 'wallet')).toEqual({ posted: '50', pending: '0', available: '50' });
-    expect(await balances(tenantId, 'merchant')).toEqual({ posted: '50', pending: '0', available: '50' });
+    expect(await ledger.balances(tenantId, 'wallet')).toEqual({ posted: '50', pending: '0', available: '50' });
+    expect(await ledger.balances(tenantId, 'merchant')).toEqual({ posted: '50', pending: '0', available: '50' });
   });
 
   it('refuses capturing more than held, and leaves the hold open', async () => {
@@ -136,7 +135,7 @@ describe('holds against PostgreSQL with concurrent clients', () => {
       .get(ResolveHoldUseCase)
       .execute({ tenantId, actor: 'test', holdId: hold.id, action: 'void' });
     expect(voided).toMatchObject({ status: 'voided', holdId: hold.id, entries: [] });
-    expect(await balances(tenantId, 'wallet')).toEqual({ posted: '100', pending: '0', available: '100' });
+    expect(await ledger.balances(tenantId, 'wallet')).toEqual({ posted: '100', pending: '0', available: '100' });
   });
 
   it('the worker expires holds past expiresAt and leaves the others', async () => {
@@ -154,7 +153,7 @@ describe('holds against PostgreSQL with concurrent clients', () => {
       [tenantId],
     );
     expect(rows).toEqual([{ hold_id: soon.id, status: 'expired' }]);
-    expect(await balances(tenantId, 'wallet')).toEqual({ posted: '100', pending: '20', available: '80' });
+    expect(await ledger.balances(tenantId, 'wallet')).toEqual({ posted: '100', pending: '20', available: '80' });
     expect(later.status).toBe('pending');
   });
 
