@@ -12,7 +12,7 @@ import { readRequestBodies } from './http/request-bodies';
 import { requestTargetCheck, withoutTrailingSlash } from './http/request-target';
 import { answerRouterError } from './http/router-errors';
 import { LedgerMetrics } from './metrics/ledger-metrics';
-import { postingMetrics } from './metrics/posting-metrics.middleware';
+import { postingMetrics } from './metrics/posting-metrics.hook';
 import { buildApiDocument } from './openapi/api-document';
 
 /** Largest JSON body accepted; a batch of 1000 transfers fits with room to spare. */
@@ -77,6 +77,8 @@ function httpAdapter(edge: EdgeConfig): FastifyAdapter {
     frameworkErrors: answerRouterError,
     routerOptions: { maxParamLength: PATH_PARAMETER_CHARACTERS_MAX },
     rewriteUrl: (request: IncomingMessage) => withoutTrailingSlash(request.url ?? '/', [CONSOLE_PATH, API_DOCS_PATH]),
+    // No Express-style middleware: what runs before the routes is Fastify's own hooks (createApiApp).
+    skipMiddie: true,
   });
   readRequestBodies(adapter.getInstance(), {
     jsonBytesMax: REQUEST_BODY_BYTES_MAX,
@@ -92,9 +94,10 @@ export async function createApiApp(options: ApiAppOptions): Promise<INestApplica
     logger: options.logLevels ?? ['error', 'warn', 'log'],
   });
   keepConnectionsAlive(app.getHttpServer() as Server, options.edge.keepAliveSeconds);
-  app.use(requestTargetCheck);
-  if (options.consoleDir !== undefined) serveConsole(adapter.getInstance(), options.consoleDir);
-  app.use('/v1/transactions', postingMetrics(app.get(LedgerMetrics)));
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRequest', requestTargetCheck);
+  fastify.addHook('onRequest', postingMetrics(app.get(LedgerMetrics)));
+  if (options.consoleDir !== undefined) serveConsole(fastify, options.consoleDir);
   SwaggerModule.setup(API_DOCS_PATH, app, buildApiDocument(app));
   return app;
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '@ledger/errors';
 import { invalidUtf8Offset } from './json-text';
 
@@ -61,14 +61,10 @@ export function requestTargetError(problem: { path: string; message: string; whe
   });
 }
 
-/** Refuses such a request target before any route runs (a middleware, on the request as Node received it). */
-export function requestTargetCheck(
-  request: IncomingMessage,
-  _response: unknown,
-  next: (error?: unknown) => void,
-): void {
-  const problem = requestTargetProblem(request.url ?? '/');
-  next(problem === null ? undefined : requestTargetError(problem));
+/** Refuses such a request target before any route runs (an `onRequest` hook, on the target as Node received it). */
+export function requestTargetCheck(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  const problem = requestTargetProblem(request.raw.url ?? '/');
+  done(problem === null ? undefined : requestTargetError(problem));
 }
 
 /**
