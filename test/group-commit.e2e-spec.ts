@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type GroupAttempt, PostingGroups } from '@ledger/ledger';
+import { type GroupWritten, PostingGroups } from '@ledger/ledger';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ApiHarness, type ApiResponse, TEST_OPERATOR_TOKEN, startApi } from './support/api-harness';
@@ -10,6 +10,7 @@ import {
   expectError,
   mustPost,
   postTransaction,
+  postWithKey,
   setupTenant,
   sqlRows,
   transfer,
@@ -22,7 +23,7 @@ import {
 
 let api: ApiHarness;
 let groups: PostingGroups;
-let written: { items: number; attempt: GroupAttempt }[] = [];
+let written: GroupWritten[] = [];
 
 beforeAll(async () => {
   api = await startApi();
@@ -154,9 +155,9 @@ describe('group commit of POST /v1/transactions', () => {
       sharedAnswers.find((answer) => !answer.headers.has('idempotent-replayed'))!,
     ];
     firstOfEachKey.push(reusedAnswers.find((answer) => answer.status === 201)!);
-    expect(written[0]).toEqual({ items: 1, attempt: 'group' });
+    expect(written[0]).toEqual({ lane: 'postings', requests: 1, items: 1, attempt: 'group' });
     // Every key's first request in the second group; the later ones wait for it, then replay.
-    expect(written[1]).toEqual({ items: 7, attempt: 'group' });
+    expect(written[1]).toEqual({ lane: 'postings', requests: 7, items: 7, attempt: 'group' });
     expect(await writtenTogether(firstOfEachKey.map((answer) => answer.body.id))).toEqual([7]);
   });
 
@@ -244,7 +245,104 @@ describe('group commit of POST /v1/transactions', () => {
     // The operator sees the groups: how many, by attempt, and how many postings each held.
     const metrics = await api.request('GET', '/metrics', { key: TEST_OPERATOR_TOKEN });
     expect(metrics.status).toBe(200);
-    expect(metrics.body).toMatch(/^ledger_posting_groups_total\{attempt="retry"\} [1-9]/m);
-    expect(metrics.body).toMatch(/^ledger_posting_group_items_bucket\{le="8"\} [1-9]/m);
+    expect(metrics.body).toMatch(/^ledger_posting_groups_total\{lane="postings",attempt="retry"\} [1-9]/m);
+    expect(metrics.body).toMatch(/^ledger_posting_group_items_bucket\{le="8",lane="postings"\} [1-9]/m);
+  });
+});
+
+describe('group commit of POST /v1/transactions/batch', () => {
+  const batch =
+    (tenant: TestTenant, transactions: unknown[], key = randomUUID()) =>
+    () =>
+      postWithKey(api, tenant.posterKey, '/v1/transactions/batch', { transactions }, key);
+  const batchGroups = () => written.filter((group) => group.lane === 'batches');
+
+  /** The lane's two groups in flight, both waiting for the held account. */
+  async function twoInFlight(tenant: TestTenant) {
+    const held = await holdAccount(tenant, 'assets:gate-a');
+    const answers = Promise.all([
+      batch(tenant, [transfer('assets:gate-a', 'income:sales', '1')])(),
+      batch(tenant, [transfer('assets:gate-a', 'income:sales', '2')])(),
+    ]);
+    await until(async () => (await lockWaiters()).length === 2, 'both batches in flight wait for the held account');
+    return { held, answers };
+  }
+
+  it('writes the batches queued behind the two groups in flight as one group, each answered on its own', async () => {
+    const tenant = await setupLedger('batch groups');
+    const inFlight = await twoInFlight(tenant);
+    const shared = randomUUID();
+    const requests = [
+      batch(tenant, [transfer('assets:cash', 'income:sales', '100'), transfer('assets:cash', 'assets:empty', '1')]),
+      batch(tenant, [transfer('assets:cash', 'income:sales', '200')], shared),
+      batch(tenant, [transfer('assets:cash', 'income:sales', '200')], shared),
+      batch(tenant, [{ entries: [] }, transfer('assets:cash', 'income:sales', '300')]),
+    ];
+    const answers = Promise.all(requests.map((send) => send()));
+    await until(() => groups.waiting(tenant.tenantId, 'batches') === requests.length, 'every batch is queued');
+    await inFlight.held.release();
+    for (const answer of await inFlight.answers) expect(answer.status).toBe(201);
+    const [mixed, sharedFirst, sharedAgain, invalid] = await answers;
+
+    expect(mixed!.status).toBe(201);
+    expect(mixed!.body.results.map((result: { status: string }) => result.status)).toEqual(['created', 'error']);
+    expect(mixed!.body.results[1].error.code).toBe('INSUFFICIENT_FUNDS');
+    const invalidResults = invalid!.body.results.map((result: { index: number; status: string }) => [
+      result.index,
+      result.status,
+    ]);
+    expect(invalidResults).toEqual([
+      [0, 'error'],
+      [1, 'created'],
+    ]);
+    // The second request with a key waits for the first one's group, then replays its answer.
+    expect(sharedAgain!.body).toEqual(sharedFirst!.body);
+    expect(sharedAgain!.headers.get('idempotent-replayed')).toBe('true');
+    expect(sharedFirst!.headers.has('idempotent-replayed')).toBe(false);
+
+    const ids = [mixed!, sharedFirst!, invalid!].map(
+      (answer) => answer.body.results.find((result: { status: string }) => result.status === 'created').transaction.id,
+    );
+    expect(await writtenTogether(ids)).toEqual([3]);
+    expect(batchGroups().map((group) => group.requests)).toEqual(expect.arrayContaining([1, 1, 3]));
+    // The two in flight and one transaction for each of the three queued batches.
+    expect(await transactionsOf(tenant)).toBe(5);
+    const balances = await api.request('GET', '/v1/accounts/income:sales', { key: tenant.posterKey });
+    expect(balances.body.balances.posted).toBe('603');
+  });
+
+  it('writes each batch of a group alone when the group fails twice, every item once', async () => {
+    const tenant = await setupLedger('batch group alone');
+    const gateB = await holdAccount(tenant, 'assets:gate-b');
+    const inFlight = await twoInFlight(tenant);
+    const bodies = [1, 2, 3].map((amount) => [transfer('assets:gate-b', 'income:sales', `${amount}`)]);
+    const answers = Promise.all(bodies.map((body) => batch(tenant, body)()));
+    await until(() => groups.waiting(tenant.tenantId, 'batches') === bodies.length, 'every batch is queued');
+    await inFlight.held.release();
+    for (const answer of await inFlight.answers) expect(answer.status).toBe(201);
+    // The group of three waits for gate B: its backend is terminated under it, on the first try and the retry.
+    const victims = new Set<number>();
+    const newWaiter = async () => {
+      const waiters = await lockWaiters();
+      return waiters.length === 1 && !victims.has(waiters[0]!) ? waiters[0] : undefined;
+    };
+    for (const round of ['group', 'retry']) {
+      await until(async () => (await newWaiter()) !== undefined, `the ${round} waits for gate B`);
+      const victim = (await newWaiter())!;
+      victims.add(victim);
+      await sqlRows(api, 'SELECT pg_terminate_backend($1)', [victim]);
+    }
+    await until(async () => (await newWaiter()) !== undefined, 'the first batch waits alone');
+    await gateB.release();
+    const results = await answers;
+
+    for (const answer of results) expect(answer.status).toBe(201);
+    const alone = batchGroups().filter((group) => group.attempt === 'alone');
+    expect(alone.map((group) => group.requests)).toEqual([1, 1, 1]);
+    const ids = results.map((answer) => answer.body.results[0].transaction.id);
+    expect(await writtenTogether(ids)).toEqual([1, 1, 1]);
+    expect(await transactionsOf(tenant)).toBe(5);
+    const balances = await api.request('GET', '/v1/accounts/assets:gate-b', { key: tenant.posterKey });
+    expect(balances.body.balances.posted).toBe('6');
   });
 });

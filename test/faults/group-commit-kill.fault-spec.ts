@@ -6,12 +6,12 @@ import { recordFigures } from './support/fault-report';
 import { FAULT_SETTINGS } from './support/fault-settings';
 import { setupFaultTenant } from './support/fault-tenant';
 import { LedgerStack, waitForWritingTransaction } from './support/ledger-stack';
-import { PostingLoad } from './support/posting-load';
+import { LOAD_BATCH_ITEMS_MAX, PostingLoad } from './support/posting-load';
 import { FAULT_SEED, SeededRandom } from './support/seeded-random';
 import { SHARED_ADMIN_DATABASE_URL } from './support/shared-postgres';
 
 const STREAM = 'FAULTS_GROUPS';
-/** Enough concurrent single postings that they queue behind the group in flight and go as groups. */
+/** Enough concurrent requests that they queue behind the groups in flight and go as groups. */
 const GROUP_CLIENTS = 24;
 const DOWNTIME_MAX_MS = 1_000;
 
@@ -55,58 +55,70 @@ async function killDuringGroups(random: SeededRandom, loadMs: number, startedAt:
   return done;
 }
 
-describe('kill -9 of the API while single postings are written in groups', () => {
-  it('keeps every acknowledged posting once and no unacknowledged one, half or whole', async () => {
-    const random = new SeededRandom(FAULT_SEED, 'group-commit-kill');
-    console.log(`group commit kills: seed ${FAULT_SEED}`);
-    const tenant = await setupFaultTenant(stack, 16);
-    const loadMs = FAULT_SETTINGS.loadSeconds * 1000;
-    const load = new PostingLoad(
-      tenant.wallets,
-      (operation) =>
-        stack.request('POST', operation.path, {
-          key: tenant.posterKey,
-          body: operation.body,
-          idempotencyKey: operation.idempotencyKey,
-        }),
-      'transfers',
-    );
-    const startedAt = Date.now();
-    let killing = true;
-    const clients = Array.from({ length: GROUP_CLIENTS }, (_, index) =>
-      load.runClient(
-        new SeededRandom(FAULT_SEED, `group-commit-kill client ${index}`),
-        () => killing || Date.now() - startedAt < loadMs,
-      ),
-    );
-    const kills = await killDuringGroups(random, loadMs, startedAt).finally(() => (killing = false));
-    await Promise.all(clients);
-    const retry = await load.retryUnacknowledged();
+/**
+ * Clients posting one kind of request (single transfers or batches) while the API is killed in the
+ * middle of groups; then every unacknowledged request is sent again with its key.
+ */
+async function postThroughKills(mix: 'transfers' | 'batches') {
+  const random = new SeededRandom(FAULT_SEED, `group-commit-kill ${mix}`);
+  console.log(`group commit kills (${mix}): seed ${FAULT_SEED}`);
+  const tenant = await setupFaultTenant(stack, 16);
+  const loadMs = FAULT_SETTINGS.loadSeconds * 1000;
+  const load = new PostingLoad(
+    tenant.wallets,
+    (operation) =>
+      stack.request('POST', operation.path, {
+        key: tenant.posterKey,
+        body: operation.body,
+        idempotencyKey: operation.idempotencyKey,
+      }),
+    mix,
+  );
+  const startedAt = Date.now();
+  let killing = true;
+  const clients = Array.from({ length: GROUP_CLIENTS }, (_, index) =>
+    load.runClient(
+      new SeededRandom(FAULT_SEED, `group-commit-kill ${mix} client ${index}`),
+      () => killing || Date.now() - startedAt < loadMs,
+    ),
+  );
+  const kills = await killDuringGroups(random, loadMs, startedAt).finally(() => (killing = false));
+  await Promise.all(clients);
+  const retry = await load.retryUnacknowledged();
 
-    const acknowledged = [...load.acknowledged.keys()];
-    const books = await auditBooks(stack, tenant.tenantId, acknowledged, tenant.setupTransactionIds);
-    const groupSizes = await stack.sql<{ n: number; groups: number }>(GROUP_SIZES, [tenant.tenantId, acknowledged]);
-    await recordFigures('group-commit-kill', {
-      headline:
-        `acknowledged ${books.acknowledged} / found ${books.found}; kills ${stack.kills.api}; ` +
-        `retried ${retry.retried}; largest group ${groupSizes.at(-1)?.n ?? 0}`,
-      kills,
-      requestsSent: load.sent,
-      answers: Object.fromEntries([...load.seen].sort()),
-      retried: retry.retried,
-      groupSizes: Object.fromEntries(groupSizes.map((row) => [row.n, row.groups])),
-      books: { ...books, journalVerify: books.journalVerify.exitCode },
-    });
+  const acknowledged = [...load.acknowledged.keys()];
+  const books = await auditBooks(stack, tenant.tenantId, acknowledged, tenant.setupTransactionIds);
+  const groupSizes = await stack.sql<{ n: number; groups: number }>(GROUP_SIZES, [tenant.tenantId, acknowledged]);
+  await recordFigures(`group-commit-kill-${mix}`, {
+    headline:
+      `acknowledged ${books.acknowledged} / found ${books.found}; kills ${kills.length}; ` +
+      `retried ${retry.retried}; largest group ${groupSizes.at(-1)?.n ?? 0}`,
+    kills,
+    requestsSent: load.sent,
+    answers: Object.fromEntries([...load.seen].sort()),
+    retried: retry.retried,
+    groupSizes: Object.fromEntries(groupSizes.map((row) => [row.n, row.groups])),
+    books: { ...books, journalVerify: books.journalVerify.exitCode },
+  });
 
-    expect(kills).toHaveLength(FAULT_SETTINGS.kills);
-    expect(retry.stillUnacknowledged, 'every request is answered in the end').toEqual([]);
-    expect(load.refused, 'no request was refused').toEqual([]);
-    expect(load.internalErrors, 'no 500 answer').toEqual([]);
+  expect(kills).toHaveLength(FAULT_SETTINGS.kills);
+  expect(retry.stillUnacknowledged, 'every request is answered in the end').toEqual([]);
+  expect(load.refused, 'no request was refused').toEqual([]);
+  expect(load.internalErrors, 'no 500 answer').toEqual([]);
+  expectBooksWhole(books);
+  return { largestGroup: groupSizes.at(-1)?.n ?? 0 };
+}
+
+describe('kill -9 of the API while postings are written in groups', () => {
+  it('keeps every acknowledged single posting once and no unacknowledged one, half or whole', async () => {
+    const { largestGroup } = await postThroughKills('transfers');
     // The load is concurrent enough that postings queued behind one another and were written together.
-    expect(
-      groupSizes.some((row) => row.n > 1),
-      'some group wrote several postings',
-    ).toBe(true);
-    expectBooksWhole(books);
+    expect(largestGroup, 'some group wrote several postings').toBeGreaterThan(1);
+  });
+
+  it('keeps every acknowledged batch item once and no unacknowledged one, half or whole', async () => {
+    const { largestGroup } = await postThroughKills('batches');
+    // More items in one transaction than one batch of this load holds: batches were written together.
+    expect(largestGroup, 'some group wrote several batches').toBeGreaterThan(LOAD_BATCH_ITEMS_MAX);
   });
 });

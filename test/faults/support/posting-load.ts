@@ -15,7 +15,8 @@ export interface Operation {
 
 export type Send = (operation: Operation) => Promise<Answer>;
 
-const BATCH_SIZE_MAX = 20;
+/** Items of a batch this load sends, at most. */
+export const LOAD_BATCH_ITEMS_MAX = 20;
 const RETRY_ATTEMPTS_MAX = 40;
 const RETRY_PAUSE_MS = 250;
 const UNANSWERED_PAUSE_MS = 200;
@@ -55,8 +56,8 @@ export class PostingLoad {
   constructor(
     private readonly wallets: readonly string[],
     private readonly send: Send,
-    /** `transfers`: single transfers only (the group commit test). */
-    private readonly mix: 'mixed' | 'transfers' = 'mixed',
+    /** `transfers`: single transfers only, `batches`: batches only (the group commit tests). */
+    private readonly mix: 'mixed' | 'transfers' | 'batches' = 'mixed',
   ) {}
 
   /** One client: operations until `keepGoing` says stop. */
@@ -91,6 +92,13 @@ export class PostingLoad {
       const others = this.wallets.filter((wallet) => wallet !== debit);
       return [debit, random.pick(others)] as const;
     };
+    const batch = (): Operation => {
+      const transactions = Array.from({ length: random.between(2, LOAD_BATCH_ITEMS_MAX) }, () =>
+        transfer(...pair(), amount()),
+      );
+      return { kind: 'batch', path: '/v1/transactions/batch', body: { transactions }, idempotencyKey: key };
+    };
+    if (this.mix === 'batches') return batch();
     if (this.mix === 'transfers') {
       return { kind: 'transfer', path: '/v1/transactions', body: transfer(...pair(), amount()), idempotencyKey: key };
     }
@@ -121,12 +129,7 @@ export class PostingLoad {
       };
       return { kind: 'hold', path: '/v1/transactions', body, idempotencyKey: key };
     }
-    if (roll < 0.5) {
-      const transactions = Array.from({ length: random.between(2, BATCH_SIZE_MAX) }, () =>
-        transfer(...pair(), amount()),
-      );
-      return { kind: 'batch', path: '/v1/transactions/batch', body: { transactions }, idempotencyKey: key };
-    }
+    if (roll < 0.5) return batch();
     return { kind: 'transfer', path: '/v1/transactions', body: transfer(...pair(), amount()), idempotencyKey: key };
   }
 

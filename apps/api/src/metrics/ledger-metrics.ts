@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MetricsConfig } from '@ledger/config';
 import { Database, type ReadReplica } from '@ledger/db';
-import { PostBatchUseCase, PostingGroups } from '@ledger/ledger';
+import { PostingGroups } from '@ledger/ledger';
 import { GetOutboxBacklogUseCase, WebhookStatisticsUseCase } from '@ledger/outbox';
 import { ReconciliationStatisticsUseCase } from '@ledger/reconciliation';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -60,30 +60,31 @@ export class LedgerMetrics {
   readonly postingGroups = new Counter({
     name: 'ledger_posting_groups_total',
     help:
-      'Transactions written by the posting group commit of POST /v1/transactions, by attempt (group: first try; ' +
-      'retry: again after a database error; alone: one item after both failed)',
-    labelNames: ['attempt'] as const,
+      'Transactions written by group commit, by lane (postings: POST /v1/transactions; batches: ' +
+      'POST /v1/transactions/batch) and attempt (group: first try; retry: again after a database error; alone: ' +
+      'one request after both failed)',
+    labelNames: ['lane', 'attempt'] as const,
     registers: [this.registry],
   });
 
   readonly postingGroupItems = new Histogram({
     name: 'ledger_posting_group_items',
-    help: 'Postings written per group commit transaction (1: the posting went alone)',
-    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    help: 'Postings written per group commit transaction, by lane (1: a single posting went alone)',
+    labelNames: ['lane'] as const,
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000],
     registers: [this.registry],
   });
 
   readonly batchesPlannedAgain = new Counter({
     name: 'ledger_batches_planned_again_total',
     help:
-      "Batches (POST /v1/transactions/batch) planned again under their accounts' locks because another posting " +
-      'moved the accounts between the read they were planned on and the locks (the first try rolled back)',
+      "Groups of batches (POST /v1/transactions/batch) planned again under their accounts' locks because another " +
+      'posting moved the accounts between the read they were planned on and the locks (the first try rolled back)',
     registers: [this.registry],
   });
 
   constructor(
     groups: PostingGroups,
-    batches: PostBatchUseCase,
     outboxBacklog: GetOutboxBacklogUseCase,
     webhooks: WebhookStatisticsUseCase,
     reconciliation: ReconciliationStatisticsUseCase,
@@ -91,11 +92,11 @@ export class LedgerMetrics {
     database: Database,
   ) {
     collectDefaultMetrics({ register: this.registry });
-    groups.onGroupWritten(({ items, attempt }) => {
-      this.postingGroups.inc({ attempt });
-      this.postingGroupItems.observe(items);
+    groups.onGroupWritten(({ lane, items, attempt }) => {
+      this.postingGroups.inc({ lane, attempt });
+      this.postingGroupItems.observe({ lane }, items);
     });
-    batches.onPlannedAgain(() => this.batchesPlannedAgain.inc());
+    groups.onPlannedAgain(() => this.batchesPlannedAgain.inc());
     const registers = [this.registry];
     if (database.replica !== undefined) this.measureReplica(database.replica);
     const backlog = cachedFor(config.cacheSeconds, () => outboxBacklog.execute({ lagWarnSeconds: 0 }));

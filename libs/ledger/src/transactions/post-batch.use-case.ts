@@ -1,14 +1,13 @@
-import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
-import { Database, awaitedLater } from '@ledger/db';
+import { Database } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { z } from 'zod';
 import { BATCH_SIZE_MAX } from '../domain/limits';
 import { itemFromRequest } from './new-item';
 import { postTransactionSchema } from './post-transaction.schema';
-import { type AccountsTaking, type ItemResult, type NewItem, PostingEngine, type SentWrite } from './posting-engine';
+import { type AccountsTaking, type NewItem, PostingEngine } from './posting-engine';
 import { PlanOutdatedError } from './posting.repository';
-import type { GroupedKey } from './posting-groups';
+import { type GroupedKey, PostingGroups, type WrittenItem, withExisting } from './posting-groups';
 import { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
 
@@ -66,24 +65,31 @@ function newItemsOf(validated: ValidatedItems): NewItem[] {
   return validated.filter((item): item is NewItem => !(item instanceof DomainError));
 }
 
+/** Every item's result in input order, from the written items' results in theirs. */
+function answerOf(validated: ValidatedItems, written: readonly WrittenItem[]): BatchAnswer {
+  let offset = 0;
+  const results = validated.map((item, index): BatchItemResult => {
+    if (item instanceof DomainError) return errorResult(index, item);
+    const result = written[offset++]!;
+    if (result.status === 'error') return errorResult(index, result.error);
+    return { index, status: result.status, transaction: result.transaction };
+  });
+  return { results };
+}
+
 /**
- * Up to BATCH_SIZE_MAX transactions in one database transaction and a fixed number of statements.
+ * Up to BATCH_SIZE_MAX transactions in one database transaction and a fixed number of statements
+ * (through the API, with the tenant's batches that arrive meanwhile: see executeWithKey).
  * Each item is atomic on its own: a refused item leaves no trace and does not affect the others.
  */
 @Injectable()
 export class PostBatchUseCase {
-  private readonly plannedAgainListeners: (() => void)[] = [];
-
   constructor(
     private readonly db: Database,
     private readonly engine: PostingEngine,
+    private readonly groups: PostingGroups,
     private readonly transactions: TransactionRepository,
   ) {}
-
-  /** Called with every batch planned again under its locks because its accounts moved (for metrics). */
-  onPlannedAgain(listener: () => void): void {
-    this.plannedAgainListeners.push(listener);
-  }
 
   /**
    * In the caller's transaction, planned under the accounts' locks; or in one of its own, planned on
@@ -95,80 +101,30 @@ export class PostBatchUseCase {
     const attempt = (taking: AccountsTaking) =>
       this.db.transaction('read committed', async () => {
         const written = items.length === 0 ? [] : await this.engine.write(command.tenantId, items, taking);
-        return this.answer(command.tenantId, validated, written);
+        return answerOf(validated, await withExisting(this.transactions, command.tenantId, written));
       });
     if (this.db.inTransaction) return attempt('locked before planning');
-    return this.plannedAheadThenUnderLocks(attempt);
-  }
-
-  /**
-   * In a transaction of its own, with the request's Idempotency-Key: claimed in the same round trip as
-   * the accounts' read, the answer stored behind the write (see awaitedLater) and COMMIT sent behind
-   * that, as a posting group does. A key that was already used answers what it stored (a replay).
-   */
-  async executeWithKey<A>(command: BatchCommand, key: GroupedKey<A, BatchAnswer>): Promise<A> {
-    assert.ok(!this.db.inTransaction, 'a keyed batch is written in a transaction of its own');
-    const validated = validateAll(command);
-    const items = newItemsOf(validated);
-    return this.plannedAheadThenUnderLocks((taking) =>
-      this.db.transaction('read committed', async () => {
-        const claiming = awaitedLater(key.steps.claimAll([key]));
-        const locked = items.length === 0 ? undefined : awaitedLater(this.engine.lock(command.tenantId, items, taking));
-        const [claim] = await claiming;
-        if (claim !== undefined) {
-          await locked;
-          if (claim instanceof DomainError) throw claim;
-          return claim;
-        }
-        const sent: SentWrite =
-          locked === undefined
-            ? { results: [], written: Promise.resolve() }
-            : await this.engine.send(command.tenantId, items, locked);
-        if (sent.results.some((result) => result.status === 'exists')) await sent.written;
-        const body = await this.answer(command.tenantId, validated, sent.results);
-        const storing = awaitedLater(key.steps.storeAll([{ key, body }]));
-        this.db.commitBehindSent();
-        await sent.written;
-        const [answer] = await storing;
-        return answer!;
-      }),
-    );
-  }
-
-  /**
-   * A batch planned on its accounts as read before their locks, and, if another posting moved them so
-   * that the plan no longer holds, planned again under the locks in a new transaction (the first one
-   * rolled back, its key claim with it).
-   */
-  private async plannedAheadThenUnderLocks<T>(attempt: (taking: AccountsTaking) => Promise<T>): Promise<T> {
     try {
       return await attempt('read ahead of the locks');
     } catch (error) {
       if (!(error instanceof PlanOutdatedError)) throw error;
-      for (const listener of this.plannedAgainListeners) listener();
       return attempt('locked before planning');
     }
   }
 
-  /** Every item's result in input order; an `exists` one is read, so its write must be done. */
-  private async answer(tenantId: string, validated: ValidatedItems, written: ItemResult[]): Promise<BatchAnswer> {
-    const results: BatchItemResult[] = [];
-    let offset = 0;
-    for (const [index, item] of validated.entries()) {
-      if (item instanceof DomainError) {
-        results.push(errorResult(index, item));
-        continue;
-      }
-      const result = written[offset++]!;
-      if (result.status === 'error') results.push(errorResult(index, result.error));
-      else if (result.status === 'created') results.push({ index, status: 'created', transaction: result.transaction });
-      else
-        results.push({
-          index,
-          status: 'exists',
-          transaction: await this.transactions.findById(tenantId, result.transactionId),
-        });
-    }
-    return { results };
+  /**
+   * With the request's Idempotency-Key, written with the batches of the tenant that arrive meanwhile
+   * (see PostingGroups, lane `batches`): the key claimed in the same round trip as the accounts' read,
+   * the answer stored behind the write. A key that was already used answers what it stored (a replay).
+   */
+  async executeWithKey<A>(command: BatchCommand, key: GroupedKey<A, BatchAnswer>): Promise<A> {
+    const validated = validateAll(command);
+    const { answer } = await this.groups.submitRequest(command.tenantId, 'batches', {
+      items: newItemsOf(validated),
+      bytes: 0,
+      key,
+      outcome: (written) => answerOf(validated, written),
+    });
+    return answer;
   }
 }

@@ -1,27 +1,23 @@
 import type { Database } from '@ledger/db';
 import { describe, expect, it } from 'vitest';
 import type { PostingEngine } from './posting-engine';
-import {
-  type GroupedKey,
-  type GroupedKeySteps,
-  POSTING_GROUP_BYTES_MAX,
-  POSTING_GROUP_ITEMS_MAX,
-  PostingGroups,
-  takeGroup,
-} from './posting-groups';
+import { POSTING_GROUP_BYTES_MAX, POSTING_GROUP_ITEMS_MAX, takeGroup } from './group-lanes';
+import { type GroupedKey, type GroupedKeySteps, PostingGroups } from './posting-groups';
 import type { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
 
-function waiting(name: string, bytes = 100) {
-  return { name, bytes, key: { name } };
+function waiting(name: string, bytes = 100, items = 1) {
+  return { name, bytes, items: { length: items }, key: { name } };
 }
+
+const POSTINGS = { itemsMax: POSTING_GROUP_ITEMS_MAX, bytesMax: POSTING_GROUP_BYTES_MAX };
 
 const names = (items: readonly { name: string }[]) => items.map((item) => item.name);
 
 describe('takeGroup', () => {
   it('takes everything queued, in arrival order, up to the item bound', () => {
     const queue = Array.from({ length: POSTING_GROUP_ITEMS_MAX + 3 }, (_, index) => waiting(`k${index}`));
-    const group = takeGroup(queue);
+    const group = takeGroup(queue, POSTINGS);
     expect(group).toHaveLength(POSTING_GROUP_ITEMS_MAX);
     expect(names(group.slice(0, 2))).toEqual(['k0', 'k1']);
     expect(names(queue)).toEqual([
@@ -34,18 +30,32 @@ describe('takeGroup', () => {
   it('stops at the byte bound, but always takes the first item', () => {
     const half = POSTING_GROUP_BYTES_MAX / 2;
     const queue = [waiting('big', POSTING_GROUP_BYTES_MAX * 2), waiting('a', half)];
-    expect(names(takeGroup(queue))).toEqual(['big']);
+    expect(names(takeGroup(queue, POSTINGS))).toEqual(['big']);
     queue.push(waiting('b', half), waiting('c', 1));
-    expect(names(takeGroup(queue))).toEqual(['a', 'b']);
+    expect(names(takeGroup(queue, POSTINGS))).toEqual(['a', 'b']);
     expect(names(queue)).toEqual(['c']);
   });
 
   it('leaves a second request with a key already in the group for the next group', () => {
     const queue = [waiting('x'), waiting('y'), waiting('x'), waiting('z'), waiting('x')];
-    expect(names(takeGroup(queue))).toEqual(['x', 'y', 'z']);
-    expect(names(takeGroup(queue))).toEqual(['x']);
-    expect(names(takeGroup(queue))).toEqual(['x']);
+    expect(names(takeGroup(queue, POSTINGS))).toEqual(['x', 'y', 'z']);
+    expect(names(takeGroup(queue, POSTINGS))).toEqual(['x']);
+    expect(names(takeGroup(queue, POSTINGS))).toEqual(['x']);
     expect(queue).toEqual([]);
+  });
+
+  it('counts the items of each request against the item bound, whole requests only', () => {
+    const bounds = { itemsMax: 1000, bytesMax: Number.POSITIVE_INFINITY };
+    const queue = [waiting('a', 0, 600), waiting('b', 0, 300), waiting('c', 0, 200), waiting('d', 0, 100)];
+    expect(names(takeGroup(queue, bounds))).toEqual(['a', 'b']);
+    expect(names(takeGroup(queue, bounds))).toEqual(['c', 'd']);
+  });
+
+  it('leaves a request whose key is in a group in flight for a later group', () => {
+    const queue = [waiting('x'), waiting('y'), waiting('z')];
+    expect(names(takeGroup(queue, POSTINGS, new Set(['x'])))).toEqual(['y', 'z']);
+    expect(names(queue)).toEqual(['x']);
+    expect(takeGroup(queue, POSTINGS, new Set(['x']))).toEqual([]);
   });
 });
 

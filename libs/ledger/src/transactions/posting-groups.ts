@@ -2,31 +2,27 @@ import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
 import { Database, awaitedLater } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
+import { type GroupLane, LANES, QUEUED_GROUPS_MAX, takeGroup } from './group-lanes';
 import { sizedItemFromRequest } from './new-item';
 import type { PostTransactionCommand } from './post-transaction.use-case';
-import { type NewItem, PostingEngine } from './posting-engine';
+import {
+  type AccountsTaking,
+  type ItemResult,
+  type NewItem,
+  PostingEngine,
+  type PostingLocksTaken,
+} from './posting-engine';
+import { PlanOutdatedError } from './posting.repository';
 import { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
 
-/** A group is at most this many postings... */
-export const POSTING_GROUP_ITEMS_MAX = 256;
-/** ...and at most this much request JSON (a group's first item is taken whatever its size). */
-export const POSTING_GROUP_BYTES_MAX = 1024 * 1024;
 /**
- * Postings of one tenant waiting for the next groups, at most: beyond it a posting is answered 503
- * (retry shortly) rather than queued behind minutes of work.
- */
-export const POSTING_QUEUE_ITEMS_MAX = 16 * POSTING_GROUP_ITEMS_MAX;
-/** How far down the queue a group looks for items (past those that wait for an earlier one's key). */
-const QUEUE_SCAN_MAX = 4 * POSTING_GROUP_ITEMS_MAX;
-
-/**
- * A posting request's Idempotency-Key, used in the transaction that writes it: a group's, or a batch's
- * (the shape of the idempotency lib's KeyInTransaction; `A` is its outcome, the request's answer, and
- * `Body` what a success stores).
+ * A posting request's Idempotency-Key, used in the transaction that writes it: a group's (the shape
+ * of the idempotency lib's KeyInTransaction; `A` is its outcome, the request's answer, and `Body`
+ * what a success stores).
  */
 export interface GroupedKey<A, Body = TransactionView> {
-  /** Two postings whose keys have the same name are never in one group. */
+  /** Two requests whose keys have the same name are never in one group, nor in two groups in flight. */
   readonly name: string;
   /** The same object for every key of a group. */
   readonly steps: GroupedKeySteps<A, Body>;
@@ -35,55 +31,78 @@ export interface GroupedKey<A, Body = TransactionView> {
 export interface GroupedKeySteps<A, Body = TransactionView> {
   /** Per key: undefined to post it, the answer stored before (a replay), or the error that refuses it. */
   claimAll(keys: readonly GroupedKey<A, Body>[]): Promise<(A | DomainError | undefined)[]>;
-  /** Each posting's outcome stored under its key: written (the transaction) or refused (nothing written). */
+  /** Each request's outcome stored under its key: written (the transactions) or refused (nothing written). */
   storeAll(
     results: readonly ({ key: GroupedKey<A, Body>; body: Body } | { key: GroupedKey<A, Body>; error: DomainError })[],
   ): Promise<A[]>;
 }
 
+/** An item's result once written: created, an existing transaction (same externalRef and content), or refused. */
+export type WrittenItem =
+  | { status: 'created' | 'exists'; transaction: TransactionView }
+  | { status: 'error'; error: DomainError };
+
+/** The results with each `exists` one's transaction read: once the write is done. */
+export async function withExisting(
+  transactions: TransactionRepository,
+  tenantId: string,
+  results: readonly ItemResult[],
+): Promise<WrittenItem[]> {
+  const written: WrittenItem[] = [];
+  for (const result of results) {
+    if (result.status !== 'exists') {
+      written.push(result);
+      continue;
+    }
+    const transaction = await transactions.findById(tenantId, result.transactionId);
+    assert.ok(transaction !== undefined, 'an externalRef names a transaction of the tenant');
+    written.push({ status: 'exists', transaction });
+  }
+  return written;
+}
+
+/** A request to write in a group: its items, and what its key stores once they are written. */
+export interface GroupedRequest<A, Body> {
+  items: readonly NewItem[];
+  /** Its JSON, counted against the lane's byte bound. */
+  bytes: number;
+  key: GroupedKey<A, Body>;
+  /** What the key stores, from the items' results in their order: a body, or the error refusing it all. */
+  outcome(results: readonly WrittenItem[]): Body | DomainError;
+}
+
 export interface GroupedAnswer<A> {
   answer: A;
-  /** The externalRef named a transaction with the same content that already existed. */
+  /** Every item named a transaction with the same content that already existed. */
   existing: boolean;
 }
 
-/** `group`: the first try; `retry`: the group again after a database error; `alone`: one item after both failed. */
+/** `group`: the first try; `retry`: the group again after a database error; `alone`: one request after both failed. */
 export type GroupAttempt = 'group' | 'retry' | 'alone';
 
-export type GroupListener = (written: { items: number; attempt: GroupAttempt }) => void;
+export interface GroupWritten {
+  lane: GroupLane;
+  requests: number;
+  items: number;
+  attempt: GroupAttempt;
+}
 
-interface Waiting {
-  item: NewItem;
-  bytes: number;
-  key: GroupedKey<unknown>;
+export type GroupListener = (written: GroupWritten) => void;
+
+interface Waiting extends GroupedRequest<unknown, unknown> {
   resolve(answer: GroupedAnswer<unknown>): void;
   reject(error: unknown): void;
 }
 
-type Settled = { ok: true; value: GroupedAnswer<unknown> } | { ok: false; error: unknown };
-
-/** The next group: the queue's head, then whatever fits, in arrival order, skipping a key already in. */
-export function takeGroup<W extends { bytes: number; key: { name: string } }>(queue: W[]): W[] {
-  const group: W[] = [];
-  const names = new Set<string>();
-  let bytes = 0;
-  let scanned = 0;
-  for (let index = 0; index < queue.length && scanned < QUEUE_SCAN_MAX; scanned++) {
-    const waiting = queue[index]!;
-    const fits = group.length === 0 || bytes + waiting.bytes <= POSTING_GROUP_BYTES_MAX;
-    if (!fits || group.length >= POSTING_GROUP_ITEMS_MAX) break;
-    if (names.has(waiting.key.name)) {
-      // Its key's first request is in this group: it waits for that one's outcome (then replays it).
-      index++;
-      continue;
-    }
-    names.add(waiting.key.name);
-    bytes += waiting.bytes;
-    group.push(waiting);
-    queue.splice(index, 1);
-  }
-  return group;
+/** A tenant's queue of one lane, and the key names of its groups in flight. */
+interface Queue {
+  waiting: Waiting[];
+  items: number;
+  inFlight: number;
+  busyKeys: Set<string>;
 }
+
+type Settled = { ok: true; value: GroupedAnswer<unknown> } | { ok: false; error: unknown };
 
 function answerAll(group: readonly Waiting[], settled: readonly Settled[]): void {
   for (const [offset, outcome] of settled.entries()) {
@@ -92,22 +111,28 @@ function answerAll(group: readonly Waiting[], settled: readonly Settled[]): void
   }
 }
 
+function itemsOf(group: readonly Waiting[]): NewItem[] {
+  return group.flatMap((waiting) => waiting.items);
+}
+
 /**
- * Group commit for single postings. A posting that finds no group of its tenant in flight is written
- * at once, alone; those that arrive meanwhile queue, and when the transaction in flight ends they are
- * written together as the next group (bounded), in one transaction, through the engine's batch path
- * which plans each item on its own. No timer: nobody waits for a group to fill. Each item keeps its own
- * answer and Idempotency-Key outcome, both settled only once the group committed.
+ * Group commit. A request that finds no group of its tenant and lane in flight (or fewer than the
+ * lane allows) is written at once; those that arrive meanwhile queue, and when a transaction in flight
+ * ends they are written together as the next group (bounded), in one transaction, through the
+ * engine's batch path which plans each item on its own. No timer: nobody waits for a group to fill.
+ * Each request keeps its own answer and Idempotency-Key outcome, both settled only once the group
+ * committed.
  *
  * A group is one tenant's: one tenant's journal stripe and accounts per transaction, as in a batch.
- * A database error retries the group once; if it fails again, each item is written alone, so one
- * item's failure is its own.
+ * A database error retries the group once; if it fails again, each request is written alone, so one
+ * request's failure is its own. A group planned ahead of its locks whose accounts moved meanwhile is
+ * planned again under them (the first try rolled back), which is not a retry.
  */
 @Injectable()
 export class PostingGroups {
-  /** Per tenant with a group in flight: who waits for the next one. */
-  private readonly queues = new Map<string, Waiting[]>();
+  private readonly queues = new Map<string, Queue>();
   private readonly listeners: GroupListener[] = [];
+  private readonly plannedAgainListeners: (() => void)[] = [];
 
   constructor(
     private readonly db: Database,
@@ -120,29 +145,56 @@ export class PostingGroups {
     this.listeners.push(listener);
   }
 
-  /** Postings of the tenant waiting for the group in flight to end. */
-  waiting(tenantId: string): number {
-    return this.queues.get(tenantId)?.length ?? 0;
+  /** Called with every group planned again under its locks because its accounts moved (for metrics). */
+  onPlannedAgain(listener: () => void): void {
+    this.plannedAgainListeners.push(listener);
   }
 
-  /** Not inside a transaction: the group opens its own. Throws what the request itself gets wrong. */
+  /** Requests of the tenant waiting for a group in flight to end. */
+  waiting(tenantId: string, lane: GroupLane = 'postings'): number {
+    return this.queues.get(`${lane}:${tenantId}`)?.waiting.length ?? 0;
+  }
+
+  /** A single posting. Not inside a transaction: the group opens its own. Throws what the request gets wrong. */
   submit<A>({ tenantId, actor, request }: PostTransactionCommand, key: GroupedKey<A>): Promise<GroupedAnswer<A>> {
-    assert.ok(!this.db.inTransaction, 'a grouped posting is written in its group transaction, not the caller one');
     const { item, bytes } = sizedItemFromRequest(request, actor, new Date());
-    if (this.waiting(tenantId) >= POSTING_QUEUE_ITEMS_MAX)
+    return this.submitRequest(tenantId, 'postings', {
+      items: [item],
+      bytes,
+      key,
+      outcome: ([result]) => (result!.status === 'error' ? result!.error : result!.transaction),
+    });
+  }
+
+  /** Any request of a lane. Not inside a transaction: the group opens its own. */
+  submitRequest<A, Body>(
+    tenantId: string,
+    lane: GroupLane,
+    request: GroupedRequest<A, Body>,
+  ): Promise<GroupedAnswer<A>> {
+    assert.ok(!this.db.inTransaction, 'a grouped request is written in its group transaction, not the caller one');
+    const name = `${lane}:${tenantId}`;
+    let queue = this.queues.get(name);
+    if (
+      queue !== undefined &&
+      queue.items > 0 &&
+      queue.items + request.items.length > QUEUED_GROUPS_MAX * LANES[lane].itemsMax
+    )
       throw new DomainError('UNAVAILABLE', 'too many postings are waiting to be written; retry shortly', {
         retryAfterSeconds: 1,
       });
     return new Promise<GroupedAnswer<A>>((resolve, reject) => {
-      const waiting: Waiting = { item, bytes, key, resolve: resolve as Waiting['resolve'], reject };
-      const queue = this.queues.get(tenantId);
-      if (queue !== undefined) {
-        queue.push(waiting);
-        return;
+      const waiting = { ...request, resolve, reject } as unknown as Waiting;
+      if (queue === undefined) {
+        queue = { waiting: [], items: 0, inFlight: 0, busyKeys: new Set() };
+        this.queues.set(name, queue);
       }
-      const started = [waiting];
-      this.queues.set(tenantId, started);
-      void this.drain(tenantId, started);
+      queue.waiting.push(waiting);
+      queue.items += waiting.items.length;
+      if (queue.inFlight < LANES[lane].groupsInFlight) {
+        queue.inFlight++;
+        void this.drain(name, tenantId, lane, queue);
+      }
     });
   }
 
@@ -151,40 +203,48 @@ export class PostingGroups {
    * once the next group's first statements have left (setImmediate runs after this turn's promise work,
    * in which the next transaction begins), so PostgreSQL claims and locks the next group while Node
    * answers this one, instead of each waiting for the other. Without a next group they are written at once.
-   * A group that fails twice is written item by item, each answered as soon as its own write ends.
+   * A group that fails twice is written request by request, each answered as soon as its own write ends.
    */
-  private async drain(tenantId: string, queue: Waiting[]): Promise<void> {
-    while (queue.length > 0) {
-      const group = takeGroup(queue);
-      const written = await this.attempt(tenantId, group, ['group', 'retry']);
+  private async drain(name: string, tenantId: string, lane: GroupLane, queue: Queue): Promise<void> {
+    for (;;) {
+      const group = takeGroup(queue.waiting, LANES[lane], queue.busyKeys);
+      if (group.length === 0) break;
+      const items = itemsOf(group).length;
+      queue.items -= items;
+      for (const waiting of group) queue.busyKeys.add(waiting.key.name);
+      const written = await this.attempt(tenantId, lane, group, ['group', 'retry']);
       if (written.ok) {
         const answer = () => answerAll(group, written.settled);
-        if (queue.length > 0) setImmediate(answer);
+        if (queue.waiting.length > 0) setImmediate(answer);
         else answer();
       } else if (group.length === 1) {
         answerAll(group, [{ ok: false, error: written.error }]);
       } else {
         for (const waiting of group) {
-          const alone = await this.attempt(tenantId, [waiting], ['alone']);
+          const alone = await this.attempt(tenantId, lane, [waiting], ['alone']);
           answerAll([waiting], alone.ok ? alone.settled : [{ ok: false, error: alone.error }]);
         }
       }
+      for (const waiting of group) queue.busyKeys.delete(waiting.key.name);
     }
-    // No await between the empty queue and this: a posting arriving now starts the next drain.
-    this.queues.delete(tenantId);
+    // No await between the empty take and this: a request arriving now starts the next drain.
+    queue.inFlight--;
+    if (queue.inFlight === 0 && queue.waiting.length === 0) this.queues.delete(name);
   }
 
-  /** The items' outcomes (not yet answered) from the first attempt that commits, else the last one's error. */
+  /** The requests' outcomes (not yet answered) from the first attempt that commits, else the last one's error. */
   private async attempt(
     tenantId: string,
+    lane: GroupLane,
     group: Waiting[],
     attempts: readonly GroupAttempt[],
   ): Promise<{ ok: true; settled: Settled[] } | { ok: false; error: unknown }> {
     let failure: unknown;
     for (const attempt of attempts) {
       try {
-        const settled = await this.db.transaction('read committed', () => this.write(tenantId, group));
-        for (const listener of this.listeners) listener({ items: group.length, attempt });
+        const settled = await this.writePlanned(tenantId, group, LANES[lane].taking);
+        for (const listener of this.listeners)
+          listener({ lane, requests: group.length, items: itemsOf(group).length, attempt });
         return { ok: true, settled };
       } catch (error) {
         failure = error;
@@ -193,65 +253,81 @@ export class PostingGroups {
     return { ok: false, error: failure };
   }
 
+  /** In a transaction of its own; planned ahead of the locks, and again under them if the accounts moved. */
+  private async writePlanned(tenantId: string, group: readonly Waiting[], taking: AccountsTaking): Promise<Settled[]> {
+    const write = (taken: AccountsTaking) =>
+      this.db.transaction('read committed', () => this.write(tenantId, group, taken));
+    if (taking === 'locked before planning') return write(taking);
+    try {
+      return await write(taking);
+    } catch (error) {
+      if (!(error instanceof PlanOutdatedError)) throw error;
+      for (const listener of this.plannedAgainListeners) listener();
+      return write('locked before planning');
+    }
+  }
+
   /**
    * In the group's transaction: the keys claimed, the new postings planned and written together, their
    * outcomes stored under their keys, a fixed number of statements for any group. A refusal (of the
-   * key or of the posting) is that item's; anything thrown fails the group's transaction.
+   * key or of a posting) is that request's or item's; anything thrown fails the group's transaction.
    *
    * The statements are sent one behind the other where the next does not depend on the answer before
-   * (see awaitedLater): the locks behind the key claims (taken for every item of the group, also one
-   * whose key turns out to be a replay), the outcomes behind the write, COMMIT behind the outcomes. So
-   * under its locks the group waits for the event loop once, to plan, not six times.
+   * (see awaitedLater): the locks behind the key claims (taken for every item of the group, also those
+   * of a request whose key turns out to be a replay), the outcomes behind the write, COMMIT behind the
+   * outcomes. So under its locks the group waits for the event loop once, to plan, not six times.
    */
-  private async write(tenantId: string, group: readonly Waiting[]): Promise<Settled[]> {
+  private async write(tenantId: string, group: readonly Waiting[], taking: AccountsTaking): Promise<Settled[]> {
     const { steps } = group[0]!.key;
     assert.ok(
       group.every(({ key }) => key.steps === steps),
       'the keys of a group take the same steps',
     );
     const claiming = awaitedLater(steps.claimAll(group.map(({ key }) => key)));
-    const locked = awaitedLater(
-      this.engine.lock(
-        tenantId,
-        group.map(({ item }) => item),
-      ),
-    );
+    const allItems = itemsOf(group);
+    const locked: Promise<PostingLocksTaken> | undefined =
+      allItems.length === 0 ? undefined : awaitedLater(this.engine.lock(tenantId, allItems, taking));
     const settled: Settled[] = new Array(group.length);
-    const posted: number[] = [];
+    const posted: Waiting[] = [];
+    const postedAt: number[] = [];
     for (const [offset, claim] of (await claiming).entries()) {
-      if (claim === undefined) posted.push(offset);
-      else if (claim instanceof DomainError) settled[offset] = { ok: false, error: claim };
+      if (claim === undefined) {
+        posted.push(group[offset]!);
+        postedAt.push(offset);
+      } else if (claim instanceof DomainError) settled[offset] = { ok: false, error: claim };
       else settled[offset] = { ok: true, value: { answer: claim, existing: false } };
     }
-    if (posted.length === 0) {
+    const postedItems = itemsOf(posted);
+    if (postedItems.length === 0) {
       await locked;
-      return settled;
+      if (posted.length === 0) return settled;
     }
-    const { results, written } = await this.engine.send(
-      tenantId,
-      posted.map((offset) => group[offset]!.item),
-      locked,
+    const { results, written } =
+      postedItems.length === 0
+        ? { results: [], written: Promise.resolve() }
+        : await this.engine.send(tenantId, postedItems, locked!);
+    if (results.some((result) => result.status === 'exists')) await written;
+    const writtenItems = await withExisting(this.transactions, tenantId, results);
+    let next = 0;
+    const outcomes = posted.map((waiting) => {
+      const own = writtenItems.slice(next, next + waiting.items.length);
+      next += waiting.items.length;
+      const outcome = waiting.outcome(own);
+      const existing = own.length > 0 && own.every((result) => result.status === 'exists');
+      return { key: waiting.key, outcome, existing };
+    });
+    const storing = awaitedLater(
+      steps.storeAll(
+        outcomes.map(({ key, outcome }) =>
+          outcome instanceof DomainError ? { key, error: outcome } : { key, body: outcome },
+        ),
+      ),
     );
-    const outcomes = [];
-    for (const [index, result] of results.entries()) {
-      const { key } = group[posted[index]!]!;
-      if (result.status === 'error') outcomes.push({ key, error: result.error });
-      else if (result.status === 'created') outcomes.push({ key, body: result.transaction });
-      else {
-        await written;
-        const transaction = await this.transactions.findById(tenantId, result.transactionId);
-        assert.ok(transaction !== undefined, 'an externalRef names a transaction of the tenant');
-        outcomes.push({ key, body: transaction });
-      }
-    }
-    const storing = awaitedLater(steps.storeAll(outcomes));
     this.db.commitBehindSent();
     await written;
     const answers = await storing;
-    for (const [index, answer] of answers.entries()) {
-      const existing = results[index]!.status === 'exists';
-      settled[posted[index]!] = { ok: true, value: { answer, existing } };
-    }
+    for (const [index, answer] of answers.entries())
+      settled[postedAt[index]!] = { ok: true, value: { answer, existing: outcomes[index]!.existing } };
     return settled;
   }
 }
