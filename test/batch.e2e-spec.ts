@@ -220,6 +220,23 @@ describe('the batch as a whole', () => {
     expect((await getAccount(api, tenant.posterKey, wallet)).balances.posted).toBe('30');
   });
 
+  it('answers a batch of invalid items only with their errors, writes nothing, and replays it', async () => {
+    const { codes } = await accounts(tenant);
+    const key = randomUUID();
+    const items = [{ entries: [] }, { description: 'no entries' }];
+    await expectNothingWritten(api, tenant, codes, async () => {
+      const first = await batch(tenant, items, key);
+      expect(first.status).toBe(201);
+      expect(outcomes(first)).toEqual([
+        [0, 'error', 'VALIDATION_FAILED'],
+        [1, 'error', 'VALIDATION_FAILED'],
+      ]);
+      const again = await batch(tenant, items, key);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+    });
+  });
+
   it('racing requests with one key post the batch once: the others replay it or hear it is in progress', async () => {
     const { wallet, shop } = await accounts(tenant);
     const key = randomUUID();

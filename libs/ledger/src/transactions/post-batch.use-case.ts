@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { BATCH_SIZE_MAX } from '../domain/limits';
 import { itemFromRequest } from './new-item';
 import { postTransactionSchema } from './post-transaction.schema';
-import { type AccountsTaking, type NewItem, PostingEngine } from './posting-engine';
-import { PlanOutdatedError } from './posting.repository';
+import { type AccountsTaking, type NewItem, PostingEngine, plannedAheadThenUnderLocks } from './posting-engine';
 import { type GroupedKey, PostingGroups, type WrittenItem, withExisting } from './posting-groups';
 import { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
@@ -104,12 +103,7 @@ export class PostBatchUseCase {
         return answerOf(validated, await withExisting(this.transactions, command.tenantId, written));
       });
     if (this.db.inTransaction) return attempt('locked before planning');
-    try {
-      return await attempt('read ahead of the locks');
-    } catch (error) {
-      if (!(error instanceof PlanOutdatedError)) throw error;
-      return attempt('locked before planning');
-    }
+    return plannedAheadThenUnderLocks(attempt);
   }
 
   /**

@@ -11,6 +11,7 @@ import {
   type JournalLink,
   type JournalStripe,
   type JournalWrite,
+  PlanOutdatedError,
   type PostingLocks,
   PostingRepository,
   type TransactionRow,
@@ -139,6 +140,24 @@ function journalOf(
  * accounts; the write checks that the plan still holds on the accounts as locked (see POSTINGS_CTES).
  */
 export type AccountsTaking = 'locked before planning' | 'read ahead of the locks';
+
+/**
+ * A write planned on its accounts read ahead of their locks, and, if another posting moved them so that
+ * the plan no longer holds, planned again under the locks in a new transaction (`attempt` opens it; the
+ * first one rolled back).
+ */
+export async function plannedAheadThenUnderLocks<T>(
+  attempt: (taking: AccountsTaking) => Promise<T>,
+  onPlannedAgain: () => void = () => {},
+): Promise<T> {
+  try {
+    return await attempt('read ahead of the locks');
+  } catch (error) {
+    if (!(error instanceof PlanOutdatedError)) throw error;
+    onPlannedAgain();
+    return attempt('locked before planning');
+  }
+}
 
 /** What a write holds before it plans: the items' external references locked and looked up, and its accounts. */
 export interface PostingLocksTaken {

@@ -11,8 +11,8 @@ import {
   type NewItem,
   PostingEngine,
   type PostingLocksTaken,
+  plannedAheadThenUnderLocks,
 } from './posting-engine';
-import { PlanOutdatedError } from './posting.repository';
 import { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
 
@@ -254,17 +254,13 @@ export class PostingGroups {
   }
 
   /** In a transaction of its own; planned ahead of the locks, and again under them if the accounts moved. */
-  private async writePlanned(tenantId: string, group: readonly Waiting[], taking: AccountsTaking): Promise<Settled[]> {
+  private writePlanned(tenantId: string, group: readonly Waiting[], taking: AccountsTaking): Promise<Settled[]> {
     const write = (taken: AccountsTaking) =>
       this.db.transaction('read committed', () => this.write(tenantId, group, taken));
     if (taking === 'locked before planning') return write(taking);
-    try {
-      return await write(taking);
-    } catch (error) {
-      if (!(error instanceof PlanOutdatedError)) throw error;
+    return plannedAheadThenUnderLocks(write, () => {
       for (const listener of this.plannedAgainListeners) listener();
-      return write('locked before planning');
-    }
+    });
   }
 
   /**
@@ -298,14 +294,15 @@ export class PostingGroups {
       else settled[offset] = { ok: true, value: { answer: claim, existing: false } };
     }
     const postedItems = itemsOf(posted);
-    if (postedItems.length === 0) {
-      await locked;
-      if (posted.length === 0) return settled;
-    }
+    // Nothing to write (replays, refused keys, batches of invalid items only): the locks' statements still end first.
     const { results, written } =
       postedItems.length === 0
-        ? { results: [], written: Promise.resolve() }
+        ? { results: [], written: awaitedLater(Promise.resolve(locked).then(() => {})) }
         : await this.engine.send(tenantId, postedItems, locked!);
+    if (posted.length === 0) {
+      await written;
+      return settled;
+    }
     if (results.some((result) => result.status === 'exists')) await written;
     const writtenItems = await withExisting(this.transactions, tenantId, results);
     let next = 0;
