@@ -5,9 +5,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ApiHarness, type ApiResponse, TEST_OPERATOR_TOKEN, startApi } from './support/api-harness';
 import {
+  DAY_MS,
   type TestTenant,
   createAccount,
   expectError,
+  isoFromNow,
   mustPost,
   postTransaction,
   postWithKey,
@@ -247,6 +249,83 @@ describe('group commit of POST /v1/transactions', () => {
     expect(metrics.status).toBe(200);
     expect(metrics.body).toMatch(/^ledger_posting_groups_total\{lane="postings",attempt="retry"\} [1-9]/m);
     expect(metrics.body).toMatch(/^ledger_posting_group_items_bucket\{le="8",lane="postings"\} [1-9]/m);
+  });
+});
+
+describe('group commit of captures, voids and reversals', () => {
+  const hold = (amount: string) =>
+    mustPost(
+      api,
+      tenant.posterKey,
+      transfer('assets:cash', 'income:sales', amount, 'USD', { pending: { expiresAt: isoFromNow(DAY_MS) } }),
+    );
+  let tenant: TestTenant;
+  const send =
+    (path: string, body: unknown = {}, key = randomUUID()) =>
+    () =>
+      postWithKey(api, tenant.posterKey, path, body, key);
+
+  it('writes them with the postings of their group, and two naming one hold or transaction in turn', async () => {
+    tenant = await setupLedger('group resolutions');
+    const [first, second, third] = [await hold('100'), await hold('200'), await hold('300')];
+    const original = await mustPost(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '50'));
+    written = [];
+    const { held, first: gate } = await blockedGroup(tenant, 'assets:gate-a');
+    const captureKey = randomUUID();
+    const refusedKey = randomUUID();
+    const { answers, all } = queued(tenant, [
+      send(`/v1/transactions/${first.id}/post`),
+      send(`/v1/transactions/${first.id}/void`, {}, refusedKey),
+      send(`/v1/transactions/${second.id}/post`, { amount: '150' }, captureKey),
+      send(`/v1/transactions/${second.id}/post`, { amount: '150' }, captureKey),
+      send(`/v1/transactions/${third.id}/void`),
+      send(`/v1/transactions/${original.id}/reverse`),
+      send(`/v1/transactions/${original.id}/reverse`),
+      send(`/v1/transactions/${original.id}/post`),
+      send(`/v1/transactions/${randomUUID()}/void`),
+      () => postTransaction(api, tenant.posterKey, transfer('assets:cash', 'income:sales', '7')),
+    ]);
+    await all;
+    await held.release();
+    expect((await gate).status).toBe(201);
+    const [capture, voidLate, partial, partialAgain, voided, reversal, reversalLate, notAHold, missing, posting] =
+      await answers;
+
+    for (const answer of [capture!, partial!, voided!, reversal!, posting!]) expect(answer.status).toBe(201);
+    expect(capture!.body).toMatchObject({ status: 'posted', holdId: first.id });
+    expect(partial!.body.entries.map((entry: { amount: string }) => entry.amount)).toEqual(['150', '150']);
+    expect(voided!.body).toMatchObject({ status: 'voided', holdId: third.id });
+    expect(reversal!.body.reversesId).toBe(original.id);
+    expectError(notAHold!, 422, 'NOT_A_HOLD');
+    expectError(missing!, 404, 'NOT_FOUND');
+    // The same key again: a replay. Another key for the hold or transaction just taken: its own refusal.
+    expect(partialAgain!.status).toBe(201);
+    expect(partialAgain!.body.id).toBe(partial!.body.id);
+    expect(partialAgain!.headers.get('idempotent-replayed')).toBe('true');
+    expectError(voidLate!, 409, 'HOLD_ALREADY_RESOLVED');
+    expectError(reversalLate!, 409, 'ALREADY_REVERSED');
+
+    // The gate; then all but the four that name what an earlier request names (the capture's key, its
+    // hold, the reversed transaction); then those, but the capture of the reversed transaction, which
+    // names what the second reversal names; then that one.
+    expect(written).toEqual([
+      { lane: 'postings', requests: 1, items: 1, attempt: 'group' },
+      { lane: 'postings', requests: 6, items: 6, attempt: 'group' },
+      { lane: 'postings', requests: 3, items: 3, attempt: 'group' },
+      { lane: 'postings', requests: 1, items: 1, attempt: 'group' },
+    ]);
+    const createdTogether = [capture!, partial!, voided!, reversal!, posting!].map((answer) => answer.body.id);
+    expect(await writtenTogether(createdTogether)).toEqual([5]);
+    // 3 holds, the original, the gate, and the five written together.
+    expect(await transactionsOf(tenant)).toBe(10);
+    const cash = await api.request('GET', '/v1/accounts/assets:cash', { key: tenant.posterKey });
+    // Posted: 50 - 50 (reversed) + 7 + 100 + 150; nothing held any more.
+    expect(cash.body.balances).toMatchObject({ posted: '257', pending: '0' });
+
+    // A refusal is stored under its key like a posting's.
+    const again = await send(`/v1/transactions/${first.id}/void`, {}, refusedKey)();
+    expectError(again, 409, 'HOLD_ALREADY_RESOLVED');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 });
 

@@ -16,10 +16,10 @@ import { ResolveHoldUseCase } from './holds/resolve-hold.use-case';
 import { JournalRepository } from './journal/journal.repository';
 import { ReadBooksUseCase } from './journal/read-books.use-case';
 import { VerifyJournalUseCase } from './journal/verify-journal.use-case';
-import { ReversalRepository } from './reversals/reversal.repository';
 import { ReverseTransactionUseCase } from './reversals/reverse-transaction.use-case';
 import { GetTransactionUseCase } from './transactions/get-transaction.use-case';
 import { ListTransactionsUseCase } from './transactions/list-transactions.use-case';
+import { NamedTransactionRepository } from './transactions/named-transaction.repository';
 import { PostBatchUseCase } from './transactions/post-batch.use-case';
 import { PostTransactionUseCase } from './transactions/post-transaction.use-case';
 import { PostingGroups } from './transactions/posting-groups';
@@ -63,7 +63,7 @@ const useCases = [
     PostingRepository,
     HoldRepository,
     JournalRepository,
-    ReversalRepository,
+    NamedTransactionRepository,
     PostingEngine,
     PostingGroups,
     AccountReadsRepository,

@@ -97,20 +97,21 @@ export class TransactionsController {
     body: capturePayloadSchema,
     bodyOptional: true,
     answer: { status: 201, description: 'The capture record.', schema: transactionView },
+    keyInHandler: true,
     errors: ['NOT_FOUND', 'NOT_A_HOLD', 'HOLD_ALREADY_RESOLVED', 'HOLD_EXPIRED', 'AMOUNT_OUT_OF_RANGE'],
   })
-  capture(
+  /** Written with the postings that arrive meanwhile, like them (see PostingGroups); so are voids and reversals. */
+  async capture(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
     @Body(new ZodValidationPipe(capturePayloadSchema)) body: z.output<typeof capturePayloadSchema>,
-  ) {
-    return this.resolveHold.execute({
-      tenantId: principal.tenantId,
-      holdId: id,
-      action: 'post',
-      actor: principal.actor,
-      amountMinor: body.amount,
-    });
+    @RequestKey() key: KeyInTransaction,
+  ): Promise<Outcome> {
+    const { answer } = await this.resolveHold.submit(
+      { tenantId: principal.tenantId, holdId: id, action: 'post', actor: principal.actor, amountMinor: body.amount },
+      key,
+    );
+    return answer;
   }
 
   @Post(':id/void')
@@ -123,19 +124,20 @@ export class TransactionsController {
     body: emptyBodySchema,
     bodyOptional: true,
     answer: { status: 201, description: 'The void record.', schema: transactionView },
+    keyInHandler: true,
     errors: ['NOT_FOUND', 'NOT_A_HOLD', 'HOLD_ALREADY_RESOLVED', 'HOLD_EXPIRED'],
   })
-  void(
+  async void(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
     @Body(new ZodValidationPipe(emptyBodySchema)) _body: object,
-  ) {
-    return this.resolveHold.execute({
-      tenantId: principal.tenantId,
-      holdId: id,
-      action: 'void',
-      actor: principal.actor,
-    });
+    @RequestKey() key: KeyInTransaction,
+  ): Promise<Outcome> {
+    const { answer } = await this.resolveHold.submit(
+      { tenantId: principal.tenantId, holdId: id, action: 'void', actor: principal.actor },
+      key,
+    );
+    return answer;
   }
 
   @Post(':id/reverse')
@@ -148,19 +150,20 @@ export class TransactionsController {
     body: reversePayloadSchema,
     bodyOptional: true,
     answer: { status: 201, description: 'The reversal.', schema: transactionView },
+    keyInHandler: true,
     errors: ['NOT_FOUND', 'NOT_REVERSIBLE', 'ALREADY_REVERSED', 'INSUFFICIENT_FUNDS', 'AMOUNT_OUT_OF_RANGE'],
   })
-  reverse(
+  async reverse(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
     @Body(new ZodValidationPipe(reversePayloadSchema)) body: z.output<typeof reversePayloadSchema>,
-  ) {
-    return this.reverseTransaction.execute({
-      tenantId: principal.tenantId,
-      id,
-      actor: principal.actor,
-      description: body.description,
-    });
+    @RequestKey() key: KeyInTransaction,
+  ): Promise<Outcome> {
+    const { answer } = await this.reverseTransaction.submit(
+      { tenantId: principal.tenantId, id, actor: principal.actor, description: body.description },
+      key,
+    );
+    return answer;
   }
 
   @Post()

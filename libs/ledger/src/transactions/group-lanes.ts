@@ -49,13 +49,14 @@ export const LANES: Record<GroupLane, LaneBounds> = {
 };
 
 /**
- * The next group: the queue's head, then whatever fits, in arrival order, skipping a request whose key
- * is already in this group or in one in flight (it waits for that one's outcome, then replays it).
+ * The next group: the queue's head, then whatever fits, in arrival order, skipping a request that
+ * shares a name (its key, the transaction it names) with one in this group or in one in flight: it
+ * waits for that one's outcome (then replays it, or finds the hold resolved, the transaction reversed).
  */
-export function takeGroup<W extends { bytes: number; items: { length: number }; key: { name: string } }>(
+export function takeGroup<W extends { bytes: number; size: number; names: readonly string[] }>(
   queue: W[],
   bounds: Pick<LaneBounds, 'itemsMax' | 'bytesMax'>,
-  busyKeys: ReadonlySet<string> = new Set(),
+  busyNames: ReadonlySet<string> = new Set(),
 ): W[] {
   const group: W[] = [];
   const names = new Set<string>();
@@ -64,15 +65,15 @@ export function takeGroup<W extends { bytes: number; items: { length: number }; 
   let scanned = 0;
   for (let index = 0; index < queue.length && scanned < QUEUE_SCAN_MAX; scanned++) {
     const waiting = queue[index]!;
-    if (names.has(waiting.key.name) || busyKeys.has(waiting.key.name)) {
+    if (waiting.names.some((name) => names.has(name) || busyNames.has(name))) {
       index++;
       continue;
     }
     const first = group.length === 0;
-    if (!first && (bytes + waiting.bytes > bounds.bytesMax || items + waiting.items.length > bounds.itemsMax)) break;
-    names.add(waiting.key.name);
+    if (!first && (bytes + waiting.bytes > bounds.bytesMax || items + waiting.size > bounds.itemsMax)) break;
+    for (const name of waiting.names) names.add(name);
     bytes += waiting.bytes;
-    items += waiting.items.length;
+    items += waiting.size;
     group.push(waiting);
     queue.splice(index, 1);
   }

@@ -1,13 +1,14 @@
 import type { Database } from '@ledger/db';
 import { describe, expect, it } from 'vitest';
+import type { NamedTransactionRepository } from './named-transaction.repository';
 import type { PostingEngine } from './posting-engine';
 import { POSTING_GROUP_BYTES_MAX, POSTING_GROUP_ITEMS_MAX, takeGroup } from './group-lanes';
 import { type GroupedKey, type GroupedKeySteps, PostingGroups } from './posting-groups';
 import type { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
 
-function waiting(name: string, bytes = 100, items = 1) {
-  return { name, bytes, items: { length: items }, key: { name } };
+function waiting(name: string, bytes = 100, size = 1, names = [name]) {
+  return { name, bytes, size, names };
 }
 
 const POSTINGS = { itemsMax: POSTING_GROUP_ITEMS_MAX, bytesMax: POSTING_GROUP_BYTES_MAX };
@@ -57,6 +58,17 @@ describe('takeGroup', () => {
     expect(names(queue)).toEqual(['x']);
     expect(takeGroup(queue, POSTINGS, new Set(['x']))).toEqual([]);
   });
+
+  it('leaves a request that names what another of the group names (a hold, a transaction) for the next group', () => {
+    const queue = [
+      waiting('capture', 0, 1, ['key:1', 'transaction:h']),
+      waiting('void', 0, 1, ['key:2', 'transaction:h']),
+      waiting('posting', 0, 1, ['key:3']),
+      waiting('reversal', 0, 1, ['key:4', 'transaction:r']),
+    ];
+    expect(names(takeGroup(queue, POSTINGS, new Set(['transaction:r'])))).toEqual(['capture', 'posting']);
+    expect(names(takeGroup(queue, POSTINGS))).toEqual(['void', 'reversal']);
+  });
 });
 
 // The order of the steps, with the database and the engine standing in: what is checked is when a group's
@@ -92,6 +104,7 @@ describe('PostingGroups', () => {
       db as unknown as Database,
       engine as unknown as PostingEngine,
       {} as TransactionRepository,
+      {} as NamedTransactionRepository,
     );
     const request = {
       metadata: {},

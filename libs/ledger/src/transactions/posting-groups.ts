@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Database, awaitedLater } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { type GroupLane, LANES, QUEUED_GROUPS_MAX, takeGroup } from './group-lanes';
+import { type NamedTransaction, NamedTransactionRepository } from './named-transaction.repository';
 import { sizedItemFromRequest } from './new-item';
 import type { PostTransactionCommand } from './post-transaction.use-case';
 import {
@@ -10,7 +11,6 @@ import {
   type ItemResult,
   type NewItem,
   PostingEngine,
-  type PostingLocksTaken,
   plannedAheadThenUnderLocks,
 } from './posting-engine';
 import { TransactionRepository } from './transaction.repository';
@@ -61,9 +61,22 @@ export async function withExisting(
   return written;
 }
 
+/**
+ * A capture, void or reversal: its one item is made in the group's transaction, from the transaction it
+ * names as locked and read there (NamedTransactionRepository).
+ */
+export interface ItemFromNamed {
+  /** The transaction it names. Two requests naming one transaction never share a group, nor two groups in flight. */
+  id: string;
+  /** Its item, from that transaction (undefined: there is none); throws the DomainError that refuses the request. */
+  make(named: NamedTransaction | undefined): NewItem;
+}
+
 /** A request to write in a group: its items, and what its key stores once they are written. */
 export interface GroupedRequest<A, Body> {
+  /** None when its one item is made from a transaction it names (`named`). */
   items: readonly NewItem[];
+  named?: ItemFromNamed;
   /** Its JSON, counted against the lane's byte bound. */
   bytes: number;
   key: GroupedKey<A, Body>;
@@ -90,16 +103,20 @@ export interface GroupWritten {
 export type GroupListener = (written: GroupWritten) => void;
 
 interface Waiting extends GroupedRequest<unknown, unknown> {
+  /** The items it writes. */
+  size: number;
+  /** What no other request of its group or of a group in flight may name: its key, the transaction it names. */
+  names: string[];
   resolve(answer: GroupedAnswer<unknown>): void;
   reject(error: unknown): void;
 }
 
-/** A tenant's queue of one lane, and the key names of its groups in flight. */
+/** A tenant's queue of one lane, and the names of its groups in flight. */
 interface Queue {
   waiting: Waiting[];
   items: number;
   inFlight: number;
-  busyKeys: Set<string>;
+  busyNames: Set<string>;
 }
 
 type Settled = { ok: true; value: GroupedAnswer<unknown> } | { ok: false; error: unknown };
@@ -113,6 +130,21 @@ function answerAll(group: readonly Waiting[], settled: readonly Settled[]): void
 
 function itemsOf(group: readonly Waiting[]): NewItem[] {
   return group.flatMap((waiting) => waiting.items);
+}
+
+function sizeOf(group: readonly Waiting[]): number {
+  return group.reduce((size, waiting) => size + waiting.size, 0);
+}
+
+/** A request's items as written: its own, or the one made from the transaction it names, or what refuses it. */
+function itemsMade(waiting: Waiting, named: ReadonlyMap<string, NamedTransaction>): readonly NewItem[] | DomainError {
+  if (waiting.named === undefined) return waiting.items;
+  try {
+    return [waiting.named.make(named.get(waiting.named.id))];
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
 }
 
 /**
@@ -138,6 +170,7 @@ export class PostingGroups {
     private readonly db: Database,
     private readonly engine: PostingEngine,
     private readonly transactions: TransactionRepository,
+    private readonly namedTransactions: NamedTransactionRepository,
   ) {}
 
   /** Called with every group written (for metrics). */
@@ -166,6 +199,17 @@ export class PostingGroups {
     });
   }
 
+  /** A capture, void or reversal: in the postings lane, its item made once what it names is locked. */
+  submitNamed<A>(tenantId: string, key: GroupedKey<A>, named: ItemFromNamed): Promise<GroupedAnswer<A>> {
+    return this.submitRequest(tenantId, 'postings', {
+      items: [],
+      named,
+      bytes: 0,
+      key,
+      outcome: ([result]) => (result!.status === 'error' ? result!.error : result!.transaction),
+    });
+  }
+
   /** Any request of a lane. Not inside a transaction: the group opens its own. */
   submitRequest<A, Body>(
     tenantId: string,
@@ -175,22 +219,21 @@ export class PostingGroups {
     assert.ok(!this.db.inTransaction, 'a grouped request is written in its group transaction, not the caller one');
     const name = `${lane}:${tenantId}`;
     let queue = this.queues.get(name);
-    if (
-      queue !== undefined &&
-      queue.items > 0 &&
-      queue.items + request.items.length > QUEUED_GROUPS_MAX * LANES[lane].itemsMax
-    )
+    const size = request.items.length + (request.named === undefined ? 0 : 1);
+    if (queue !== undefined && queue.items > 0 && queue.items + size > QUEUED_GROUPS_MAX * LANES[lane].itemsMax)
       throw new DomainError('UNAVAILABLE', 'too many postings are waiting to be written; retry shortly', {
         retryAfterSeconds: 1,
       });
     return new Promise<GroupedAnswer<A>>((resolve, reject) => {
-      const waiting = { ...request, resolve, reject } as unknown as Waiting;
+      const names = [`key:${request.key.name}`];
+      if (request.named !== undefined) names.push(`transaction:${request.named.id}`);
+      const waiting = { ...request, size, names, resolve, reject } as unknown as Waiting;
       if (queue === undefined) {
-        queue = { waiting: [], items: 0, inFlight: 0, busyKeys: new Set() };
+        queue = { waiting: [], items: 0, inFlight: 0, busyNames: new Set() };
         this.queues.set(name, queue);
       }
       queue.waiting.push(waiting);
-      queue.items += waiting.items.length;
+      queue.items += size;
       if (queue.inFlight < LANES[lane].groupsInFlight) {
         queue.inFlight++;
         void this.drain(name, tenantId, lane, queue);
@@ -207,11 +250,10 @@ export class PostingGroups {
    */
   private async drain(name: string, tenantId: string, lane: GroupLane, queue: Queue): Promise<void> {
     for (;;) {
-      const group = takeGroup(queue.waiting, LANES[lane], queue.busyKeys);
+      const group = takeGroup(queue.waiting, LANES[lane], queue.busyNames);
       if (group.length === 0) break;
-      const items = itemsOf(group).length;
-      queue.items -= items;
-      for (const waiting of group) queue.busyKeys.add(waiting.key.name);
+      queue.items -= sizeOf(group);
+      for (const waiting of group) for (const taken of waiting.names) queue.busyNames.add(taken);
       const written = await this.attempt(tenantId, lane, group, ['group', 'retry']);
       if (written.ok) {
         const answer = () => answerAll(group, written.settled);
@@ -225,7 +267,7 @@ export class PostingGroups {
           answerAll([waiting], alone.ok ? alone.settled : [{ ok: false, error: alone.error }]);
         }
       }
-      for (const waiting of group) queue.busyKeys.delete(waiting.key.name);
+      for (const waiting of group) for (const taken of waiting.names) queue.busyNames.delete(taken);
     }
     // No await between the empty take and this: a request arriving now starts the next drain.
     queue.inFlight--;
@@ -244,7 +286,7 @@ export class PostingGroups {
       try {
         const settled = await this.writePlanned(tenantId, group, LANES[lane].taking);
         for (const listener of this.listeners)
-          listener({ lane, requests: group.length, items: itemsOf(group).length, attempt });
+          listener({ lane, requests: group.length, items: sizeOf(group), attempt });
         return { ok: true, settled };
       } catch (error) {
         failure = error;
@@ -271,7 +313,9 @@ export class PostingGroups {
    * The statements are sent one behind the other where the next does not depend on the answer before
    * (see awaitedLater): the locks behind the key claims (taken for every item of the group, also those
    * of a request whose key turns out to be a replay), the outcomes behind the write, COMMIT behind the
-   * outcomes. So under its locks the group waits for the event loop once, to plan, not six times.
+   * outcomes. So under its locks the group waits for the event loop once, to plan, not six times. A group
+   * with captures, voids or reversals locks and reads the transactions they name behind the claims, and
+   * its accounts once their items are made from those: one round trip more.
    */
   private async write(tenantId: string, group: readonly Waiting[], taking: AccountsTaking): Promise<Settled[]> {
     const { steps } = group[0]!.key;
@@ -280,20 +324,26 @@ export class PostingGroups {
       'the keys of a group take the same steps',
     );
     const claiming = awaitedLater(steps.claimAll(group.map(({ key }) => key)));
-    const allItems = itemsOf(group);
-    const locked: Promise<PostingLocksTaken> | undefined =
-      allItems.length === 0 ? undefined : awaitedLater(this.engine.lock(tenantId, allItems, taking));
+    const namedIds = group.flatMap(({ named }) => (named === undefined ? [] : [named.id]));
+    const namedRead =
+      namedIds.length === 0 ? undefined : awaitedLater(this.namedTransactions.lockAndRead(tenantId, namedIds));
+    const known = itemsOf(group);
+    const lockedEarly =
+      namedRead === undefined && known.length > 0 ? awaitedLater(this.engine.lock(tenantId, known, taking)) : undefined;
     const settled: Settled[] = new Array(group.length);
-    const posted: Waiting[] = [];
-    const postedAt: number[] = [];
-    for (const [offset, claim] of (await claiming).entries()) {
-      if (claim === undefined) {
-        posted.push(group[offset]!);
-        postedAt.push(offset);
-      } else if (claim instanceof DomainError) settled[offset] = { ok: false, error: claim };
+    const claims = await claiming;
+    const named = namedRead === undefined ? new Map<string, NamedTransaction>() : await namedRead;
+    const posted: { waiting: Waiting; at: number; items: readonly NewItem[] | DomainError }[] = [];
+    for (const [offset, claim] of claims.entries()) {
+      const waiting = group[offset]!;
+      if (claim === undefined) posted.push({ waiting, at: offset, items: itemsMade(waiting, named) });
+      else if (claim instanceof DomainError) settled[offset] = { ok: false, error: claim };
       else settled[offset] = { ok: true, value: { answer: claim, existing: false } };
     }
-    const postedItems = itemsOf(posted);
+    const postedItems = posted.flatMap(({ items }) => (items instanceof DomainError ? [] : items));
+    const locked =
+      lockedEarly ??
+      (postedItems.length === 0 ? undefined : awaitedLater(this.engine.lock(tenantId, postedItems, taking)));
     // Nothing to write (replays, refused keys, batches of invalid items only): the locks' statements still end first.
     const { results, written } =
       postedItems.length === 0
@@ -306,9 +356,13 @@ export class PostingGroups {
     if (results.some((result) => result.status === 'exists')) await written;
     const writtenItems = await withExisting(this.transactions, tenantId, results);
     let next = 0;
-    const outcomes = posted.map((waiting) => {
-      const own = writtenItems.slice(next, next + waiting.items.length);
-      next += waiting.items.length;
+    const outcomes = posted.map(({ waiting, items }) => {
+      let own: WrittenItem[];
+      if (items instanceof DomainError) own = [{ status: 'error', error: items }];
+      else {
+        own = writtenItems.slice(next, next + items.length);
+        next += items.length;
+      }
       const outcome = waiting.outcome(own);
       const existing = own.length > 0 && own.every((result) => result.status === 'exists');
       return { key: waiting.key, outcome, existing };
@@ -324,7 +378,7 @@ export class PostingGroups {
     await written;
     const answers = await storing;
     for (const [index, answer] of answers.entries())
-      settled[postedAt[index]!] = { ok: true, value: { answer, existing: outcomes[index]!.existing } };
+      settled[posted[index]!.at] = { ok: true, value: { answer, existing: outcomes[index]!.existing } };
     return settled;
   }
 }

@@ -75,10 +75,6 @@ SELECT a.id, a.code, a.currency::text AS currency, a.normal_balance, a.allow_neg
  WHERE a.tenant_id = :tenantId AND (a.id = ANY (:accountIds::uuid[]) OR a.code = ANY (:accountCodes::text[]))
  ORDER BY a.id`);
 
-/** Serialises everything that resolves one hold or reverses one transaction. */
-export const LOCK_TRANSACTION = sql<{ tenantId: string; transactionId: string }>(`
-SELECT pg_advisory_xact_lock(hashtextextended(:tenantId::text || ':transaction:' || :transactionId, 0))`);
-
 /** The parameters of POSTINGS_CTES: one array per column of each kind of row. */
 export interface PostingsParams {
   tenantId: string;
