@@ -6,7 +6,7 @@ import { recordFigures } from './support/fault-report';
 import { FAULT_SETTINGS } from './support/fault-settings';
 import { setupFaultTenant } from './support/fault-tenant';
 import { LedgerStack, waitForWritingTransaction } from './support/ledger-stack';
-import { LOAD_BATCH_ITEMS_MAX, PostingLoad } from './support/posting-load';
+import { LOAD_BATCH_ITEMS_MAX, type LoadMix, PostingLoad } from './support/posting-load';
 import { FAULT_SEED, SeededRandom } from './support/seeded-random';
 import { SHARED_ADMIN_DATABASE_URL } from './support/shared-postgres';
 
@@ -20,6 +20,13 @@ const GROUP_SIZES = `
 SELECT n, count(*)::int AS groups
   FROM (SELECT count(*)::int AS n FROM transactions WHERE tenant_id = $1 AND id = ANY($2::uuid[]) GROUP BY xmin::text) g
  GROUP BY n ORDER BY n`;
+
+/** The most transactions one database transaction wrote beside a capture, void or reversal of the load. */
+const LARGEST_GROUP_WITH_NAMED = `
+SELECT coalesce(max(n), 0)::int AS n
+  FROM (SELECT count(*)::int AS n, bool_or(hold_id IS NOT NULL OR reverses_id IS NOT NULL) AS named
+          FROM transactions WHERE tenant_id = $1 AND id = ANY($2::uuid[]) GROUP BY xmin::text) g
+ WHERE named`;
 
 let nats: PrivateNatsServer;
 let stack: LedgerStack;
@@ -56,10 +63,11 @@ async function killDuringGroups(random: SeededRandom, loadMs: number, startedAt:
 }
 
 /**
- * Clients posting one kind of request (single transfers or batches) while the API is killed in the
- * middle of groups; then every unacknowledged request is sent again with its key.
+ * Clients posting one kind of request (single transfers, batches, or holds with their resolutions and
+ * reversals) while the API is killed in the middle of groups; then every unacknowledged request is sent
+ * again with its key.
  */
-async function postThroughKills(mix: 'transfers' | 'batches') {
+async function postThroughKills(mix: Exclude<LoadMix, 'mixed'>) {
   const random = new SeededRandom(FAULT_SEED, `group-commit-kill ${mix}`);
   console.log(`group commit kills (${mix}): seed ${FAULT_SEED}`);
   const tenant = await setupFaultTenant(stack, 16);
@@ -89,10 +97,12 @@ async function postThroughKills(mix: 'transfers' | 'batches') {
   const acknowledged = [...load.acknowledged.keys()];
   const books = await auditBooks(stack, tenant.tenantId, acknowledged, tenant.setupTransactionIds);
   const groupSizes = await stack.sql<{ n: number; groups: number }>(GROUP_SIZES, [tenant.tenantId, acknowledged]);
+  const [withNamed] = await stack.sql<{ n: number }>(LARGEST_GROUP_WITH_NAMED, [tenant.tenantId, acknowledged]);
   await recordFigures(`group-commit-kill-${mix}`, {
     headline:
       `acknowledged ${books.acknowledged} / found ${books.found}; kills ${kills.length}; ` +
-      `retried ${retry.retried}; largest group ${groupSizes.at(-1)?.n ?? 0}`,
+      `retried ${retry.retried}; largest group ${groupSizes.at(-1)?.n ?? 0}` +
+      (mix === 'holds' ? `, with a capture, void or reversal ${withNamed!.n}` : ''),
     kills,
     requestsSent: load.sent,
     answers: Object.fromEntries([...load.seen].sort()),
@@ -106,7 +116,7 @@ async function postThroughKills(mix: 'transfers' | 'batches') {
   expect(load.refused, 'no request was refused').toEqual([]);
   expect(load.internalErrors, 'no 500 answer').toEqual([]);
   expectBooksWhole(books);
-  return { largestGroup: groupSizes.at(-1)?.n ?? 0 };
+  return { largestGroup: groupSizes.at(-1)?.n ?? 0, largestWithNamed: withNamed!.n };
 }
 
 describe('kill -9 of the API while postings are written in groups', () => {
@@ -120,5 +130,12 @@ describe('kill -9 of the API while postings are written in groups', () => {
     const { largestGroup } = await postThroughKills('batches');
     // More items in one transaction than one batch of this load holds: batches were written together.
     expect(largestGroup, 'some group wrote several batches').toBeGreaterThan(LOAD_BATCH_ITEMS_MAX);
+  });
+
+  it('keeps every acknowledged capture, void and reversal once, each hold resolved once at most', async () => {
+    const { largestWithNamed } = await postThroughKills('holds');
+    // Above: each found once, and no request refused (a capture sent again after a kill replays its
+    // answer, never 409 HOLD_ALREADY_RESOLVED); a second resolution of a hold cannot be written at all.
+    expect(largestWithNamed, 'captures, voids or reversals were written beside other requests').toBeGreaterThan(1);
   });
 });

@@ -20,6 +20,18 @@ export const LOAD_BATCH_ITEMS_MAX = 20;
 const RETRY_ATTEMPTS_MAX = 40;
 const RETRY_PAUSE_MS = 250;
 const UNANSWERED_PAUSE_MS = 200;
+/**
+ * What the load sends, by kind: `transfers` single transfers only, `batches` batches only, `holds` mostly
+ * holds and their captures, voids and reversals (the group commit tests), `mixed` every kind.
+ */
+export type LoadMix = 'mixed' | 'transfers' | 'batches' | 'holds';
+
+/** Of `mixed` and `holds`: the draws below each bound are resolutions, reversals, holds, batches; above, transfers. */
+const SHARES: Record<'mixed' | 'holds', { resolve: number; reverse: number; hold: number; batch: number }> = {
+  mixed: { resolve: 0.12, reverse: 0.2, hold: 0.35, batch: 0.5 },
+  holds: { resolve: 0.45, reverse: 0.55, hold: 0.85, batch: 0.85 },
+};
+
 /** Answers after which the same request may simply be sent again (the API's retryable contract). */
 const RETRYABLE_STATUSES = new Set([409, 429, 502, 503, 504]);
 
@@ -56,8 +68,7 @@ export class PostingLoad {
   constructor(
     private readonly wallets: readonly string[],
     private readonly send: Send,
-    /** `transfers`: single transfers only, `batches`: batches only (the group commit tests). */
-    private readonly mix: 'mixed' | 'transfers' | 'batches' = 'mixed',
+    private readonly mix: LoadMix = 'mixed',
   ) {}
 
   /** One client: operations until `keepGoing` says stop. */
@@ -102,7 +113,8 @@ export class PostingLoad {
     if (this.mix === 'transfers') {
       return { kind: 'transfer', path: '/v1/transactions', body: transfer(...pair(), amount()), idempotencyKey: key };
     }
-    if (roll < 0.12 && this.openHolds.length > 0) {
+    const shares = SHARES[this.mix];
+    if (roll < shares.resolve && this.openHolds.length > 0) {
       const hold = this.openHolds.splice(random.between(0, this.openHolds.length - 1), 1)[0]!;
       const kind = random.next() < 0.5 ? 'capture' : 'void';
       return {
@@ -112,7 +124,7 @@ export class PostingLoad {
         idempotencyKey: key,
       };
     }
-    if (roll < 0.2 && this.reversible.length > 0) {
+    if (roll < shares.reverse && this.reversible.length > 0) {
       const original = this.reversible.splice(random.between(0, this.reversible.length - 1), 1)[0]!;
       return {
         kind: 'reverse',
@@ -121,7 +133,7 @@ export class PostingLoad {
         idempotencyKey: key,
       };
     }
-    if (roll < 0.35) {
+    if (roll < shares.hold) {
       const [debit, credit] = pair();
       const body = {
         ...transfer(debit, credit, amount()),
@@ -129,7 +141,7 @@ export class PostingLoad {
       };
       return { kind: 'hold', path: '/v1/transactions', body, idempotencyKey: key };
     }
-    if (roll < 0.5) return batch();
+    if (roll < shares.batch) return batch();
     return { kind: 'transfer', path: '/v1/transactions', body: transfer(...pair(), amount()), idempotencyKey: key };
   }
 
