@@ -11,7 +11,7 @@ import { dropDatabase, recreateDatabase } from './bench-database';
 import { setupApiFixture } from './bench-setup';
 import { processCpuMs } from './cpu-usage';
 import { HttpClient } from './http-client';
-import { median } from './stats';
+import { median, percentile } from './stats';
 import { CURRENCY, TRANSFER_AMOUNT_MAX_MINOR } from './workloads';
 
 const SECONDS_MAX = 120;
@@ -27,10 +27,6 @@ interface PhaseRun {
 
 const PHASES = ['transfers', 'hold then capture', 'captures', 'voids'] as const;
 type Phase = (typeof PHASES)[number];
-
-function percentile(sorted: readonly number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
-}
 
 async function main(): Promise<void> {
   const config = loadBenchConfig();
@@ -115,11 +111,11 @@ async function main(): Promise<void> {
       );
       const elapsedS = (performance.now() - startedAt) / 1000;
       const apiCpuMs = processCpuMs(api.process.pid) - cpuBefore;
-      latencies.sort((a, b) => a - b);
+      const sample = Float64Array.from(latencies);
       return {
         perSecond: latencies.length / elapsedS,
-        p50: percentile(latencies, 0.5),
-        p99: percentile(latencies, 0.99),
+        p50: percentile(sample, 0.5),
+        p99: percentile(sample, 0.99),
         apiCpuMs: apiCpuMs / latencies.length,
       };
     };

@@ -4,7 +4,8 @@ import { Database, awaitedLater } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { isUuid } from '@ledger/ids';
 import type { Side } from '../domain/balances';
-import { LOCK_NAMED_TRANSACTIONS, READ_NAMED_TRANSACTIONS } from './named-transaction.sql';
+import { READ_NAMED_TRANSACTIONS } from './named-transaction.sql';
+import { LOCK_NAMES } from './posting.sql';
 import type { TransactionStatus } from './transaction.view';
 
 /** A transaction that a new one names: the hold a capture, void or expiry resolves, the one a reversal mirrors. */
@@ -36,7 +37,7 @@ export class NamedTransactionRepository {
   async lockAndRead(tenantId: string, ids: readonly string[]): Promise<Map<string, NamedTransaction>> {
     assert.ok(this.db.inTransaction, 'the locks of named transactions are held by a transaction');
     const distinct = [...new Set(ids)];
-    const locked = awaitedLater(this.db.query(LOCK_NAMED_TRANSACTIONS, { tenantId, ids: distinct }));
+    const locked = awaitedLater(this.db.query(LOCK_NAMES, { tenantId, kind: 'transaction', names: distinct }));
     const read = awaitedLater(this.db.query(READ_NAMED_TRANSACTIONS, { tenantId, ids: distinct }));
     await locked;
     const rows = await read;

@@ -3,13 +3,8 @@ import type { Side } from '../domain/balances';
 import type { TransactionStatus } from './transaction.view';
 
 // A capture, void, expiry or reversal names a transaction it was not given: the hold it resolves, the
-// transaction it mirrors. Those who name a transaction take its advisory lock first, so racing
-// resolutions (or reversals) of one transaction queue, and each finds what the one before it wrote.
-
-/** In id order, so that two writers naming several of the same transactions never wait for each other in a circle. */
-export const LOCK_NAMED_TRANSACTIONS = sql<{ tenantId: string; ids: string[] }>(`
-SELECT pg_advisory_xact_lock(hashtextextended(:tenantId::text || ':transaction:' || id, 0))
-  FROM unnest(:ids::text[]) AS id ORDER BY id`);
+// transaction it mirrors. Those who name a transaction take its advisory lock first (LOCK_NAMES), so
+// racing resolutions (or reversals) of one transaction queue, and each finds what the one before it wrote.
 
 export interface NamedTransactionRow {
   id: string;

@@ -8,7 +8,7 @@ import { type NewEvent, outboxInsertParams } from '@ledger/outbox';
 import {
   FIND_EXTERNAL_REFS,
   type JournalParams,
-  LOCK_EXTERNAL_REFS,
+  LOCK_NAMES,
   LOCK_FOR_POSTING,
   type AccountRow,
   type PostingsParams,
@@ -225,7 +225,7 @@ export class PostingRepository {
 
   async lockExternalRefs(tenantId: string, refs: readonly string[]): Promise<void> {
     assert.ok(this.db.inTransaction, 'posting locks are held by a transaction');
-    if (refs.length > 0) await this.db.query(LOCK_EXTERNAL_REFS, { tenantId, refs: [...new Set(refs)] });
+    if (refs.length > 0) await this.db.query(LOCK_NAMES, { tenantId, kind: 'ref', names: [...new Set(refs)] });
   }
 
   async findExternalRefs(tenantId: string, refs: readonly string[]) {

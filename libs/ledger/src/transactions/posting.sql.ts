@@ -8,12 +8,14 @@ import type { TransactionStatus } from './transaction.view';
 // the outbox insert); a parameter is named once and means the same wherever a part uses it.
 
 /**
- * Serialises postings that name the same external references (sorted, so two batches never wait for
- * each other in opposite orders). Taken before any account lock.
+ * Serialises the writers that name the same things of a tenant, before any account lock: external
+ * references (`ref`), named by postings, and transactions (`transaction`), named by what resolves a hold
+ * or reverses a transaction (NamedTransactionRepository). Sorted, so two writers naming several of the
+ * same never wait for each other in opposite orders.
  */
-export const LOCK_EXTERNAL_REFS = sql<{ tenantId: string; refs: string[] }>(`
-SELECT pg_advisory_xact_lock(hashtextextended(:tenantId::text || ':ref:' || ref, 0))
-  FROM unnest(:refs::text[]) AS ref ORDER BY ref`);
+export const LOCK_NAMES = sql<{ tenantId: string; kind: 'ref' | 'transaction'; names: string[] }>(`
+SELECT pg_advisory_xact_lock(hashtextextended(:tenantId::text || ':' || :kind::text || ':' || lock_name, 0))
+  FROM unnest(:names::text[]) AS lock_name ORDER BY lock_name`);
 
 export interface ExternalRefRow {
   id: string;
