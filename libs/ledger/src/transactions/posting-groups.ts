@@ -210,6 +210,20 @@ export class PostingGroups {
     });
   }
 
+  /**
+   * The same, not grouped: in the caller's transaction, or one of its own (the expiry worker, a payment
+   * order's saga). Throws what refuses it.
+   */
+  async writeNamed(tenantId: string, named: ItemFromNamed): Promise<TransactionView> {
+    return this.db.transaction('read committed', async () => {
+      const target = (await this.namedTransactions.lockAndRead(tenantId, [named.id])).get(named.id);
+      const [result] = await this.engine.write(tenantId, [named.make(target)]);
+      if (result!.status === 'error') throw result!.error;
+      assert.ok(result!.status === 'created', 'what names a transaction is new: that one is locked and unresolved');
+      return result!.transaction;
+    });
+  }
+
   /** Any request of a lane. Not inside a transaction: the group opens its own. */
   submitRequest<A, Body>(
     tenantId: string,
