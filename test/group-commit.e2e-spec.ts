@@ -53,25 +53,40 @@ async function setupLedger(name: string): Promise<TestTenant> {
   return tenant;
 }
 
+/** The backends of the test transactions now holding an account's row lock (see holdAccount). */
+const openGates = new Set<number>();
+
 /** A test transaction holding an account's row lock until released. */
 async function holdAccount(tenant: TestTenant, code: string) {
   const client = new pg.Client({ connectionString: api.db.url });
   await client.connect();
   await client.query('BEGIN');
   await client.query('SELECT 1 FROM accounts WHERE tenant_id = $1 AND code = $2 FOR UPDATE', [tenant.tenantId, code]);
+  const [{ pid }] = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows as [{ pid: number }];
+  openGates.add(pid);
   return {
     async release() {
+      openGates.delete(pid);
       await client.query('COMMIT');
       await client.end();
     },
   };
 }
 
-/** The backends waiting for a lock in this test's database (the API's group transactions). */
+/**
+ * The backends waiting, directly or behind another waiter, for a lock that an open gate holds: the API's
+ * group transactions. Only those: the API's own ANALYZE may wait for an autovacuum meanwhile.
+ */
 async function lockWaiters(): Promise<number[]> {
   const rows = await sqlRows<{ pid: number }>(
     api,
-    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    `WITH RECURSIVE blocked AS (
+       SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) && $1::int[]
+       UNION
+       SELECT waiting.pid FROM pg_stat_activity waiting JOIN blocked ON blocked.pid = ANY(pg_blocking_pids(waiting.pid))
+     )
+     SELECT pid FROM blocked ORDER BY pid`,
+    [[...openGates]],
   );
   return rows.map((row) => row.pid);
 }
