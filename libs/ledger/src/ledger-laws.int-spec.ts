@@ -58,6 +58,12 @@ describe('ledger laws in PostgreSQL', () => {
     expect(code).toBe('LG001');
   });
 
+  it('refuses, at commit, a transaction that is not linked into the journal', async () => {
+    const id = newId();
+    const code = await refusedWith(transactionRow(id), [entrySql, [tenantId, id, cashId, 100n, salesId, 100n]]);
+    expect(code).toBe('LG003');
+  });
+
   it('refuses zero and negative amounts', async () => {
     const id = newId();
     const code = await refusedWith(transactionRow(id), [entrySql, [tenantId, id, cashId, -5n, salesId, -5n]]);
