@@ -4,12 +4,14 @@ import type { EventDeliveryConfig } from '@ledger/config';
 import { Database, type ReplicaStatus } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { GetOutboxBacklogUseCase, type OutboxHealth } from '@ledger/outbox';
+import type { z } from 'zod';
 import { EVENT_DELIVERY_CONFIG } from '../event-delivery-config';
+import type { Assert, Same } from '../openapi/components';
 import { Endpoint } from '../openapi/endpoint';
 import { healthView } from '../openapi/views/operations.views';
 
 /** What /health says of the outbox: whether it lags and the ages, not the counts. */
-export type OutboxLag = Omit<OutboxHealth, 'unpublished' | 'webhooksUnqueued'>;
+type OutboxLag = Omit<OutboxHealth, 'unpublished' | 'webhooksUnqueued'>;
 
 export interface HealthAnswer {
   status: 'ok' | 'warn';
@@ -19,6 +21,9 @@ export interface HealthAnswer {
   replica?: ReplicaStatus;
   warnings: string[];
 }
+
+/** The answer is what its documented view says, checked by the compiler. */
+export type HealthViewMatches = [Assert<Same<HealthAnswer, z.output<typeof healthView>>>];
 
 function replicaWarnings(replica: ReplicaStatus | undefined): string[] {
   if (replica === undefined || replica.state === 'ok') return [];

@@ -1,6 +1,6 @@
 import { canonicalJson, newId, sha256 } from '@ledger/ids';
 import { type ConversionAmounts, type RoundingMode, positionAccountCode } from '../domain/conversion';
-import type { NewItem } from '../transactions/posting-engine';
+import type { NewItem } from '../transactions/new-item';
 
 /** What a conversion records in its transaction's metadata (`metadata.conversion`). */
 export interface ConversionMetadata {

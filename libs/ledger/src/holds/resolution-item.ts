@@ -2,7 +2,7 @@ import { DomainError } from '@ledger/errors';
 import { newId, sha256 } from '@ledger/ids';
 import type { EventType } from '@ledger/outbox';
 import type { NamedTransaction } from '../transactions/named-transaction.repository';
-import type { NewItem } from '../transactions/posting-engine';
+import type { NewItem } from '../transactions/new-item';
 import type { TransactionStatus } from '../transactions/transaction.view';
 
 export type HoldAction = 'post' | 'void' | 'expire';

@@ -2,7 +2,7 @@ import { DomainError } from '@ledger/errors';
 import { newId, sha256 } from '@ledger/ids';
 import { DESCRIPTION_LENGTH_MAX } from '../domain/limits';
 import type { NamedTransaction } from '../transactions/named-transaction.repository';
-import type { NewItem } from '../transactions/posting-engine';
+import type { NewItem } from '../transactions/new-item';
 
 export interface ReverseTransactionCommand {
   tenantId: string;

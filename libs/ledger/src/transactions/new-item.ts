@@ -1,10 +1,19 @@
 import { canonicalJson, newId, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
+import type { EventType } from '@ledger/outbox';
 import { assertEffectiveAtInWindow } from '../domain/effective-at';
 import { HOLD_DURATION_MAX_MS } from '../domain/limits';
-import { assertBalanced, assertDistinctAccounts } from '../domain/transaction-draft';
-import type { NewItem } from './posting-engine';
+import type { ReleasedLeg } from '../domain/posting-plan';
+import { type DraftLeg, assertBalanced, assertDistinctAccounts } from '../domain/transaction-draft';
 import type { PostTransactionRequest } from './post-transaction.schema';
+import type { TransactionRow } from './posting.repository';
+
+/** One transaction to write: a posting, a hold, a capture, a void/expiry record or a reversal. */
+export interface NewItem extends TransactionRow {
+  legs: readonly DraftLeg[];
+  releases: readonly ReleasedLeg[];
+  event: EventType;
+}
 
 /**
  * A posting or hold from a client request, with every check that needs no database: balanced per

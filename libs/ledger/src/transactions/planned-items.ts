@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
 import { DomainError } from '@ledger/errors';
 import { type AccountTouch, type LockedAccount, type PlannedEntry, PostingPlanner } from '../domain/posting-plan';
-import type { ItemResult, NewItem } from './posting-engine';
+import type { NewItem } from './new-item';
 import type { PostingsWrite } from './posting.repository';
 import type { TransactionView } from './transaction.view';
+
+/** What became of one item: written, found written before (its external reference), or refused. */
+export type ItemResult =
+  | { status: 'created'; transaction: TransactionView }
+  | { status: 'exists'; transactionId: string }
+  | { status: 'error'; error: DomainError };
 
 /** An item the plan accepted: its place among the items, and what it writes. */
 export interface Created {

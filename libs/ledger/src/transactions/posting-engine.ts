@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { Injectable } from '@nestjs/common';
 import { awaitedLater } from '@ledger/db';
 import { canonicalJson, sha256 } from '@ledger/ids';
-import { DomainError } from '@ledger/errors';
-import type { EventType, NewEvent } from '@ledger/outbox';
+import type { NewEvent } from '@ledger/outbox';
 import { JOURNAL_ENCODING_VERSION, chainHash, encodeJournalRecord } from '../domain/journal-encoding';
-import { type LockedAccount, type ReleasedLeg } from '../domain/posting-plan';
-import type { DraftLeg } from '../domain/transaction-draft';
+import type { LockedAccount } from '../domain/posting-plan';
 import {
   type JournalLink,
   type JournalStripe,
@@ -17,27 +15,17 @@ import {
   type TransactionRow,
 } from './posting.repository';
 import type { TransactionView } from './transaction.view';
+import type { NewItem } from './new-item';
 import {
   type ClaimedRef,
   type Created,
+  type ItemResult,
   type PlannedItems,
   accountRefsOf,
   planItems,
   postingsOf,
   resultsOf,
 } from './planned-items';
-
-/** One transaction to write: a posting, a hold, a capture, a void/expiry record or a reversal. */
-export interface NewItem extends TransactionRow {
-  legs: readonly DraftLeg[];
-  releases: readonly ReleasedLeg[];
-  event: EventType;
-}
-
-export type ItemResult =
-  | { status: 'created'; transaction: TransactionView }
-  | { status: 'exists'; transactionId: string }
-  | { status: 'error'; error: DomainError };
 
 export function descriptionDigest(row: Pick<TransactionRow, 'externalRef' | 'description' | 'metadata'>): Buffer {
   return sha256(canonicalJson({ externalRef: row.externalRef, description: row.description, metadata: row.metadata }));

@@ -6,13 +6,9 @@ import { type GroupLane, LANES, QUEUED_GROUPS_MAX, takeGroup } from './group-lan
 import { type NamedTransaction, NamedTransactionRepository } from './named-transaction.repository';
 import { sizedItemFromRequest } from './new-item';
 import type { PostTransactionCommand } from './post-transaction.use-case';
-import {
-  type AccountsTaking,
-  type ItemResult,
-  type NewItem,
-  PostingEngine,
-  plannedAheadThenUnderLocks,
-} from './posting-engine';
+import type { NewItem } from './new-item';
+import type { ItemResult } from './planned-items';
+import { type AccountsTaking, PostingEngine, plannedAheadThenUnderLocks } from './posting-engine';
 import { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
 

@@ -1,7 +1,6 @@
 import type { InboundOutcome, InboundSourceView, ListInboundSourcesUseCase } from '@ledger/inbox';
 import { inboundMappingsSchema } from '@ledger/inbox';
 import { z } from 'zod';
-import type { HealthController, OutboxLag } from '../../controllers/health.controller';
 import { type Assert, type Same, component } from '../components';
 import { id, instant } from './fields';
 
@@ -72,8 +71,6 @@ export const inboundOutcomeView = component(
 
 type Output<Schema extends z.ZodType> = z.output<Schema>;
 export type OperationsViewsMatch = [
-  Assert<Same<Awaited<ReturnType<HealthController['health']>>, Output<typeof healthView>>>,
-  Assert<Same<OutboxLag, Output<typeof healthView>['outbox']>>,
   Assert<Same<InboundSourceView, Output<typeof inboundSourceView>>>,
   Assert<Same<InboundSourceView & { secret: string }, Output<typeof inboundSourceWithSecretView>>>,
   Assert<Same<Awaited<ReturnType<ListInboundSourcesUseCase['execute']>>, Output<typeof inboundSourceList>>>,
