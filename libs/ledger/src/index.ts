@@ -8,7 +8,8 @@ export { TakeBalanceSnapshotsUseCase } from './accounts/take-balance-snapshots.u
 export { createAccountSchema, type CreateAccountRequest } from './accounts/create-account.schema';
 export type { AccountView } from './accounts/account.view';
 export { PostTransactionUseCase, type PostTransactionResult } from './transactions/post-transaction.use-case';
-export { PostingGroups, type GroupedKey, type GroupWritten } from './transactions/posting-groups';
+export type { GroupedKey } from './transactions/grouped-request';
+export { PostingGroups, type GroupWritten } from './transactions/posting-groups';
 export { POSTING_GROUP_ITEMS_MAX, POSTING_GROUP_BYTES_MAX } from './transactions/group-lanes';
 export { PostBatchUseCase, postBatchSchema, type BatchItemResult } from './transactions/post-batch.use-case';
 export { GetTransactionUseCase } from './transactions/get-transaction.use-case';

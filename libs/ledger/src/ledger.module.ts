@@ -22,6 +22,7 @@ import { ListTransactionsUseCase } from './transactions/list-transactions.use-ca
 import { NamedTransactionRepository } from './transactions/named-transaction.repository';
 import { PostBatchUseCase } from './transactions/post-batch.use-case';
 import { PostTransactionUseCase } from './transactions/post-transaction.use-case';
+import { GroupTransaction } from './transactions/group-transaction';
 import { PostingGroups } from './transactions/posting-groups';
 import { PostingEngine } from './transactions/posting-engine';
 import { PostingRepository } from './transactions/posting.repository';
@@ -65,6 +66,7 @@ const useCases = [
     JournalRepository,
     NamedTransactionRepository,
     PostingEngine,
+    GroupTransaction,
     PostingGroups,
     AccountReadsRepository,
     AccountReader,

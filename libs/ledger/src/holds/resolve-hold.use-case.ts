@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { namedTransactionId } from '../transactions/named-transaction.repository';
-import { type GroupedAnswer, type GroupedKey, type ItemFromNamed, PostingGroups } from '../transactions/posting-groups';
+import type { GroupedAnswer, GroupedKey, ItemFromNamed } from '../transactions/grouped-request';
+import { PostingGroups } from '../transactions/posting-groups';
 import type { TransactionView } from '../transactions/transaction.view';
 import { type ResolveHoldCommand, resolutionItem } from './resolution-item';
 

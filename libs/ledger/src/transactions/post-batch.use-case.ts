@@ -6,7 +6,8 @@ import { BATCH_SIZE_MAX } from '../domain/limits';
 import { type NewItem, itemFromRequest } from './new-item';
 import { postTransactionSchema } from './post-transaction.schema';
 import { type AccountsTaking, PostingEngine, plannedAheadThenUnderLocks } from './posting-engine';
-import { type GroupedKey, PostingGroups, type WrittenItem, withExisting } from './posting-groups';
+import { type GroupedKey, type WrittenItem, withExisting } from './grouped-request';
+import { PostingGroups } from './posting-groups';
 import { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
 

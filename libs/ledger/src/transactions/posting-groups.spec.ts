@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { NamedTransactionRepository } from './named-transaction.repository';
 import type { PostingEngine } from './posting-engine';
 import { POSTING_GROUP_BYTES_MAX, POSTING_GROUP_ITEMS_MAX, takeGroup } from './group-lanes';
-import { type GroupedKey, type GroupedKeySteps, PostingGroups } from './posting-groups';
+import { GroupTransaction } from './group-transaction';
+import type { GroupedKey, GroupedKeySteps } from './grouped-request';
+import { PostingGroups } from './posting-groups';
 import type { TransactionRepository } from './transaction.repository';
 import type { TransactionView } from './transaction.view';
 
@@ -103,8 +105,13 @@ describe('PostingGroups', () => {
     const groups = new PostingGroups(
       db as unknown as Database,
       engine as unknown as PostingEngine,
-      {} as TransactionRepository,
       {} as NamedTransactionRepository,
+      new GroupTransaction(
+        db as unknown as Database,
+        engine as unknown as PostingEngine,
+        {} as TransactionRepository,
+        {} as NamedTransactionRepository,
+      ),
     );
     const request = {
       metadata: {},
