@@ -12,6 +12,8 @@ export interface AppProcessOptions {
   adminToken: string;
   poolSize: number;
   nodeArgs: string[];
+  /** The node binary it runs on (BENCH_API_NODE); the bench's own when not given. */
+  node?: string;
   /** Settings beyond the defaults below, as environment variables (e.g. RECONCILE_CRON for the worker). */
   settings?: Record<string, string>;
 }
@@ -44,7 +46,7 @@ export async function startApp(options: AppProcessOptions): Promise<AppProcess> 
   };
   // The API as the README's production command line starts it (one process: the flags are its own).
   const nodeArgs = options.app === 'api' ? withApiNodeFlags(options.nodeArgs) : options.nodeArgs;
-  const child = BuiltProcess.spawn(options.app, BUILT[options.app], { env, nodeArgs });
+  const child = BuiltProcess.spawn(options.app, BUILT[options.app], { env, nodeArgs, node: options.node });
   try {
     await child.waitUntilReady(
       READY_LINE[options.app],

@@ -56,6 +56,8 @@ export interface BenchConfig {
   resultsDirectory: string;
   /** Extra node flags for the API child, e.g. --prof to see where its CPU goes (diagnostics only). */
   apiNodeArgs: string[];
+  /** The node binary the API child runs on (BENCH_API_NODE), to compare Node versions with the same client. */
+  apiNode: string;
   /** API_PROCESSES of the API child: its CPU figure counts the supervisor and every forked process. */
   apiProcesses: number;
   /**
@@ -143,6 +145,7 @@ export function loadBenchConfig(): BenchConfig {
     setupConcurrency: integerFromEnv('BENCH_SETUP_CONCURRENCY', 16, 1, 64),
     resultsDirectory: process.env.BENCH_RESULTS_DIR ?? 'bench-results',
     apiNodeArgs: (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
+    apiNode: process.env.BENCH_API_NODE ?? process.execPath,
     apiProcesses: apiProcessCounts[0]!,
     extraApiProcesses: apiProcessCounts.slice(1),
     apiAnalyzeCheckSeconds: integerFromEnv('BENCH_API_ANALYZE_CHECK_SECONDS', 1, 0, 3_600),

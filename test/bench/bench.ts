@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     startedAt: new Date(startedAtMs).toISOString(),
     durationS: 0,
     settings: describeConfig(config),
-    machine: await describeMachine(config.adminDatabaseUrl, loadAverageAtStart),
+    machine: await describeMachine(config.adminDatabaseUrl, config.apiNode, loadAverageAtStart),
     comparisons: [],
   };
   try {

@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     adminToken: operatorToken,
     poolSize: config.apiPoolSize,
     nodeArgs: config.apiNodeArgs,
+    node: config.apiNode,
   });
   const http = new HttpClient(api.baseUrl, clients);
   try {

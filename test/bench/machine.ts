@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import pg from 'pg';
 
@@ -7,6 +8,8 @@ export interface Machine {
   /** 1-minute load average before the bench started: well above 0 means something else was running. */
   loadAverageAtStart: number;
   node: string;
+  /** The API's Node version (BENCH_API_NODE), when it is not the bench's own. */
+  apiNode?: string;
   postgres: string;
   postgresSettings: Record<string, string>;
 }
@@ -14,10 +17,17 @@ export interface Machine {
 /** Server settings that move these numbers. */
 const SETTINGS = ['synchronous_commit', 'fsync', 'shared_buffers', 'autovacuum', 'max_connections'];
 
+/** The Node versions: the bench's, and the API's after it when that is another. */
+export function nodeVersions(machine: Machine): string {
+  return machine.apiNode === undefined ? machine.node : `${machine.node} (the API on ${machine.apiNode})`;
+}
+
 export async function describeMachine(
   adminDatabaseUrl: string,
+  apiNode: string,
   loadAverageAtStart: number = loadavg()[0]!,
 ): Promise<Machine> {
+  const apiNodeVersion = execFileSync(apiNode, ['--version'], { encoding: 'utf8' }).trim();
   const client = new pg.Client({ connectionString: adminDatabaseUrl });
   await client.connect();
   try {
@@ -30,6 +40,7 @@ export async function describeMachine(
       cpus: cpus().length,
       loadAverageAtStart,
       node: process.version,
+      ...(apiNodeVersion === process.version ? {} : { apiNode: apiNodeVersion }),
       postgres: version,
       postgresSettings: Object.fromEntries(rows.map((row) => [row.name, row.setting])),
     };

@@ -127,6 +127,7 @@ function startPostingApi(config: BenchConfig, databaseUrl: string, operatorToken
       adminToken: operatorToken,
       poolSize: config.apiPoolSize,
       nodeArgs: config.apiNodeArgs,
+      node: config.apiNode,
       settings: {
         API_PROCESSES: String(processes),
         LEDGER_ANALYZE_CHECK_SECONDS: String(config.apiAnalyzeCheckSeconds),

@@ -5,7 +5,7 @@ import { renderChartSvg } from './chart';
 import { renderChartPng } from './chart-png';
 import type { Comparison } from './comparison';
 import type { ImportResults } from './import-suite';
-import type { Machine } from './machine';
+import { type Machine, nodeVersions } from './machine';
 import { renderPostingSection } from './posting-report';
 import type { PostingResults } from './posting-suite';
 import type { ReconcileResults } from './reconcile-suite';
@@ -54,7 +54,7 @@ export function subtitleOf(report: BenchReport): string {
   const { machine } = report;
   return (
     `${report.startedAt}: ${machine.cpus} CPUs, load average ${machine.loadAverageAtStart.toFixed(2)} before ` +
-    `start, Node ${machine.node}, ${machine.postgres}; ${report.settings.runsPerCell} runs per cell`
+    `start, Node ${nodeVersions(machine)}, ${machine.postgres}; ${report.settings.runsPerCell} runs per cell`
   );
 }
 
@@ -66,7 +66,7 @@ export function renderMarkdown(report: BenchReport, config: BenchConfig): string
   return [
     `# Bench: ${report.startedAt}`,
     '',
-    `Machine: ${machine.cpus} CPUs, Node ${machine.node}, ${machine.postgres} ` +
+    `Machine: ${machine.cpus} CPUs, Node ${nodeVersions(machine)}, ${machine.postgres} ` +
       `(${Object.entries(machine.postgresSettings)
         .map(([name, value]) => `${name}=${value}`)
         .join(', ')}). ` +

@@ -26,6 +26,8 @@ export interface SpawnOptions {
   args?: string[];
   /** Flags for node itself, e.g. --prof (diagnostics). */
   nodeArgs?: string[];
+  /** The node binary it runs on; this process's own when not given. */
+  node?: string;
 }
 
 const OUTPUT_TAIL_LINES = 60;
@@ -65,10 +67,14 @@ export class BuiltProcess {
   }
 
   static spawn(name: string, entry: string, options: SpawnOptions): BuiltProcess {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry, ...(options.args ?? [])], {
-      env: { PATH: process.env.PATH ?? '', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      options.node ?? process.execPath,
+      [...(options.nodeArgs ?? []), entry, ...(options.args ?? [])],
+      {
+        env: { PATH: process.env.PATH ?? '', ...options.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     return new BuiltProcess(name, child);
   }
 
