@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthModule, type RateLimit } from '@ledger/auth';
 import { type Database, DatabaseModule } from '@ledger/db';
-import { IdempotencyModule } from '@ledger/idempotency';
+import { IdempotencyModule, assertPostsStateIdempotency } from '@ledger/idempotency';
 import { ImportsModule } from '@ledger/imports';
 import { InboxModule } from '@ledger/inbox';
 import { RUN_LEASE_SECONDS, ReconciliationModule, ReconciliationSettingsModule } from '@ledger/reconciliation';
@@ -61,11 +61,39 @@ export interface ApiModuleOptions {
   proofsPerMinuteMax?: number;
 }
 
+const CONTROLLERS = [
+  HealthController,
+  TenantsController,
+  ApiKeysController,
+  AccountsController,
+  TransactionsController,
+  ConversionsController,
+  PaymentOrdersController,
+  ConnectorsController,
+  EventsController,
+  SourcesController,
+  ImportsController,
+  StatementLinesController,
+  ReconciliationController,
+  DiscrepanciesController,
+  DiscrepancyAdjustmentsController,
+  OwnerRoutesController,
+  MatchesController,
+  MatchingRulesController,
+  AuditLogController,
+  WebhooksController,
+  InboundController,
+  MetricsController,
+  ProofsController,
+  ExportsController,
+];
+
 const METRICS_DEFAULTS: MetricsConfig = { token: undefined, cacheSeconds: 5 };
 
 @Module({})
 export class ApiModule {
   static forRoot(options: ApiModuleOptions): DynamicModule {
+    assertPostsStateIdempotency(CONTROLLERS);
     return {
       module: ApiModule,
       imports: [
@@ -91,32 +119,7 @@ export class ApiModule {
         ProofsModule.forRoot({ signingKey: options.signingKey, issuedPerMinuteMax: options.proofsPerMinuteMax }),
         ExportsModule,
       ],
-      controllers: [
-        HealthController,
-        TenantsController,
-        ApiKeysController,
-        AccountsController,
-        TransactionsController,
-        ConversionsController,
-        PaymentOrdersController,
-        ConnectorsController,
-        EventsController,
-        SourcesController,
-        ImportsController,
-        StatementLinesController,
-        ReconciliationController,
-        DiscrepanciesController,
-        DiscrepancyAdjustmentsController,
-        OwnerRoutesController,
-        MatchesController,
-        MatchingRulesController,
-        AuditLogController,
-        WebhooksController,
-        InboundController,
-        MetricsController,
-        ProofsController,
-        ExportsController,
-      ],
+      controllers: CONTROLLERS,
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         // Only with a read replica. The root module's global interceptor runs outside those of the imported

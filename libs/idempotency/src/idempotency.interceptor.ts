@@ -4,9 +4,12 @@ import {
   type ExecutionContext,
   Injectable,
   type NestInterceptor,
+  RequestMethod,
   SetMetadata,
+  type Type,
   createParamDecorator,
 } from '@nestjs/common';
+import { INTERCEPTORS_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { canonicalJson, sha256 } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
@@ -27,7 +30,41 @@ export interface IdempotencyOptions {
   keyInHandler?: boolean;
 }
 
-export const Idempotency = (options: IdempotencyOptions) => SetMetadata(IDEMPOTENCY_METADATA, options);
+/**
+ * A POST route's idempotency. Only a route that requires a key runs the interceptor, as the outermost of its
+ * own interceptors, whatever the order of its decorators (an audited route's record is then written in the
+ * key's transaction). No other route pays for one: with AsyncLocalStorage on, Nest's interceptor pipeline
+ * costs tens of microseconds a request (test/bench/README.md).
+ */
+export function Idempotency(options: IdempotencyOptions): MethodDecorator {
+  return (target, property, descriptor) => {
+    SetMetadata(IDEMPOTENCY_METADATA, options)(target, property, descriptor);
+    if (!options.required) return;
+    const handler = descriptor.value as object;
+    const others: unknown[] = Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? [];
+    Reflect.defineMetadata(INTERCEPTORS_METADATA, [IdempotencyInterceptor, ...others], handler);
+  };
+}
+
+/**
+ * Throws unless every POST handler of the controllers states its idempotency (`Idempotency`): one that does
+ * not would take no key at all, where the contract requires one on every POST but a few.
+ */
+export function assertPostsStateIdempotency(controllers: readonly Type[]): void {
+  const silent = controllers.flatMap((controller) =>
+    Object.getOwnPropertyNames(controller.prototype)
+      .filter((name) => {
+        const handler: unknown = controller.prototype[name];
+        return (
+          typeof handler === 'function' &&
+          Reflect.getMetadata(METHOD_METADATA, handler) === RequestMethod.POST &&
+          Reflect.getMetadata(IDEMPOTENCY_METADATA, handler) === undefined
+        );
+      })
+      .map((name) => `${controller.name}.${name}`),
+  );
+  assert.deepEqual(silent, [], 'every POST route states its idempotency (Endpoint: idempotency)');
+}
 
 /** A stored answer sent again: rendered by the exception filter, with `Idempotent-Replayed: true`. */
 export class ReplayedResponse {
@@ -67,7 +104,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<HttpRequest>();
     const options = this.reflector.get<IdempotencyOptions | undefined>(IDEMPOTENCY_METADATA, context.getHandler());
-    if (request.method !== 'POST' || options?.required === false) return next.handle();
+    assert.ok(options?.required, 'the interceptor runs on the routes that require a key');
     const key = request.headers['idempotency-key'];
     if (key === undefined)
       throw new DomainError('IDEMPOTENCY_KEY_MISSING', 'POST requests need an Idempotency-Key header');
@@ -88,9 +125,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
       .switchToHttp()
       .getResponse<{ statusCode: number; header(name: string, value: string): unknown }>();
     const successStatus = response.statusCode;
-    const idempotent = { tenantId, key, fingerprint, successStatus, redact: options?.redact ?? [] };
+    const idempotent = { tenantId, key, fingerprint, successStatus, redact: options.redact ?? [] };
     const run = async () => {
-      const outcome = options?.keyInHandler
+      const outcome = options.keyInHandler
         ? await this.execution.runWithKey(idempotent, (requestKey) => {
             request.idempotencyKey = requestKey;
             return lastValueFrom(next.handle()) as Promise<Outcome>;

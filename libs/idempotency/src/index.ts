@@ -1,5 +1,11 @@
 export { IdempotencyModule } from './idempotency.module';
-export { Idempotency, ReplayedResponse, RequestKey, type IdempotencyOptions } from './idempotency.interceptor';
+export {
+  Idempotency,
+  ReplayedResponse,
+  RequestKey,
+  assertPostsStateIdempotency,
+  type IdempotencyOptions,
+} from './idempotency.interceptor';
 export {
   IdempotentExecution,
   IDEMPOTENCY_KEY_TTL_SECONDS,
