@@ -4,10 +4,16 @@ import { isUuid } from '@ledger/ids';
 import type { Side } from '../domain/balances';
 import type { AccountRecord } from './account.view';
 import {
+  ACCOUNT_BY_CODE,
+  ACCOUNT_BY_ID,
   ACCOUNT_KEYS_AFTER,
+  type AccountEntryRow,
+  type AccountRow,
   BALANCES_AS_OF,
+  ENTRIES_BEFORE_VERSION,
   INSERT_ACCOUNT,
   LIST_ACCOUNTS,
+  NEWEST_ENTRIES,
   TAKE_SNAPSHOTS,
 } from './balance-history.sql';
 
@@ -36,6 +42,53 @@ export interface NewAccount {
   normalBalance: Side;
   allowNegative: boolean;
   metadata: Record<string, unknown>;
+}
+
+/** One entry of an account's history. */
+export interface AccountEntryRecord {
+  transactionId: string;
+  leg: number;
+  direction: Side;
+  pending: boolean;
+  amountMinor: bigint;
+  currency: string;
+  postedBalanceAfter: bigint;
+  accountVersion: bigint;
+  effectiveAt: Date;
+  createdAt: Date;
+}
+
+function entryRecordOf(row: AccountEntryRow): AccountEntryRecord {
+  return {
+    transactionId: row.transaction_id,
+    leg: row.leg,
+    direction: row.direction,
+    pending: row.pending,
+    amountMinor: row.amount_minor,
+    currency: row.currency,
+    postedBalanceAfter: row.posted_balance_after,
+    accountVersion: row.account_version,
+    effectiveAt: row.effective_at,
+    createdAt: row.created_at,
+  };
+}
+
+function recordOf(row: AccountRow): AccountRecord {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    currency: row.currency,
+    normalBalance: row.normal_balance,
+    allowNegative: row.allow_negative,
+    metadata: row.metadata,
+    postedDebits: row.posted_debits,
+    postedCredits: row.posted_credits,
+    pendingDebits: row.pending_debits,
+    pendingCredits: row.pending_credits,
+    version: row.version,
+    createdAt: row.created_at,
+  };
 }
 
 @Injectable()
@@ -69,33 +122,24 @@ export class AccountRepository {
 
   /** An account by id or by code, within one tenant. */
   async findByRef(tenantId: string, ref: string): Promise<AccountRecord | undefined> {
-    const where = isUuid(ref) ? { tenantId, id: ref.toLowerCase() } : { tenantId, code: ref };
-    const row = await this.db.prisma.account.findFirst({ where });
-    if (row === null) return undefined;
-    return {
-      id: row.id,
-      code: row.code,
-      name: row.name,
-      currency: row.currency,
-      normalBalance: row.normalBalance as Side,
-      allowNegative: row.allowNegative,
-      metadata: row.metadata as Record<string, unknown>,
-      postedDebits: row.postedDebits,
-      postedCredits: row.postedCredits,
-      pendingDebits: row.pendingDebits,
-      pendingCredits: row.pendingCredits,
-      version: row.version,
-      createdAt: row.createdAt,
-    };
+    const rows = isUuid(ref)
+      ? await this.db.query(ACCOUNT_BY_ID, { tenantId, id: ref.toLowerCase() })
+      : await this.db.query(ACCOUNT_BY_CODE, { tenantId, code: ref });
+    return rows.length === 0 ? undefined : recordOf(rows[0]!);
   }
 
   /** Newest first, from just below `beforeVersion` (the account's version after an entry). */
-  async listEntries(tenantId: string, accountId: string, beforeVersion: bigint | undefined, take: number) {
-    return this.db.prisma.entry.findMany({
-      where: { tenantId, accountId, ...(beforeVersion === undefined ? {} : { accountVersion: { lt: beforeVersion } }) },
-      orderBy: { accountVersion: 'desc' },
-      take,
-    });
+  async listEntries(
+    tenantId: string,
+    accountId: string,
+    beforeVersion: bigint | undefined,
+    limit: number,
+  ): Promise<AccountEntryRecord[]> {
+    const rows =
+      beforeVersion === undefined
+        ? await this.db.query(NEWEST_ENTRIES, { tenantId, accountId, limit })
+        : await this.db.query(ENTRIES_BEFORE_VERSION, { tenantId, accountId, beforeVersion, limit });
+    return rows.map(entryRecordOf);
   }
 
   async list(tenantId: string, filter: AccountFilter, take: number): Promise<AccountRecord[]> {
@@ -107,21 +151,7 @@ export class AccountRepository {
       afterId: filter.afterId ?? null,
       limit: take,
     });
-    return rows.map((row) => ({
-      id: row.id,
-      code: row.code,
-      name: row.name,
-      currency: row.currency,
-      normalBalance: row.normal_balance,
-      allowNegative: row.allow_negative,
-      metadata: row.metadata,
-      postedDebits: row.posted_debits,
-      postedCredits: row.posted_credits,
-      pendingDebits: row.pending_debits,
-      pendingCredits: row.pending_credits,
-      version: row.version,
-      createdAt: row.created_at,
-    }));
+    return rows.map(recordOf);
   }
 
   async postedTotalsAsOf(
