@@ -9,24 +9,22 @@ import { startApp } from './app-process';
 import { loadBenchConfig } from './bench-config';
 import { dropDatabase, recreateDatabase } from './bench-database';
 import { setupApiFixture } from './bench-setup';
-import { processCpuMs } from './cpu-usage';
+import { type PhaseRun, measureClosedLoop, printPhaseTable } from './closed-loop';
 import { HttpClient } from './http-client';
-import { median, percentile } from './stats';
 import { CURRENCY, TRANSFER_AMOUNT_MAX_MINOR } from './workloads';
 
 const SECONDS_MAX = 120;
 const HOLD_LIFETIME_MS = 3_600_000;
 const seconds = Math.min(SECONDS_MAX, Math.max(1, Number(process.env.BENCH_RESOLUTION_SECONDS ?? 5)));
 
-interface PhaseRun {
-  perSecond: number;
-  p50: number;
-  p99: number;
-  apiCpuMs: number;
-}
-
 const PHASES = ['transfers', 'hold then capture', 'captures', 'voids'] as const;
 type Phase = (typeof PHASES)[number];
+const PHASE_LABELS: Record<Phase, string> = {
+  transfers: 'transfers',
+  'hold then capture': 'hold then capture (pairs)',
+  captures: 'captures',
+  voids: 'voids',
+};
 
 async function main(): Promise<void> {
   const config = loadBenchConfig();
@@ -95,31 +93,8 @@ async function main(): Promise<void> {
       voids: resolve('void'),
     };
 
-    /** Closed-loop clients for `durationS`, or until `operation` has nothing left to do. */
-    const measure = async (operation: () => Promise<boolean>, durationS = seconds): Promise<PhaseRun> => {
-      const latencies: number[] = [];
-      const cpuBefore = processCpuMs(api.process.pid);
-      const startedAt = performance.now();
-      const endsAt = startedAt + durationS * 1000;
-      await Promise.all(
-        Array.from({ length: clients }, async () => {
-          while (performance.now() < endsAt) {
-            const sentAt = performance.now();
-            if (!(await operation())) return;
-            latencies.push(performance.now() - sentAt);
-          }
-        }),
-      );
-      const elapsedS = (performance.now() - startedAt) / 1000;
-      const apiCpuMs = processCpuMs(api.process.pid) - cpuBefore;
-      const sample = Float64Array.from(latencies);
-      return {
-        perSecond: latencies.length / elapsedS,
-        p50: percentile(sample, 0.5),
-        p99: percentile(sample, 0.99),
-        apiCpuMs: apiCpuMs / latencies.length,
-      };
-    };
+    const measure = (operation: () => Promise<boolean>, durationS = seconds) =>
+      measureClosedLoop(api.process.pid, clients, durationS, operation);
 
     await measure(work['hold then capture']);
     const runs = new Map<Phase, PhaseRun[]>(PHASES.map((phase) => [phase, []]));
@@ -146,23 +121,10 @@ async function main(): Promise<void> {
 }
 
 function report(runs: Map<Phase, PhaseRun[]>, clients: number): void {
-  const fixed = (value: number, digits: number) => value.toFixed(digits);
   console.log(`Holds and their resolutions through the API, ${clients} clients, ${seconds} s a run, medians of runs:`);
   console.log('');
-  console.log('| operation | per second | runs: min-max | p50 ms | p99 ms | API CPU ms per operation |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const [phase, phaseRuns] of runs) {
-    const rates = phaseRuns.map((run) => run.perSecond);
-    const cells = [
-      phase === 'hold then capture' ? 'hold then capture (pairs)' : phase,
-      fixed(median(rates), 0),
-      `${fixed(Math.min(...rates), 0)}-${fixed(Math.max(...rates), 0)}`,
-      fixed(median(phaseRuns.map((run) => run.p50)), 1),
-      fixed(median(phaseRuns.map((run) => run.p99)), 1),
-      fixed(median(phaseRuns.map((run) => run.apiCpuMs)), 3),
-    ];
-    console.log(`| ${cells.join(' | ')} |`);
-  }
+  const labelled = new Map([...runs].map(([phase, phaseRuns]) => [PHASE_LABELS[phase], phaseRuns]));
+  printPhaseTable(labelled, 'API CPU ms per operation');
 }
 
 main().catch((error) => {

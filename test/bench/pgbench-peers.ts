@@ -122,7 +122,7 @@ export async function tearDownPeers(peers: Peers, config: BenchConfig): Promise<
 }
 
 /** Every transaction's latency, from pgbench's per-transaction logs (-l): the third field, in µs. */
-async function loggedLatenciesMs(directory: string): Promise<Float64Array> {
+export async function loggedLatenciesMs(directory: string): Promise<Float64Array> {
   const latencies: number[] = [];
   for (const file of await readdir(directory)) {
     for (const line of readFileSync(join(directory, file), 'utf8').split('\n')) {
