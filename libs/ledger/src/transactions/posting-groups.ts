@@ -4,7 +4,7 @@ import { Database } from '@ledger/db';
 import { DomainError } from '@ledger/errors';
 import { type GroupLane, LANES, QUEUED_GROUPS_MAX, takeGroup } from './group-lanes';
 import { GroupTransaction, type Settled } from './group-transaction';
-import type { GroupedAnswer, GroupedKey, GroupedRequest, ItemFromNamed } from './grouped-request';
+import type { GroupedAnswer, GroupedKey, GroupedRequest, ItemFromNamed, WrittenItem } from './grouped-request';
 import { NamedTransactionRepository } from './named-transaction.repository';
 import { sizedItemFromRequest } from './new-item';
 import type { PostTransactionCommand } from './post-transaction.use-case';
@@ -45,6 +45,11 @@ function answerAll(group: readonly Waiting[], settled: readonly Settled[]): void
     if (outcome.ok) group[offset]!.resolve(outcome.value);
     else group[offset]!.reject(outcome.error);
   }
+}
+
+/** A request of one item: its transaction, or what refused it. */
+function oneItemOutcome([result]: readonly WrittenItem[]): TransactionView | DomainError {
+  return result!.status === 'error' ? result!.error : result!.transaction;
 }
 
 function sizeOf(group: readonly Waiting[]): number {
@@ -99,7 +104,7 @@ export class PostingGroups {
       items: [item],
       bytes,
       key,
-      outcome: ([result]) => (result!.status === 'error' ? result!.error : result!.transaction),
+      outcome: oneItemOutcome,
     });
   }
 
@@ -110,7 +115,7 @@ export class PostingGroups {
       named,
       bytes: 0,
       key,
-      outcome: ([result]) => (result!.status === 'error' ? result!.error : result!.transaction),
+      outcome: oneItemOutcome,
     });
   }
 
