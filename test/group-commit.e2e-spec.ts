@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type GroupWritten, PostingGroups } from '@ledger/ledger';
 import pg from 'pg';
 import { GroupTransaction } from '../libs/ledger/src/transactions/group-transaction';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { type ApiHarness, type ApiResponse, TEST_OPERATOR_TOKEN, startApi } from './support/api-harness';
 import {
   DAY_MS,
@@ -358,10 +358,11 @@ describe('group commit of POST /v1/transactions/batch', () => {
     const attempts: number[] = [];
     const groupTransaction = api.app.get(GroupTransaction);
     const writePlanned = groupTransaction.writePlanned.bind(groupTransaction);
-    groupTransaction.writePlanned = (tenantId, group, taking, plannedAgain) => {
+    const spy = vi.spyOn(groupTransaction, 'writePlanned').mockImplementation((tenantId, group, taking, again) => {
       if (group.some(({ key }) => names.has(key.name))) attempts.push(group.length);
-      return writePlanned(tenantId, group, taking, plannedAgain);
-    };
+      return writePlanned(tenantId, group, taking, again);
+    });
+    onTestFinished(() => spy.mockRestore());
     return attempts;
   }
 
