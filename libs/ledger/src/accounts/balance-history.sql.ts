@@ -118,8 +118,8 @@ const ACCOUNT_COLUMNS = `id, code, name, currency, normal_balance, allow_negativ
 
 /**
  * One account and its balances, by id or by code. SQL rather than Prisma Client: it is the read behind
- * every balance a client asks for, and through Prisma's query interpreter it cost the API 334-373 µs of
- * CPU per `GET /v1/accounts/{id}` (see the bench README, "Reads").
+ * every balance a client asks for, and through Prisma's query interpreter `GET /v1/accounts/{id}` cost
+ * the API about twice the CPU (0.34-0.38 against 0.15-0.19 ms a read; the bench README, "Reads").
  */
 export const ACCOUNT_BY_ID = sql<{ tenantId: string; id: string }, AccountRow>(`
 SELECT ${ACCOUNT_COLUMNS}
