@@ -1,5 +1,5 @@
-// Reads of one account, through the API and beside it: the account with its balances by id and by code,
-// and its history's first page, each at BENCH_CONCURRENCIES' highest number of closed-loop clients for
+// Reads through the API and beside it: an account with its balances by id and by code, its history's first
+// page, and one transaction by id, each at BENCH_CONCURRENCIES' highest number of closed-loop clients for
 // BENCH_READ_SECONDS, BENCH_RUNS times on one API process and database; and the same account row read by
 // pgbench on that database (the physical baseline; skipped with a line without pgbench). Prints medians
 // with min-max, p50/p99 and the reader's CPU per read. See README.md ("Reads").
@@ -26,7 +26,12 @@ const seconds = Math.min(SECONDS_MAX, Math.max(1, Number(process.env.BENCH_READ_
 const HISTORY_TRANSFERS_PER_WALLET = 10;
 const PAGE_SIZE = 20;
 
-const API_PHASES = ['account by id', 'account by code', `entries, first page of ${PAGE_SIZE}`] as const;
+const API_PHASES = [
+  'account by id',
+  'account by code',
+  `entries, first page of ${PAGE_SIZE}`,
+  'transaction by id',
+] as const;
 type ApiPhase = (typeof API_PHASES)[number];
 const PGBENCH_PHASE = 'account by code, plain SQL driven by pgbench';
 
@@ -48,8 +53,9 @@ async function main(): Promise<void> {
   const http = new HttpClient(api.baseUrl, clients);
   try {
     const fixture = await setupApiFixture(http, config, operatorToken);
-    await postHistory(api, http, fixture, clients);
+    const transactionIds = await postHistory(api, http, fixture, clients);
     const wallet = () => Math.floor(Math.random() * fixture.walletIds.length);
+    const transaction = () => transactionIds[Math.floor(Math.random() * transactionIds.length)];
     const read = (path: () => string) => async () => {
       const answer = await http.request({ method: 'GET', path: path(), bearer: fixture.posterKey });
       if (answer.status !== 200) throw new Error(`${answer.status} ${answer.body.slice(0, 300)}`);
@@ -61,6 +67,7 @@ async function main(): Promise<void> {
       [`entries, first page of ${PAGE_SIZE}`]: read(
         () => `/v1/accounts/${fixture.walletIds[wallet()]}/entries?limit=${PAGE_SIZE}`,
       ),
+      'transaction by id': read(() => `/v1/transactions/${transaction()}`),
     };
     const measure = (phase: ApiPhase) => measureClosedLoop(api.process.pid, clients, seconds, work[phase]);
     for (const phase of API_PHASES) await measure(phase);
@@ -76,7 +83,7 @@ async function main(): Promise<void> {
       await pgbench?.tearDown();
     }
     if (!pgbench) runs.delete(PGBENCH_PHASE);
-    console.log(`Reads of one account, ${clients} clients, ${seconds} s a run, medians of runs:`);
+    console.log(`Reads, ${clients} clients, ${seconds} s a run, medians of runs:`);
     console.log('');
     printPhaseTable(runs, 'CPU ms per read: the API (pgbench on its row)');
   } finally {
@@ -85,16 +92,17 @@ async function main(): Promise<void> {
   }
 }
 
-/** Two-leg transfers between random wallets, posted through the API and not measured. */
-async function postHistory(api: AppProcess, http: HttpClient, fixture: ApiFixture, clients: number): Promise<void> {
+/** Two-leg transfers between random wallets, posted through the API and not measured; their ids. */
+async function postHistory(api: AppProcess, http: HttpClient, fixture: ApiFixture, clients: number): Promise<string[]> {
   const wallets = fixture.walletIds;
+  const ids: string[] = [];
   let left = wallets.length * HISTORY_TRANSFERS_PER_WALLET;
   await measureClosedLoop(api.process.pid, clients, SECONDS_MAX, async () => {
     if (left-- <= 0) return false;
     const from = Math.floor(Math.random() * wallets.length);
     const to = (from + 1 + Math.floor(Math.random() * (wallets.length - 1))) % wallets.length;
     const amount = String(1 + Math.floor(Math.random() * TRANSFER_AMOUNT_MAX_MINOR));
-    await http.expectJson(
+    const posted = await http.expectJson<{ id: string }>(
       {
         method: 'POST',
         path: '/v1/transactions',
@@ -109,8 +117,10 @@ async function postHistory(api: AppProcess, http: HttpClient, fixture: ApiFixtur
       },
       201,
     );
+    ids.push(posted.id);
     return true;
   });
+  return ids;
 }
 
 /** The same account row as the API's read by code, selected by pgbench on the API's database. */
