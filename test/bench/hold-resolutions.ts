@@ -3,15 +3,10 @@
 // number of closed-loop clients for BENCH_RESOLUTION_SECONDS, BENCH_RUNS times on one API process and
 // database. Prints medians with min-max, p50/p99 and the API's CPU per operation. See README.md.
 //   npm run bench:holds
-import { randomBytes, randomUUID } from 'node:crypto';
-import { freePort } from '../support/free-port';
-import { startApp } from './app-process';
-import { loadBenchConfig } from './bench-config';
-import { dropDatabase, recreateDatabase } from './bench-database';
-import { setupApiFixture } from './bench-setup';
-import { type PhaseRun, measureClosedLoop, printPhaseTable } from './closed-loop';
-import { HttpClient } from './http-client';
-import { CURRENCY, TRANSFER_AMOUNT_MAX_MINOR } from './workloads';
+import { withBenchApi } from './bench-api';
+import { type PhaseRun, printPhaseTable } from './closed-loop';
+import { transferBody } from './http-load';
+import { nextTransfer } from './workloads';
 
 const SECONDS_MAX = 120;
 const HOLD_LIFETIME_MS = 3_600_000;
@@ -27,46 +22,8 @@ const PHASE_LABELS: Record<Phase, string> = {
 };
 
 async function main(): Promise<void> {
-  const config = loadBenchConfig();
-  const clients = Math.max(...config.concurrencies);
-  const operatorToken = `bench-operator-${randomBytes(12).toString('hex')}`;
-  const databaseName = `${config.databaseName}_holds`;
-  const databaseUrl = await recreateDatabase(config.adminDatabaseUrl, databaseName);
-  const api = await startApp({
-    app: 'api',
-    databaseUrl,
-    port: await freePort(),
-    adminToken: operatorToken,
-    poolSize: config.apiPoolSize,
-    nodeArgs: config.apiNodeArgs,
-    node: config.apiNode,
-  });
-  const http = new HttpClient(api.baseUrl, clients);
-  try {
-    const fixture = await setupApiFixture(http, config, operatorToken);
-    const post = async (path: string, body: unknown): Promise<{ id: string }> => {
-      const answer = await http.request({
-        method: 'POST',
-        path,
-        bearer: fixture.posterKey,
-        idempotencyKey: randomUUID(),
-        body,
-      });
-      if (answer.status !== 201) throw new Error(`${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
-      return JSON.parse(answer.body);
-    };
-    const transfer = () => {
-      const wallets = fixture.walletIds;
-      const from = Math.floor(Math.random() * wallets.length);
-      const to = (from + 1 + Math.floor(Math.random() * (wallets.length - 1))) % wallets.length;
-      const amount = String(1 + Math.floor(Math.random() * TRANSFER_AMOUNT_MAX_MINOR));
-      return {
-        entries: [
-          { account: wallets[from], direction: 'debit', amount, currency: CURRENCY },
-          { account: wallets[to], direction: 'credit', amount, currency: CURRENCY },
-        ],
-      };
-    };
+  await withBenchApi('holds', async ({ config, clients, fixture, post, measure: measureFor }) => {
+    const transfer = () => transferBody(nextTransfer('uncontended', fixture));
     const hold = () =>
       post('/v1/transactions', {
         ...transfer(),
@@ -93,8 +50,7 @@ async function main(): Promise<void> {
       voids: resolve('void'),
     };
 
-    const measure = (operation: () => Promise<boolean>, durationS = seconds) =>
-      measureClosedLoop(api.process.pid, clients, durationS, operation);
+    const measure = (operation: () => Promise<boolean>, durationS = seconds) => measureFor(operation, durationS);
 
     await measure(work['hold then capture']);
     const runs = new Map<Phase, PhaseRun[]>(PHASES.map((phase) => [phase, []]));
@@ -114,10 +70,7 @@ async function main(): Promise<void> {
       }
     }
     report(runs, clients);
-  } finally {
-    await api.process.stop();
-    if (!config.keepDatabases) await dropDatabase(config.adminDatabaseUrl, databaseName);
-  }
+  });
 }
 
 function report(runs: Map<Phase, PhaseRun[]>, clients: number): void {

@@ -27,7 +27,7 @@ interface BatchItemResult {
 }
 
 /** The body of POST /v1/transactions, also one item of a batch. */
-function transferBody(transfer: Transfer) {
+export function transferBody(transfer: Transfer) {
   const amount = transfer.amountMinor.toString();
   return {
     entries: [

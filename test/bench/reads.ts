@@ -5,20 +5,16 @@
 // with min-max, p50/p99 and the reader's CPU per read. See README.md ("Reads").
 //   npm run bench:reads
 import { spawnSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../support/free-port';
-import { type AppProcess, startApp } from './app-process';
-import { loadBenchConfig } from './bench-config';
-import { dropDatabase, recreateDatabase } from './bench-database';
-import { type ApiFixture, setupApiFixture } from './bench-setup';
-import { type PhaseRun, latencySummary, measureClosedLoop, printPhaseTable } from './closed-loop';
-import { HttpClient } from './http-client';
+import { type BenchApi, withBenchApi } from './bench-api';
+import type { ApiFixture } from './bench-setup';
+import { type PhaseRun, latencySummary, printPhaseTable } from './closed-loop';
+import { transferBody } from './http-load';
 import { runLoadGenerator } from './load-generator-process';
 import { loggedLatenciesMs } from './pgbench-peers';
-import { CURRENCY, TRANSFER_AMOUNT_MAX_MINOR, walletCode } from './workloads';
+import { nextTransfer, walletCode } from './workloads';
 
 const SECONDS_MAX = 120;
 const seconds = Math.min(SECONDS_MAX, Math.max(1, Number(process.env.BENCH_READ_SECONDS ?? 5)));
@@ -36,24 +32,9 @@ type ApiPhase = (typeof API_PHASES)[number];
 const PGBENCH_PHASE = 'account by code, plain SQL driven by pgbench';
 
 async function main(): Promise<void> {
-  const config = loadBenchConfig();
-  const clients = Math.max(...config.concurrencies);
-  const operatorToken = `bench-operator-${randomBytes(12).toString('hex')}`;
-  const databaseName = `${config.databaseName}_reads`;
-  const databaseUrl = await recreateDatabase(config.adminDatabaseUrl, databaseName);
-  const api = await startApp({
-    app: 'api',
-    databaseUrl,
-    port: await freePort(),
-    adminToken: operatorToken,
-    poolSize: config.apiPoolSize,
-    nodeArgs: config.apiNodeArgs,
-    node: config.apiNode,
-  });
-  const http = new HttpClient(api.baseUrl, clients);
-  try {
-    const fixture = await setupApiFixture(http, config, operatorToken);
-    const transactionIds = await postHistory(api, http, fixture, clients);
+  await withBenchApi('reads', async (bench) => {
+    const { config, clients, databaseUrl, http, fixture } = bench;
+    const transactionIds = await postHistory(bench);
     const wallet = () => Math.floor(Math.random() * fixture.walletIds.length);
     const transaction = () => transactionIds[Math.floor(Math.random() * transactionIds.length)];
     const read = (path: () => string) => async () => {
@@ -69,7 +50,7 @@ async function main(): Promise<void> {
       ),
       'transaction by id': read(() => `/v1/transactions/${transaction()}`),
     };
-    const measure = (phase: ApiPhase) => measureClosedLoop(api.process.pid, clients, seconds, work[phase]);
+    const measure = (phase: ApiPhase) => bench.measure(work[phase], seconds);
     for (const phase of API_PHASES) await measure(phase);
     const pgbench = await PgbenchReads.setUp(databaseUrl, fixture);
     const runs = new Map<string, PhaseRun[]>([...API_PHASES, PGBENCH_PHASE].map((phase) => [phase, []]));
@@ -86,40 +67,18 @@ async function main(): Promise<void> {
     console.log(`Reads, ${clients} clients, ${seconds} s a run, medians of runs:`);
     console.log('');
     printPhaseTable(runs, 'CPU ms per read: the API (pgbench on its row)');
-  } finally {
-    await api.process.stop();
-    if (!config.keepDatabases) await dropDatabase(config.adminDatabaseUrl, databaseName);
-  }
+  });
 }
 
 /** Two-leg transfers between random wallets, posted through the API and not measured; their ids. */
-async function postHistory(api: AppProcess, http: HttpClient, fixture: ApiFixture, clients: number): Promise<string[]> {
-  const wallets = fixture.walletIds;
+async function postHistory({ fixture, post, measure }: BenchApi): Promise<string[]> {
   const ids: string[] = [];
-  let left = wallets.length * HISTORY_TRANSFERS_PER_WALLET;
-  await measureClosedLoop(api.process.pid, clients, SECONDS_MAX, async () => {
+  let left = fixture.walletIds.length * HISTORY_TRANSFERS_PER_WALLET;
+  await measure(async () => {
     if (left-- <= 0) return false;
-    const from = Math.floor(Math.random() * wallets.length);
-    const to = (from + 1 + Math.floor(Math.random() * (wallets.length - 1))) % wallets.length;
-    const amount = String(1 + Math.floor(Math.random() * TRANSFER_AMOUNT_MAX_MINOR));
-    const posted = await http.expectJson<{ id: string }>(
-      {
-        method: 'POST',
-        path: '/v1/transactions',
-        bearer: fixture.posterKey,
-        idempotencyKey: randomUUID(),
-        body: {
-          entries: [
-            { account: wallets[from], direction: 'debit', amount, currency: CURRENCY },
-            { account: wallets[to], direction: 'credit', amount, currency: CURRENCY },
-          ],
-        },
-      },
-      201,
-    );
-    ids.push(posted.id);
+    ids.push((await post('/v1/transactions', transferBody(nextTransfer('uncontended', fixture)))).id);
     return true;
-  });
+  }, SECONDS_MAX);
   return ids;
 }
 
