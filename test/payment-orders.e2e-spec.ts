@@ -231,7 +231,10 @@ describe('payment orders through the provider simulator', () => {
     const executions = await simExecutions(sim);
     for (const order of orders) {
       const read = await driveUntil(api, tenant, order.id, ['settled']);
-      expect(read.steps.filter((step: any) => step.status === 'submitting')).toHaveLength(1);
+      // Sent once: one decision to submit, one execution at the provider. On a loaded machine a call may
+      // outlive its timeout; that unknown outcome is asked about by the same key afterwards, as designed.
+      const decisions = read.steps.filter((step: any) => step.step === 'submit' && step.outcome === 'pending');
+      expect(decisions, JSON.stringify(read.steps)).toHaveLength(1);
       expect(executions[`${order.id}:submit`] ?? (await simExecutions(sim))[`${order.id}:submit`]).toBe(1);
     }
   });
