@@ -45,17 +45,11 @@ export async function withBenchApi(databaseSuffix: string, work: (bench: BenchAp
   const http = new HttpClient(api.baseUrl, clients);
   try {
     const fixture = await setupApiFixture(http, config, operatorToken);
-    const post = async (path: string, body: unknown): Promise<{ id: string }> => {
-      const answer = await http.request({
-        method: 'POST',
-        path,
-        bearer: fixture.posterKey,
-        idempotencyKey: randomUUID(),
-        body,
-      });
-      if (answer.status !== 201) throw new Error(`${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
-      return JSON.parse(answer.body);
-    };
+    const post = (path: string, body: unknown) =>
+      http.expectJson<{ id: string }>(
+        { method: 'POST', path, bearer: fixture.posterKey, idempotencyKey: randomUUID(), body },
+        201,
+      );
     const measure = (operation: () => Promise<boolean>, durationS: number) =>
       measureClosedLoop(api.process.pid, clients, durationS, operation);
     await work({ config, clients, api, databaseUrl, http, fixture, post, measure });
