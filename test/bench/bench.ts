@@ -7,6 +7,7 @@ import { type BenchConfig, describeConfig, loadBenchConfig } from './bench-confi
 import { consoleLog } from './bench-log';
 import { type Comparison, postingComparisons } from './comparison';
 import { describeCheck } from './checks';
+import { machineCpuTicks, stealShare } from './cpu-usage';
 import { runImportSuite } from './import-suite';
 import { describeMachine } from './machine';
 import { runPostingSuite } from './posting-suite';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
   const startedAtMs = Date.now();
   // Before the bench adds its own load: anything else running on the machine skews every figure.
   const loadAverageAtStart = loadavg()[0]!;
+  const cpuAtStart = machineCpuTicks();
   const config = loadBenchConfig();
   log(
     `settings: ${JSON.stringify(describeConfig(config))}; 1-minute load average before start ` +
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
     clearTimeout(overall);
   }
   report.durationS = (Date.now() - startedAtMs) / 1000;
+  report.machine.stealShare = stealShare(cpuAtStart, machineCpuTicks());
   const markdown = renderMarkdown(report, config);
   const paths = await writeReport(config.resultsDirectory, report, markdown);
   console.log(`\n${markdown}`);

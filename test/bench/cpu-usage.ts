@@ -146,3 +146,27 @@ export class BackendCpuSampler {
     for (const [pid, cpuMs] of takeCpuSnapshot(-1, this.databaseName).postgresByPid) this.lastByPid.set(pid, cpuMs);
   }
 }
+
+/** The whole machine's CPU time so far, in clock ticks: all of it, and what the hypervisor stole. */
+export interface MachineCpuTicks {
+  total: number;
+  steal: number;
+}
+
+export function machineCpuTicks(): MachineCpuTicks | undefined {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    // "cpu  user nice system idle iowait irq softirq steal guest guest_nice"; guest time is inside user.
+    const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    if (ticks.length < 8 || ticks.some((value) => !Number.isFinite(value))) return undefined;
+    return { total: ticks.reduce((sum, value) => sum + value, 0), steal: ticks[7]! };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The share of the machine's CPU time between two readings that the hypervisor gave to other guests. */
+export function stealShare(from: MachineCpuTicks | undefined, to: MachineCpuTicks | undefined): number {
+  if (from === undefined || to === undefined || to.total <= from.total) return Number.NaN;
+  return (to.steal - from.steal) / (to.total - from.total);
+}

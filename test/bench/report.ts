@@ -66,11 +66,15 @@ export function renderMarkdown(report: BenchReport, config: BenchConfig): string
   return [
     `# Bench: ${report.startedAt}`,
     '',
-    `Machine: ${machine.cpus} CPUs, Node ${nodeVersions(machine)}, ${machine.postgres} ` +
+    `Machine: ${machine.cpus} CPUs (${machine.cpuModel}; JavaScript reference ` +
+      `${machine.javascriptReferenceMs.toFixed(0)} ms, lower is faster), Node ${nodeVersions(machine)}, ` +
+      `${machine.postgres} ` +
       `(${Object.entries(machine.postgresSettings)
         .map(([name, value]) => `${name}=${value}`)
         .join(', ')}). ` +
-      `Bench took ${report.durationS.toFixed(0)} s; 1-minute load average before it started: ` +
+      `Bench took ${report.durationS.toFixed(0)} s, the hypervisor taking ` +
+      `${fixed((machine.stealShare ?? Number.NaN) * 100, 1)}% of the machine's CPU time meanwhile (steal); ` +
+      '1-minute load average before it started: ' +
       `${machine.loadAverageAtStart.toFixed(2)}` +
       ' (well above 0: something else was running, and every figure is skewed by it).',
     `Settings: ${settings}.`,
