@@ -62,12 +62,21 @@ export function nodeVersions(machine: Machine): string {
   return machine.apiNode === undefined ? machine.node : `${machine.node} (the API on ${machine.apiNode})`;
 }
 
+/** The CPU's model, with its clock when the kernel reports one. */
+function describeCpu(): { cpus: number; cpuModel: string } {
+  const all = cpus();
+  const first = all[0];
+  if (first === undefined) return { cpus: 0, cpuModel: 'unknown' };
+  return { cpus: all.length, cpuModel: first.speed > 0 ? `${first.model} at ${first.speed} MHz` : first.model };
+}
+
 export async function describeMachine(
   adminDatabaseUrl: string,
   apiNode: string,
   loadAverageAtStart: number = loadavg()[0]!,
 ): Promise<Machine> {
   const apiNodeVersion = execFileSync(apiNode, ['--version'], { encoding: 'utf8' }).trim();
+  const referenceMs = javascriptReferenceMs();
   const client = new pg.Client({ connectionString: adminDatabaseUrl });
   await client.connect();
   try {
@@ -76,11 +85,9 @@ export async function describeMachine(
       `SELECT name, current_setting(name) AS setting FROM unnest($1::text[]) AS name`,
       [SETTINGS],
     );
-    const cpu = cpus()[0];
     return {
-      cpus: cpus().length,
-      cpuModel: cpu === undefined ? 'unknown' : cpu.speed > 0 ? `${cpu.model} at ${cpu.speed} MHz` : cpu.model,
-      javascriptReferenceMs: javascriptReferenceMs(),
+      ...describeCpu(),
+      javascriptReferenceMs: referenceMs,
       loadAverageAtStart,
       node: process.version,
       ...(apiNodeVersion === process.version ? {} : { apiNode: apiNodeVersion }),
