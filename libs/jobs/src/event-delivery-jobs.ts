@@ -17,9 +17,9 @@ const ERROR_DELAY_CAP_MS = 30_000;
  * The outbox relay, the webhook queue and webhook delivery run continuously (not on a cron tick):
  * each is a loop of bounded batches. The relay and the webhook queue read the outbox apart, so a
  * broker outage backs off the relay alone. Webhook delivery keeps a pool of requests in flight; each
- * step leases for the slots that are free. On shutdown each loop finishes the step it is in, the
- * webhook requests in flight end (answered or timed out) and are recorded, then the broker connection
- * closes.
+ * step leases for the slots that are free, and each request that ends wakes it. On shutdown each loop
+ * finishes the step it is in, the webhook requests in flight end (answered or timed out) and are
+ * recorded, then the broker connection closes.
  */
 @Injectable()
 export class EventDeliveryJobs implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -36,13 +36,21 @@ export class EventDeliveryJobs implements OnApplicationBootstrap, OnApplicationS
       errorDelayBaseMs: ERROR_DELAY_BASE_MS,
       errorDelayCapMs: ERROR_DELAY_CAP_MS,
     };
+    // A delivery that ends frees a slot under its subscription's cap: lease again at once, not after the
+    // idle pause. Otherwise one subscription gets at most its cap per pause (2 per 250 ms by default),
+    // however fast its endpoint answers.
+    const delivery = new PollingLoop(
+      { name: 'webhook-delivery', ...options },
+      async () => (await webhooks.execute()).claimed,
+    );
+    webhooks.whenSlotFrees(() => delivery.wake());
     this.loops = [
       new PollingLoop(
         { name: `outbox-relay (${publisher.name})`, ...options },
         async () => (await relay.execute()).claimed,
       ),
       new PollingLoop({ name: 'webhook-queue', ...options }, async () => (await webhookQueue.execute()).claimed),
-      new PollingLoop({ name: 'webhook-delivery', ...options }, async () => (await webhooks.execute()).claimed),
+      delivery,
     ];
   }
 

@@ -13,13 +13,18 @@ export interface PollingLoopOptions {
 /**
  * Runs `step` again and again: at once while it finds work, after `idleDelayMs` when it finds none,
  * and with a growing jittered backoff while it fails (a broker or database that is down).
+ * `wake()` says there may be work again (a slot freed): it ends the idle pause, or spares the next one.
  * `stop()` lets the step in progress finish (the current batch), then resolves.
  */
 export class PollingLoop {
   private readonly logger: Logger;
   private running: Promise<void> | undefined;
   private stopping = false;
-  private wake: (() => void) | undefined;
+  /** Set by wake() during a step: skip the idle pause after it. */
+  private woken = false;
+  /** Ends the pause in progress, and whether it is an idle one (a wake ends only those). */
+  private endPause: (() => void) | undefined;
+  private pausedIdle = false;
 
   constructor(
     private readonly options: PollingLoopOptions,
@@ -34,9 +39,15 @@ export class PollingLoop {
     this.running = this.run();
   }
 
+  /** Ends the idle pause at once, or spares the one after the step in progress; never an error backoff. */
+  wake(): void {
+    this.woken = true;
+    if (this.pausedIdle) this.endPause?.();
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
+    this.endPause?.();
     await this.running;
     this.running = undefined;
   }
@@ -44,29 +55,33 @@ export class PollingLoop {
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopping) {
-      let delayMs = 0;
+      this.woken = false;
       try {
         const done = await this.step();
         failures = 0;
-        if (done === 0) delayMs = this.options.idleDelayMs;
+        if (done === 0 && !this.woken) await this.pause(this.options.idleDelayMs, true);
       } catch (error) {
         failures++;
-        delayMs = backoffDelayMs(failures, this.options.errorDelayBaseMs, this.options.errorDelayCapMs);
+        const delayMs = backoffDelayMs(failures, this.options.errorDelayBaseMs, this.options.errorDelayCapMs);
         const message = error instanceof Error ? error.message : String(error);
         this.logger.warn(`${this.options.name} failed (${failures} in a row, next try in ${delayMs} ms): ${message}`);
+        await this.pause(delayMs, false);
       }
-      if (delayMs > 0) await this.sleep(delayMs);
     }
   }
 
-  private sleep(ms: number): Promise<void> {
+  private pause(ms: number, idle: boolean): Promise<void> {
+    if (this.stopping) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const end = () => {
         clearTimeout(timer);
+        this.pausedIdle = false;
+        this.endPause = undefined;
         resolve();
-      }
-      this.wake = done;
+      };
+      const timer = setTimeout(end, ms);
+      this.pausedIdle = idle;
+      this.endPause = end;
     });
   }
 }

@@ -17,7 +17,9 @@ type Attempt = { ok: true; status: number } | { ok: false; status: number | null
  * Webhook delivery as a pool of `concurrency` slots in this worker: each step leases as many due
  * deliveries as there are free slots (fairly across tenants and subscriptions, see LEASE_DUE) and
  * starts them; each records its own outcome when its endpoint answers or times out, and its slot is
- * free at once for the next lease. So a slow endpoint holds only its own slots, never a whole batch.
+ * free at once for the next lease (the listener of `whenSlotFrees` hears of it: the delivery loop leases
+ * again then, not after its idle pause). So a slow endpoint holds only its own slots, never a whole batch,
+ * and a fast one is sent the next delivery as soon as its per-subscription cap allows.
  *
  * A failure is retried after an exponential backoff with full jitter; after `attemptsMax` attempts it
  * is dead-lettered; failures in a row park the subscription (the circuit breaker). Delivery is at
@@ -28,11 +30,17 @@ type Attempt = { ok: true; status: number } | { ok: false; status: number | null
 export class DeliverWebhooksUseCase {
   private readonly logger = new Logger('webhook-delivery');
   private readonly inFlight = new Set<Promise<void>>();
+  private slotFreed: () => void = () => {};
 
   constructor(
     private readonly webhooks: WebhookRepository,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
   ) {}
+
+  /** Called each time a delivery's outcome is recorded and its slot is free. */
+  whenSlotFrees(listener: () => void): void {
+    this.slotFreed = listener;
+  }
 
   /** Waits for a free slot when all are taken, then leases and starts what is due; returns how many. */
   async execute(): Promise<{ claimed: number }> {
@@ -46,7 +54,10 @@ export class DeliverWebhooksUseCase {
       breakerFailures: this.settings.breakerFailures,
     });
     for (const delivery of due) {
-      const sending: Promise<void> = this.deliver(delivery).finally(() => this.inFlight.delete(sending));
+      const sending: Promise<void> = this.deliver(delivery).finally(() => {
+        this.inFlight.delete(sending);
+        this.slotFreed();
+      });
       this.inFlight.add(sending);
     }
     return { claimed: due.length };
