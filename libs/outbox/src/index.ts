@@ -5,6 +5,7 @@ export { ListEventsUseCase, EVENT_PAGE_SIZE_MAX, type EventPage, type ListEvents
 export { OutboxModule } from './outbox.module';
 export { backoffDelayMs } from './backoff';
 export { PollingLoop, type PollingLoopOptions } from './polling-loop';
+export { SlotPool } from './slot-pool';
 export { type EventPublisher, NoEventPublisher } from './publishers/event-publisher';
 export { NatsEventPublisher, eventSubject, natsServers, type NatsPublisherOptions } from './publishers/nats-publisher';
 export { RelayRepository, type OutboxBacklog } from './relay/relay.repository';

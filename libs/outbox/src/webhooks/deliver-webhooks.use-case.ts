@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { backoffDelayMs } from '../backoff';
+import { SlotPool } from '../slot-pool';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from './webhook-settings';
 import { postWebhook } from './webhook-http';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './webhook-signature';
@@ -29,43 +30,37 @@ type Attempt = { ok: true; status: number } | { ok: false; status: number | null
 @Injectable()
 export class DeliverWebhooksUseCase {
   private readonly logger = new Logger('webhook-delivery');
-  private readonly inFlight = new Set<Promise<void>>();
-  private slotFreed: () => void = () => {};
+  private readonly inFlight: SlotPool;
 
   constructor(
     private readonly webhooks: WebhookRepository,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
-  ) {}
+  ) {
+    this.inFlight = new SlotPool(settings.concurrency);
+  }
 
   /** Called each time a delivery's outcome is recorded and its slot is free. */
   whenSlotFrees(listener: () => void): void {
-    this.slotFreed = listener;
+    this.inFlight.whenFree(listener);
   }
 
   /** Waits for a free slot when all are taken, then leases and starts what is due; returns how many. */
   async execute(): Promise<{ claimed: number }> {
-    if (this.inFlight.size >= this.settings.concurrency) await Promise.race(this.inFlight);
-    const free = this.settings.concurrency - this.inFlight.size;
+    await this.inFlight.slot();
     const due = await this.webhooks.leaseDue({
-      limit: Math.min(free, WEBHOOK_LEASE_SIZE_MAX),
+      limit: Math.min(this.inFlight.free, WEBHOOK_LEASE_SIZE_MAX),
       leaseMs: this.settings.timeoutMs + LEASE_MARGIN_MS,
       subscriptionConcurrencyMax: this.settings.subscriptionConcurrencyMax,
       tenantConcurrencyMax: this.settings.tenantConcurrencyMax,
       breakerFailures: this.settings.breakerFailures,
     });
-    for (const delivery of due) {
-      const sending: Promise<void> = this.deliver(delivery).finally(() => {
-        this.inFlight.delete(sending);
-        this.slotFreed();
-      });
-      this.inFlight.add(sending);
-    }
+    for (const delivery of due) this.inFlight.start(this.deliver(delivery));
     return { claimed: due.length };
   }
 
   /** Resolves when every delivery started has its outcome recorded (on shutdown, after the last step). */
-  async drain(): Promise<void> {
-    await Promise.all(this.inFlight);
+  drain(): Promise<void> {
+    return this.inFlight.drain();
   }
 
   private async deliver(delivery: DueDelivery): Promise<void> {
