@@ -8,14 +8,15 @@ const ERROR_DELAY_BASE_MS = 500;
 const ERROR_DELAY_CAP_MS = 30_000;
 
 /**
- * The payment orders' saga: a loop that claims due orders (of any tenant) and carries each one step
- * further. On shutdown the pass in progress finishes first (its provider calls end or time out).
+ * The payment orders' saga: a loop that claims due orders (of any tenant) for its free slots and carries
+ * each one step further; an order that ends its step frees its slot and wakes the loop. On shutdown the
+ * orders in flight finish their step first (their provider calls end or time out).
  */
 @Injectable()
 export class PaymentOrderJobs implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly loop: PollingLoop;
 
-  constructor(advance: AdvancePaymentOrdersUseCase) {
+  constructor(private readonly advance: AdvancePaymentOrdersUseCase) {
     this.loop = new PollingLoop(
       {
         name: 'payment-orders',
@@ -23,8 +24,9 @@ export class PaymentOrderJobs implements OnApplicationBootstrap, OnApplicationSh
         errorDelayBaseMs: ERROR_DELAY_BASE_MS,
         errorDelayCapMs: ERROR_DELAY_CAP_MS,
       },
-      () => advance.execute(),
+      () => advance.startDue(),
     );
+    advance.whenSlotFrees(() => this.loop.wake());
   }
 
   onApplicationBootstrap(): void {
@@ -33,5 +35,6 @@ export class PaymentOrderJobs implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationShutdown(): Promise<void> {
     await this.loop.stop();
+    await this.advance.drain();
   }
 }

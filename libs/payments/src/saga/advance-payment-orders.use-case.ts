@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { backoffDelayMs } from '@ledger/outbox';
+import { SlotPool, backoffDelayMs } from '@ledger/outbox';
 import type { PaymentConnector, ProviderAnswer } from '../connectors/connector';
 import { ConnectorFactory } from '../connectors/connector-factory';
 import { ConnectorRepository } from '../connectors/connector.repository';
@@ -8,8 +8,8 @@ import { OrderRepository } from '../orders/order.repository';
 import type { OrderRow } from '../orders/orders.sql';
 import { OrderTransitions } from './order-transitions';
 
-/** Orders one pass claims; their provider calls run side by side. */
-export const ORDERS_PER_PASS_MAX = 32;
+/** Orders one worker advances at once (their provider calls run side by side); at most this many a pass. */
+export const ORDERS_IN_FLIGHT_MAX = 32;
 /** After an unknown outcome the provider is asked again by the same key, sooner at first. */
 const UNKNOWN_RETRY_BASE_MS = 500;
 const UNKNOWN_RETRY_CAP_MS = 60_000;
@@ -20,10 +20,14 @@ const UNKNOWN_RETRY_CAP_MS = 60_000;
  * crash anywhere leaves the order in its last written state with a lease that runs out, and the next
  * pass resumes from there: an order found `submitting` is first asked about by its key (the provider may
  * have it), and submitted again (by the same key) only when the provider says it has nothing.
+ *
+ * The worker keeps up to ORDERS_IN_FLIGHT_MAX orders in flight (`startDue`): each frees its slot when its
+ * step is written, so one provider call that runs into its timeout holds its own order, never the others.
  */
 @Injectable()
 export class AdvancePaymentOrdersUseCase {
   private readonly logger = new Logger('payment-orders');
+  private readonly inFlight = new SlotPool(ORDERS_IN_FLIGHT_MAX);
 
   constructor(
     private readonly orders: OrderRepository,
@@ -32,18 +36,42 @@ export class AdvancePaymentOrdersUseCase {
     private readonly transitions: OrderTransitions,
   ) {}
 
-  /** How many orders this pass worked on (0: none was due). */
-  async execute(): Promise<number> {
-    const claimed = await this.orders.claimDue(ORDERS_PER_PASS_MAX);
-    await Promise.all(
-      claimed.map(({ tenantId, id }) =>
-        this.advance(tenantId, id).catch((error: unknown) => {
-          // The order keeps its lease and is taken again when it runs out.
-          this.logger.error(`payment order ${id}: ${error instanceof Error ? error.stack : String(error)}`);
-        }),
-      ),
-    );
+  /**
+   * The worker's step: waits for a free slot when all are taken, then claims due orders for the free
+   * slots and starts advancing each; returns how many it claimed (0: none was due).
+   */
+  async startDue(): Promise<number> {
+    await this.inFlight.slot();
+    const claimed = await this.orders.claimDue(this.inFlight.free);
+    for (const order of claimed) this.inFlight.start(this.advanceLogged(order));
     return claimed.length;
+  }
+
+  /** Called each time an order's step is written and its slot is free. */
+  whenSlotFrees(listener: () => void): void {
+    this.inFlight.whenFree(listener);
+  }
+
+  /** Resolves when every order started has its step written (on shutdown, after the last step). */
+  drain(): Promise<void> {
+    return this.inFlight.drain();
+  }
+
+  /**
+   * One pass that ends when each order it claimed is one step further; how many (0: none was due). The
+   * tests drive the saga with it in their own process, a pass at a time; the worker uses `startDue`.
+   */
+  async execute(): Promise<number> {
+    const claimed = await this.orders.claimDue(ORDERS_IN_FLIGHT_MAX);
+    await Promise.all(claimed.map((order) => this.advanceLogged(order)));
+    return claimed.length;
+  }
+
+  private advanceLogged({ tenantId, id }: { tenantId: string; id: string }): Promise<void> {
+    return this.advance(tenantId, id).catch((error: unknown) => {
+      // The order keeps its lease and is taken again when it runs out.
+      this.logger.error(`payment order ${id}: ${error instanceof Error ? error.stack : String(error)}`);
+    });
   }
 
   private async advance(tenantId: string, id: string): Promise<void> {
