@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { median } from './stats';
 
 /** What the figures were measured on, recorded with them. */
 export interface Machine {
@@ -54,7 +55,7 @@ function javascriptReferenceMs(): number {
     referenceWork();
     rounds.push(performance.now() - started);
   }
-  return rounds.sort((a, b) => a - b)[5]!;
+  return median(rounds);
 }
 
 /** The Node versions: the bench's, and the API's after it when that is another. */
