@@ -17,9 +17,9 @@ const ERROR_DELAY_CAP_MS = 30_000;
  * The outbox relay, the webhook queue and webhook delivery run continuously (not on a cron tick):
  * each is a loop of bounded batches. The relay and the webhook queue read the outbox apart, so a
  * broker outage backs off the relay alone. Webhook delivery keeps a pool of requests in flight; each
- * step leases for the slots that are free, and each request that ends wakes it. On shutdown each loop
- * finishes the step it is in, the webhook requests in flight end (answered or timed out) and are
- * recorded, then the broker connection closes.
+ * step leases for the slots that are free, and each request that ends wakes it, as does a webhook
+ * queue step that wrote deliveries. On shutdown each loop finishes the step it is in, the webhook
+ * requests in flight end (answered or timed out) and are recorded, then the broker connection closes.
  */
 @Injectable()
 export class EventDeliveryJobs implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -44,12 +44,18 @@ export class EventDeliveryJobs implements OnApplicationBootstrap, OnApplicationS
       async () => (await webhooks.execute()).claimed,
     );
     webhooks.whenSlotFrees(() => delivery.wake());
+    // Deliveries just queued (and committed) are due now: lease them at once, not after the idle pause.
+    const queue = new PollingLoop({ name: 'webhook-queue', ...options }, async () => {
+      const { claimed, deliveries } = await webhookQueue.execute();
+      if (deliveries > 0) delivery.wake();
+      return claimed;
+    });
     this.loops = [
       new PollingLoop(
         { name: `outbox-relay (${publisher.name})`, ...options },
         async () => (await relay.execute()).claimed,
       ),
-      new PollingLoop({ name: 'webhook-queue', ...options }, async () => (await webhookQueue.execute()).claimed),
+      queue,
       delivery,
     ];
   }

@@ -18,11 +18,12 @@ export class QueueWebhookDeliveriesUseCase {
     private readonly webhooks: WebhookRepository,
   ) {}
 
-  async execute(batchSizeMax: number = WEBHOOK_QUEUE_BATCH_SIZE_MAX): Promise<{ claimed: number }> {
+  /** How many events it queued, and how many deliveries it wrote for them (committed when it returns). */
+  async execute(batchSizeMax: number = WEBHOOK_QUEUE_BATCH_SIZE_MAX): Promise<{ claimed: number; deliveries: number }> {
     return this.db.transaction('read committed', async () => {
       const events = await this.webhooks.claimUnqueuedEvents(batchSizeMax);
-      await this.webhooks.queueDeliveries(events);
-      return { claimed: events.length };
+      const deliveries = await this.webhooks.queueDeliveries(events);
+      return { claimed: events.length, deliveries };
     });
   }
 }

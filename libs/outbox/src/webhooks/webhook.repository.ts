@@ -46,18 +46,22 @@ export class WebhookRepository {
     return (await this.db.query(CLAIM_UNQUEUED_EVENTS, { limit })).map(toLedgerEvent);
   }
 
-  /** Writes each event's deliveries, one per subscription of its tenant that takes its type, and marks it queued. */
-  async queueDeliveries(events: readonly LedgerEvent[]): Promise<void> {
-    if (events.length === 0) return;
+  /**
+   * Writes each event's deliveries, one per subscription of its tenant that takes its type, and marks it
+   * queued; how many deliveries it wrote.
+   */
+  async queueDeliveries(events: readonly LedgerEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
     const tenantIds = events.map((event) => event.tenantId);
     const ids = events.map((event) => event.id);
-    await this.db.query(ENQUEUE_DELIVERIES, {
+    const [counted] = await this.db.query(ENQUEUE_DELIVERIES, {
       tenantIds,
       ids,
       types: events.map((event) => event.type),
       bodies: events.map((event) => JSON.stringify(event)),
     });
     await this.db.query(MARK_QUEUED, { tenantIds, ids });
+    return counted!.written;
   }
 
   listDeliveries(

@@ -225,14 +225,21 @@ SELECT id, type, tenant_id, aggregate_id, aggregate_version, occurred_at, data, 
  LIMIT :limit
    FOR UPDATE SKIP LOCKED`);
 
-/** One delivery per matching subscription; queuing an event again adds nothing. */
-export const ENQUEUE_DELIVERIES = sql<{ tenantIds: string[]; ids: string[]; types: string[]; bodies: string[] }>(`
-INSERT INTO webhook_deliveries (tenant_id, id, subscription_id, event_id, event_type, body)
-SELECT s.tenant_id, gen_random_uuid(), s.id, e.id, e.type, e.body
-  FROM unnest(:tenantIds::uuid[], :ids::uuid[], :types::text[], :bodies::text[]) AS e(tenant_id, id, type, body)
-  JOIN webhook_subscriptions s
-    ON s.tenant_id = e.tenant_id AND (cardinality(s.event_types) = 0 OR e.type = ANY (s.event_types))
-ON CONFLICT (tenant_id, subscription_id, event_id) DO NOTHING`);
+/** One delivery per matching subscription; queuing an event again adds nothing. Counts those it wrote. */
+export const ENQUEUE_DELIVERIES = sql<
+  { tenantIds: string[]; ids: string[]; types: string[]; bodies: string[] },
+  { written: number }
+>(`
+WITH written AS (
+  INSERT INTO webhook_deliveries (tenant_id, id, subscription_id, event_id, event_type, body)
+  SELECT s.tenant_id, gen_random_uuid(), s.id, e.id, e.type, e.body
+    FROM unnest(:tenantIds::uuid[], :ids::uuid[], :types::text[], :bodies::text[]) AS e(tenant_id, id, type, body)
+    JOIN webhook_subscriptions s
+      ON s.tenant_id = e.tenant_id AND (cardinality(s.event_types) = 0 OR e.type = ANY (s.event_types))
+  ON CONFLICT (tenant_id, subscription_id, event_id) DO NOTHING
+  RETURNING 1
+)
+SELECT count(*)::int AS written FROM written`);
 
 export const MARK_QUEUED = sql<{ tenantIds: string[]; ids: string[] }>(`
 UPDATE outbox_events o
