@@ -3,7 +3,6 @@ import {
   DeliverWebhooksUseCase,
   EVENT_PUBLISHER,
   type EventPublisher,
-  OutboxListener,
   PollingLoop,
   QueueWebhookDeliveriesUseCase,
   RelayOutboxUseCase,
@@ -17,25 +16,20 @@ const ERROR_DELAY_CAP_MS = 30_000;
 /**
  * The outbox relay, the webhook queue and webhook delivery run continuously (not on a cron tick):
  * each is a loop of bounded batches. The relay and the webhook queue read the outbox apart, so a
- * broker outage backs off the relay alone; both look at once when they hear that events were
- * committed (OutboxListener), else at the end of their idle pause. Webhook delivery keeps a pool of
- * requests in flight; each step leases for the slots that are free, and each request that ends wakes
- * it, as does a webhook queue step that wrote deliveries. On shutdown the listener stops, each loop
- * finishes the step it is in, the webhook requests in flight end (answered or timed out) and are
- * recorded, then the broker connection closes.
+ * broker outage backs off the relay alone. Webhook delivery keeps a pool of requests in flight; each
+ * step leases for the slots that are free, and each request that ends wakes it, as does a webhook
+ * queue step that wrote deliveries. On shutdown each loop finishes the step it is in, the webhook
+ * requests in flight end (answered or timed out) and are recorded, then the broker connection closes.
  */
 @Injectable()
 export class EventDeliveryJobs implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly loops: PollingLoop[];
-  /** Called on each notification that events were committed. */
-  private readonly wakeOnEvents: () => void;
 
   constructor(
     relay: RelayOutboxUseCase,
     webhookQueue: QueueWebhookDeliveriesUseCase,
     private readonly webhooks: DeliverWebhooksUseCase,
     @Inject(EVENT_PUBLISHER) private readonly publisher: EventPublisher,
-    private readonly listener: OutboxListener,
   ) {
     const options = {
       idleDelayMs: IDLE_DELAY_MS,
@@ -50,38 +44,27 @@ export class EventDeliveryJobs implements OnApplicationBootstrap, OnApplicationS
       async () => (await webhooks.execute()).claimed,
     );
     webhooks.whenSlotFrees(() => delivery.wake());
-    // The relay and the webhook queue lock the events they claim, and each skips those the other holds:
-    // when one has claimed some, the other looks again at once. Deliveries just queued (and committed)
-    // are due now: they are leased at once, not after the idle pause.
-    const relayLoop: PollingLoop = new PollingLoop(
-      { name: `outbox-relay (${publisher.name})`, ...options },
-      async () => {
-        const { claimed } = await relay.execute();
-        if (claimed > 0) queue.wake();
-        return claimed;
-      },
-    );
-    const queue: PollingLoop = new PollingLoop({ name: 'webhook-queue', ...options }, async () => {
+    // Deliveries just queued (and committed) are due now: lease them at once, not after the idle pause.
+    const queue = new PollingLoop({ name: 'webhook-queue', ...options }, async () => {
       const { claimed, deliveries } = await webhookQueue.execute();
-      if (claimed > 0) relayLoop.wake();
       if (deliveries > 0) delivery.wake();
       return claimed;
     });
-    this.loops = [relayLoop, queue, delivery];
-    // Events just committed by any process (OutboxSignal): the relay and the webhook queue look at once.
-    this.wakeOnEvents = () => {
-      relayLoop.wake();
-      queue.wake();
-    };
+    this.loops = [
+      new PollingLoop(
+        { name: `outbox-relay (${publisher.name})`, ...options },
+        async () => (await relay.execute()).claimed,
+      ),
+      queue,
+      delivery,
+    ];
   }
 
   onApplicationBootstrap(): void {
     for (const loop of this.loops) loop.start();
-    this.listener.start(this.wakeOnEvents);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.listener.stop();
     await Promise.all(this.loops.map((loop) => loop.stop()));
     await this.webhooks.drain();
     await this.publisher.close();

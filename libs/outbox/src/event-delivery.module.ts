@@ -47,7 +47,7 @@ export class EventDeliveryModule {
             new PurgePublishedEventsUseCase(outbox, webhooks, config.outboxRetentionHours),
         },
       ],
-      exports: [EVENT_PUBLISHER, RelayOutboxUseCase, PurgePublishedEventsUseCase, WebhooksModule, OutboxModule],
+      exports: [EVENT_PUBLISHER, RelayOutboxUseCase, PurgePublishedEventsUseCase, WebhooksModule],
     };
   }
 }

@@ -3,8 +3,6 @@ export { OutboxRepository, outboxInsertParams } from './outbox.repository';
 export { OUTBOX_INSERT_SQL, type OutboxInsertParams } from './outbox.sql';
 export { ListEventsUseCase, EVENT_PAGE_SIZE_MAX, type EventPage, type ListEventsCommand } from './list-events.use-case';
 export { OutboxModule } from './outbox.module';
-export { ANNOUNCE_INTERVAL_MS, OUTBOX_CHANNEL, OutboxSignal } from './outbox-signal';
-export { OutboxListener } from './outbox-listener';
 export { backoffDelayMs } from './backoff';
 export { PollingLoop, type PollingLoopOptions } from './polling-loop';
 export { SlotPool } from './slot-pool';

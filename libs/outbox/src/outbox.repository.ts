@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@ledger/db';
 import { newId } from '@ledger/ids';
 import type { NewEvent } from './outbox-event';
-import { OutboxSignal } from './outbox-signal';
 import { INSERT_EVENTS, type OutboxInsertParams } from './outbox.sql';
 
 /** The events' parameters of OUTBOX_INSERT_SQL (all but the tenant). */
@@ -21,15 +20,11 @@ export function outboxInsertParams(events: readonly NewEvent[]): Omit<OutboxInse
 /** Writes events in the current (ambient) transaction, so an event exists exactly when its change does. */
 @Injectable()
 export class OutboxRepository {
-  constructor(
-    private readonly db: Database,
-    private readonly signal: OutboxSignal,
-  ) {}
+  constructor(private readonly db: Database) {}
 
   async append(tenantId: string, events: readonly NewEvent[]): Promise<void> {
     if (events.length === 0) return;
     assert.ok(this.db.inTransaction, 'events are written in the transaction of the change they record');
     await this.db.query(INSERT_EVENTS, { tenantId, ...outboxInsertParams(events) });
-    this.signal.eventsWritten();
   }
 }

@@ -4,7 +4,7 @@ import { Database, sqlErrorFields } from '@ledger/db';
 import { isUuid } from '@ledger/ids';
 import { DomainError } from '@ledger/errors';
 import type { AccountDelta, AccountTouch, LockedAccount, PlannedEntry } from '../domain/posting-plan';
-import { type NewEvent, OutboxSignal, outboxInsertParams } from '@ledger/outbox';
+import { type NewEvent, outboxInsertParams } from '@ledger/outbox';
 import {
   FIND_EXTERNAL_REFS,
   type JournalParams,
@@ -221,10 +221,7 @@ function journalParams(tenantId: string, journal: JournalWrite): JournalParams {
 
 @Injectable()
 export class PostingRepository {
-  constructor(
-    private readonly db: Database,
-    private readonly outboxSignal: OutboxSignal,
-  ) {}
+  constructor(private readonly db: Database) {}
 
   async lockExternalRefs(tenantId: string, refs: readonly string[]): Promise<void> {
     assert.ok(this.db.inTransaction, 'posting locks are held by a transaction');
@@ -266,14 +263,12 @@ export class PostingRepository {
   }
 
   async writeJournal(tenantId: string, journal: JournalWrite): Promise<void> {
-    this.outboxSignal.eventsWritten();
     await this.db.query(WRITE_JOURNAL, journalParams(tenantId, journal));
   }
 
   /** Postings, journal links and events in one statement, planned under the accounts' locks. */
   async writeBatch(tenantId: string, batch: PostingsWrite, journal: JournalWrite): Promise<void> {
     const params = { ...postingsParams(tenantId, batch), ...journalParams(tenantId, journal) };
-    this.outboxSignal.eventsWritten();
     await this.db.query(WRITE_BATCH, params).catch((error: unknown) => {
       throw translateWriteError(error, 'locked accounts');
     });
