@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrismaClient } from './generated/prisma/client';
 import type { ReadReplica } from './read-replica';
 import type { StatisticsKeeper } from './statistics-keeper';
-import type { IsolationLevel, SqlExecutor, SqlListener, SqlPool } from './sql-client';
+import type { IsolationLevel, SqlExecutor, SqlPool } from './sql-client';
 import { type SqlStatement, bindParameters } from './sql-statement';
 import { TransactionScope } from './transaction-scope';
 import { TRANSACTION_ATTEMPTS_MAX, isRetryableTransactionError, retryDelayMs } from './transaction-retry';
@@ -78,42 +78,13 @@ export class Database {
       return current.joined ? work() : this.scope.run({ ...current, joined: true }, work);
     }
     for (let attempt = 1; ; attempt++) {
-      const afterCommit = new Set<() => void>();
-      let result: T;
       try {
-        result = await this.sql.transaction(isolation, (tx) => this.scope.run({ tx, isolation, afterCommit }, work));
+        return await this.sql.transaction(isolation, (tx) => this.scope.run({ tx, isolation }, work));
       } catch (error) {
         if (!isRetryableTransactionError(error) || attempt >= TRANSACTION_ATTEMPTS_MAX) throw error;
         await sleep(retryDelayMs(attempt));
-        continue;
       }
-      for (const callback of afterCommit) callback();
-      return result;
     }
-  }
-
-  /**
-   * Runs `callback` once the current transaction has committed: once however often it is asked for (the
-   * same function), never if the transaction rolls back (an attempt that is retried included); at once
-   * outside a transaction. It must not throw, and it runs outside the transaction.
-   */
-  afterCommit(callback: () => void): void {
-    const current = this.scope.current;
-    if (current === undefined) callback();
-    else current.afterCommit.add(callback);
-  }
-
-  /**
-   * Notifies `channel` (LISTEN/NOTIFY) in a transaction of its own, outside any open one, that does not
-   * wait for its WAL flush: a notification is a hint that something committed, not data.
-   */
-  async notify(channel: string): Promise<void> {
-    await this.sql.query(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, '')`, [channel]);
-  }
-
-  /** Listens on `channel` on a connection of its own (see SqlListener). */
-  listen(channel: string, onNotify: () => void): Promise<SqlListener> {
-    return this.sql.listen(channel, onNotify);
   }
 
   /**

@@ -9,7 +9,7 @@ export { createDatabase, type DatabaseOptions } from './database.factory';
 export { applyMigrations, readMigrations, MigrationError, type Migration } from './migration-runner';
 export { migrationsDirectory } from './migrations-directory';
 export { isDatabaseUnavailable } from './database-unavailable';
-export { sqlErrorFields, type SqlListener } from './sql-client';
+export { sqlErrorFields } from './sql-client';
 export { isRetryableTransactionError, retryDelayMs, TRANSACTION_ATTEMPTS_MAX } from './transaction-retry';
 export { createTestDatabase, prepareTemplateDatabase, type TestDatabase } from './test-database';
 export { Prisma, PrismaClient } from './generated/prisma/client';

@@ -1,10 +1,9 @@
-import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { awaitedLater } from './awaited-later';
 import { pgArrayLiteral } from './pg-array-literal';
 import { SqlArray } from './sql-array';
-import type { IsolationLevel, SqlListener, SqlPool, SqlTransaction } from './sql-client';
+import type { IsolationLevel, SqlPool, SqlTransaction } from './sql-client';
 
 // Every statement is prepared once per connection under a name derived from its text, so PostgreSQL
 // parses and plans the posting path's SQL once, not on every call. The texts are constants of the
@@ -111,28 +110,6 @@ export class PgSqlPool implements SqlPool {
       client.off('error', onConnectionLost);
       client.release(broken);
     }
-  }
-
-  /** On a connection of its own, outside the pool (a pooled one would be handed to others). */
-  async listen(channel: string, onNotify: () => void): Promise<SqlListener> {
-    assert.match(channel, /^[a-z_]+$/, 'a channel is a plain lower-case name');
-    const client = new pg.Client(this.pool.options);
-    // A connection lost (the server restarted) emits 'error', then 'end': either ends the listener.
-    const ended = new Promise<void>((resolve) => {
-      client.on('error', () => resolve());
-      client.once('end', () => resolve());
-    });
-    client.on('notification', (notification) => {
-      if (notification.channel === channel) onNotify();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${channel}`);
-    } catch (error) {
-      await client.end().catch(() => {});
-      throw error;
-    }
-    return { ended, close: () => client.end() };
   }
 
   async close(): Promise<void> {

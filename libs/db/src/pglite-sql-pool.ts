@@ -1,5 +1,5 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
-import type { IsolationLevel, SqlListener, SqlPool, SqlTransaction } from './sql-client';
+import type { IsolationLevel, SqlPool, SqlTransaction } from './sql-client';
 import { SqlArray } from './sql-array';
 
 /** PGlite takes parameters as values: a SqlArray is given as its elements. */
@@ -39,20 +39,6 @@ export class PgliteSqlPool implements SqlPool {
       await tx.query(`SET TRANSACTION ISOLATION LEVEL ${isolation.toUpperCase()}`);
       return work(transactionOn(tx));
     });
-  }
-
-  /** In process: the connection is never lost, so `ended` resolves only once the listener is closed. */
-  async listen(channel: string, onNotify: () => void): Promise<SqlListener> {
-    const unlisten = await this.pglite.listen(channel, () => onNotify());
-    let closed = () => {};
-    const ended = new Promise<void>((resolve) => (closed = resolve));
-    return {
-      ended,
-      close: async () => {
-        await unlisten();
-        closed();
-      },
-    };
   }
 
   async close(): Promise<void> {

@@ -21,20 +21,11 @@ export interface SqlTransaction extends SqlExecutor {
   sendCommit(): void;
 }
 
-/** A LISTEN, on a connection of its own (the embedded database: in process). */
-export interface SqlListener {
-  /** Resolves when the connection is lost (the server restarted, the connection was ended): listen again. */
-  readonly ended: Promise<void>;
-  close(): Promise<void>;
-}
-
 export interface SqlPool extends SqlExecutor {
   readonly driver: 'pg' | 'pglite';
   /** How many connections can be in use at once (the embedded database has one). */
   readonly connectionsMax: number;
   transaction<T>(isolation: IsolationLevel, work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
-  /** Calls `onNotify` for each notification on `channel` (a lower-case name) until closed or ended. */
-  listen(channel: string, onNotify: () => void): Promise<SqlListener>;
   close(): Promise<void>;
 }
 

@@ -6,8 +6,6 @@ export interface AmbientTransaction {
   isolation: IsolationLevel;
   /** A unit of work that joined an enclosing transaction rather than beginning it. */
   joined?: boolean;
-  /** What runs once the transaction has committed (see Database.afterCommit); shared with the units that join. */
-  afterCommit: Set<() => void>;
 }
 
 /**
